@@ -1,0 +1,28 @@
+package io.actiongate.connector.spi;
+
+import java.time.Instant;
+import java.util.List;
+
+/** One reserved attempt, as the executor hands it to a connector. */
+public record DispatchRequest(
+        String taskId,
+        String toolCallId,
+        int attempt,
+        String idempotencyKey,
+        String orgId,
+        String provider,
+        String operation,
+        String toolName,
+        String inputJson,
+        List<Attachment> attachments,
+        Instant leaseExpiresAt) {
+
+    public DispatchRequest {
+        attachments = attachments == null ? List.of() : List.copyOf(attachments);
+    }
+
+    /** {@code task_id/tool_call_id}, the value of the {@code X-ActionGate-Action} header. */
+    public String actionKey() {
+        return taskId + "/" + toolCallId;
+    }
+}

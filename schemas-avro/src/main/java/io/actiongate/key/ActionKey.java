@@ -1,0 +1,65 @@
+package io.actiongate.key;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The action key {@code task_id + "/" + tool_call_id} (ARCHITECTURE.md section 2). Both ids match
+ * {@code [A-Za-z0-9._:-]{1,128}}; the separator cannot appear inside either id, so parsing is unambiguous.
+ */
+public record ActionKey(String taskId, String toolCallId) {
+
+    public static final Pattern ID_PATTERN = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+    public static final char SEPARATOR = '/';
+
+    public ActionKey {
+        requireValidId("task_id", taskId);
+        requireValidId("tool_call_id", toolCallId);
+    }
+
+    /** Whether {@code id} is a valid task or tool-call id. */
+    public static boolean isValidId(String id) {
+        return id != null && ID_PATTERN.matcher(id).matches();
+    }
+
+    private static void requireValidId(String field, String id) {
+        if (!isValidId(id)) {
+            throw new IllegalArgumentException(field + " must match " + ID_PATTERN.pattern());
+        }
+    }
+
+    /** Parses {@code task_id/tool_call_id}; throws {@link IllegalArgumentException} when it is not one. */
+    public static ActionKey parse(String key) {
+        Objects.requireNonNull(key, "key");
+        int slash = key.indexOf(SEPARATOR);
+        if (slash < 0) {
+            throw new IllegalArgumentException("an action key is task_id/tool_call_id");
+        }
+        return new ActionKey(key.substring(0, slash), key.substring(slash + 1));
+    }
+
+    /** Parses without throwing: empty for anything that is not a valid action key. */
+    public static Optional<ActionKey> tryParse(String key) {
+        if (key == null) {
+            return Optional.empty();
+        }
+        int slash = key.indexOf(SEPARATOR);
+        if (slash < 0) {
+            return Optional.empty();
+        }
+        String task = key.substring(0, slash);
+        String call = key.substring(slash + 1);
+        return isValidId(task) && isValidId(call) ? Optional.of(new ActionKey(task, call)) : Optional.empty();
+    }
+
+    /** Whether {@code task} and {@code call} form a valid key, without building one. */
+    public static boolean isValid(String task, String call) {
+        return isValidId(task) && isValidId(call);
+    }
+
+    @Override
+    public String toString() {
+        return taskId + SEPARATOR + toolCallId;
+    }
+}
