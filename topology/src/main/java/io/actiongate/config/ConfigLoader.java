@@ -91,7 +91,7 @@ public final class ConfigLoader {
 
     private static void flatten(String prefix, JsonNode node, Map<String, String> out, Path file) {
         if (node.isObject()) {
-            node.fields().forEachRemaining(e ->
+            node.properties().forEach(e ->
                     flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), e.getValue(), out, file));
         } else if (node.isArray()) {
             StringBuilder joined = new StringBuilder();
