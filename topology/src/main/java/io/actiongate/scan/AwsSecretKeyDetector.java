@@ -18,6 +18,8 @@ final class AwsSecretKeyDetector implements Detector {
                     + "[\"']?[ \\t]{0,8}+[:=][ \\t]{0,8}+[\"']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])");
     private static final Pattern VALUE = Pattern.compile("[A-Za-z0-9/+]{40}");
 
+    private static final Hints HINTS = Hints.anyOfIgnoringCase("secret");
+
     @Override
     public String id() {
         return ID;
@@ -30,6 +32,9 @@ final class AwsSecretKeyDetector implements Detector {
 
     @Override
     public boolean matches(String value) {
+        if (!HINTS.present(value)) {
+            return false;
+        }
         Matcher m = ASSIGNMENT.matcher(value);
         while (m.find()) {
             if (randomLooking(m.group(1))) {

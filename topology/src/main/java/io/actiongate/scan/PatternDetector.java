@@ -20,24 +20,27 @@ final class PatternDetector implements Detector {
     private final Pattern pattern;
     private final int group;
     private final Predicate<String> accept;
+    private final Hints hints;
 
-    PatternDetector(String id, String description, Pattern pattern, int group, Predicate<String> accept) {
+    PatternDetector(String id, String description, Pattern pattern, int group, Predicate<String> accept,
+                    Hints hints) {
         this.id = Objects.requireNonNull(id, "id");
         this.description = Objects.requireNonNull(description, "description");
         this.pattern = Objects.requireNonNull(pattern, "pattern");
         this.group = group;
         this.accept = Objects.requireNonNull(accept, "accept");
+        this.hints = Objects.requireNonNull(hints, "hints");
     }
 
-    /** A detector that fires on any match of {@code regex}. */
-    static PatternDetector of(String id, String description, String regex) {
-        return new PatternDetector(id, description, Pattern.compile(regex), 0, s -> true);
+    /** A detector that fires on any match of {@code regex}; every match contains one of {@code hints}. */
+    static PatternDetector of(String id, Hints hints, String description, String regex) {
+        return new PatternDetector(id, description, Pattern.compile(regex), 0, s -> true, hints);
     }
 
     /** A detector that fires when {@code accept} holds for capture group {@code group} of some match. */
-    static PatternDetector checked(String id, String description, String regex, int group,
+    static PatternDetector checked(String id, Hints hints, String description, String regex, int group,
                                    Predicate<String> accept) {
-        return new PatternDetector(id, description, Pattern.compile(regex), group, accept);
+        return new PatternDetector(id, description, Pattern.compile(regex), group, accept, hints);
     }
 
     @Override
@@ -52,6 +55,9 @@ final class PatternDetector implements Detector {
 
     @Override
     public boolean matches(String value) {
+        if (!hints.present(value)) {
+            return false;
+        }
         Matcher m = pattern.matcher(value);
         while (m.find()) {
             if (accept.test(m.group(group))) {

@@ -22,6 +22,9 @@ final class SecretAssignmentDetector implements Detector {
             "(?<![A-Za-z0-9_.\\-])([A-Za-z0-9_.\\-]{1,128}+)[\"']?[ \\t]{0,8}+[:=][ \\t]{0,8}+"
                     + "(?:\"([^\"\\r\\n]{1,1024}+)\"|'([^'\\r\\n]{1,1024}+)'|([^\\s\"',;&]{1,1024}+))");
 
+    /** Every sensitive name contains one of these (see {@link SensitiveName}). */
+    private static final Hints NAME_HINTS = Hints.anyOfIgnoringCase("pass", "secret", "key", "token", "credential");
+
     @Override
     public String id() {
         return ID;
@@ -36,6 +39,9 @@ final class SecretAssignmentDetector implements Detector {
 
     @Override
     public boolean matches(String value) {
+        if (value.indexOf(':') < 0 && value.indexOf('=') < 0 || !NAME_HINTS.present(value)) {
+            return false;
+        }
         Matcher m = ASSIGNMENT.matcher(value);
         while (m.find()) {
             String v = m.group(2) != null ? m.group(2) : m.group(3) != null ? m.group(3) : m.group(4);
