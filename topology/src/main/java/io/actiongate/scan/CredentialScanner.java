@@ -114,8 +114,9 @@ public final class CredentialScanner {
                         path.arrayElement();
                         String value = p.getText();
                         Optional<String> hit = firstMatch(value);
-                        if (hit.isEmpty() && path.inObject()) {
-                            hit = firstMemberMatch(path.currentName(), value);
+                        String name = path.memberName();
+                        if (hit.isEmpty() && name != null) {
+                            hit = firstMemberMatch(name, value);
                         }
                         if (hit.isPresent()) {
                             return Optional.of(new Finding(hit.get(), truncate(path.pointer())));
@@ -163,6 +164,7 @@ public final class CredentialScanner {
         private static final class Frame {
             final boolean array;
             String segment;
+            String name;
             int children = -1;
 
             Frame(boolean array) {
@@ -200,15 +202,22 @@ public final class CredentialScanner {
         void member(String name) {
             Frame top = frames.get(frames.size() - 1);
             top.children++;
+            top.name = name;
             top.segment = name.replace("~", "~0").replace("/", "~1");
         }
 
-        boolean inObject() {
-            return !frames.isEmpty() && !frames.get(frames.size() - 1).array;
-        }
-
-        String currentName() {
-            return unescape(frames.get(frames.size() - 1).segment);
+        /**
+         * The member name the current string belongs to: its own member's name, or for an element of an array held
+         * by a member (e.g. {@code "passwords": ["..."]}), that member's name. {@code null} when there is none.
+         */
+        String memberName() {
+            for (int i = frames.size() - 1; i >= 0; i--) {
+                Frame f = frames.get(i);
+                if (!f.array) {
+                    return f.name;
+                }
+            }
+            return null;
         }
 
         String pointer() {
@@ -227,10 +236,6 @@ public final class CredentialScanner {
                 sb.append('/').append(frames.get(i).segment);
             }
             return sb.toString();
-        }
-
-        private static String unescape(String segment) {
-            return segment.replace("~1", "/").replace("~0", "~");
         }
     }
 }

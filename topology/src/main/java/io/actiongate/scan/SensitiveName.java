@@ -8,6 +8,7 @@ import java.util.Set;
 /**
  * Whether a key / member name says "this holds a credential": {@code password}, {@code passwd}, {@code passphrase},
  * {@code secret}, {@code api_key} / {@code apikey}, {@code private_key}, {@code client_secret}, {@code credentials},
+ * {@code authorization}, {@code cookie},
  * a name ending in {@code token} ({@code access_token}, {@code authToken}, {@code X-Auth-Token}), or ending in
  * {@code key} right after {@code api} / {@code private} / {@code secret} / {@code access} / {@code signing} /
  * {@code encryption} / {@code master}.
@@ -19,8 +20,8 @@ import java.util.Set;
 final class SensitiveName {
 
     private static final List<String> SECRET_WORD_SUFFIXES =
-            List.of("password", "passwd", "passphrase", "secret", "secrets", "apikey", "privatekey",
-                    "credential", "credentials");
+            List.of("password", "passwords", "passwd", "passphrase", "secret", "secrets", "apikey", "privatekey",
+                    "credential", "credentials", "authorization", "cookie");
     private static final Set<String> KEY_QUALIFIERS =
             Set.of("api", "private", "secret", "access", "signing", "encryption", "master");
     private static final List<String> CURSOR_WORDS =

@@ -32,6 +32,14 @@ class CredentialScannerTest {
     }
 
     @Test
+    void shouldCheckArrayElementsAgainstTheNameOfTheMemberHoldingThem() {
+        String json = "{\"user\":\"bob\",\"passwords\":[\"old one\",\"" + alnum(20) + "\"]}";
+
+        assertThat(scanner.scanJson(json)).contains(new Finding("secret_assignment", "/passwords/1"));
+        assertThat(scanner.scanJson("{\"notes\":[\"" + alnum(20) + "\"]}")).isEmpty();
+    }
+
+    @Test
     void shouldNotFireOnProseUnderASensitiveName() {
         String json = "{\"password\":\"please reset it\",\"summary\":\"reset the password for bob\","
                 + "\"token\":\"see the docs\"}";

@@ -184,6 +184,8 @@ class DetectorVectorsTest {
                 arguments("secret_assignment", true, "refresh_token", alnum(40)),
                 arguments("secret_assignment", true, "passwd", alnum(14)),
                 arguments("secret_assignment", true, "DB_PASSWORD", alnum(14)),
+                arguments("secret_assignment", true, "Authorization", alnum(40)),
+                arguments("secret_assignment", true, "passphrase", "Zq8#mN2$vL5^kP"),
                 arguments("secret_assignment", false, "password", "please reset it"),
                 arguments("secret_assignment", false, "password", "hunter2"),
                 arguments("secret_assignment", false, "password", "${DB_PASSWORD}"),
