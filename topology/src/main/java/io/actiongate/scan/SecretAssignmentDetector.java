@@ -14,13 +14,14 @@ final class SecretAssignmentDetector implements Detector {
     static final String ID = "secret_assignment";
 
     /*
-     * name, optional closing quote, ':' or '=', then a double-quoted, single-quoted or bare value. The name is
+     * name, optional closing quote, ':' or '=', then a double-quoted, single-quoted or bare value (a quoted value
+     * runs to its closing quote or line end; a longer value is judged on its first 4096 chars). The name is
      * anchored by a look-behind and matched possessively, so each run of name chars is tried once; every value
      * alternative is bounded and possessive.
      */
     private static final Pattern ASSIGNMENT = Pattern.compile(
             "(?<![A-Za-z0-9_.\\-])([A-Za-z0-9_.\\-]{1,128}+)[\"']?[ \\t]{0,8}+[:=][ \\t]{0,8}+"
-                    + "(?:\"([^\"\\r\\n]{1,1024}+)\"|'([^'\\r\\n]{1,1024}+)'|([^\\s\"',;&]{1,1024}+))");
+                    + "(?:\"([^\"\\r\\n]{1,4096}+)|'([^'\\r\\n]{1,4096}+)|([^\\s\"',;&]{1,4096}+))");
 
     /** Every sensitive name contains one of these (see {@link SensitiveName}). */
     private static final Hints NAME_HINTS = Hints.anyOfIgnoringCase("pass", "secret", "key", "token", "credential");
@@ -54,7 +55,7 @@ final class SecretAssignmentDetector implements Detector {
 
     @Override
     public boolean matchesMember(String name, String value) {
-        return SensitiveName.isSensitive(name) && Entropy.isHighEntropySecret(value)
-                && !Placeholders.isPlaceholder(value);
+        String v = value.strip();
+        return SensitiveName.isSensitive(name) && Entropy.isHighEntropySecret(v) && !Placeholders.isPlaceholder(v);
     }
 }
