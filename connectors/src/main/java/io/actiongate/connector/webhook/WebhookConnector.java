@@ -163,7 +163,7 @@ public final class WebhookConnector implements Connector {
             Optional<String> status = body.flatMap(b -> Json.text(b, "status"));
             if (status.isPresent() && status.get().equals("applied")) {
                 String id = body.flatMap(b -> Json.text(b, "id"))
-                        .map(v -> Redaction.snippet(v, 128, outcomes.secrets())).orElse(null);
+                        .map(v -> Redaction.identifier(v, 128, outcomes.secrets())).orElse(null);
                 return LookupResult.confirmed("provider reports the key applied (200)", id);
             }
             return LookupResult.stillUnknown("provider answered 200 without status 'applied'");

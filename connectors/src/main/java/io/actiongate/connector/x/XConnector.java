@@ -175,7 +175,7 @@ public final class XConnector implements Connector {
                 JsonNode id = post.get("id");
                 if (postText != null && id != null && text.equals(unescape(postText.asText()))) {
                     return LookupResult.confirmed("a recent post has exactly this text",
-                            Redaction.snippet(id.asText(), 64, List.of()));
+                            Redaction.identifier(id.asText(), 64, outcomes.secrets()));
                 }
             }
         }

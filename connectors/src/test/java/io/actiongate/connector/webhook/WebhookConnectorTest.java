@@ -86,6 +86,13 @@ class WebhookConnectorTest {
     }
 
     @Test
+    void shouldKeepUuidReceiptIds() {
+        server.answer(201, Map.of(), "{\"id\":\"123e4567-e89b-12d3-a456-426614174000\"}");
+
+        assertThat(dispatch(connector()).providerReceiptId()).isEqualTo("123e4567-e89b-12d3-a456-426614174000");
+    }
+
+    @Test
     void shouldSucceedWithoutReceiptWhenBodyHasNoId() {
         server.answer(204, Map.of(), "");
 

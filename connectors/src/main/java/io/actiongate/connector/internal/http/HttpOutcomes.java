@@ -50,7 +50,7 @@ public final class HttpOutcomes {
      */
     public DispatchResult forResponse(int status, Optional<Instant> retryAt, Optional<String> receiptId, byte[] body) {
         if (status >= 200 && status < 300) {
-            return DispatchResult.succeeded(status, receiptId.map(id -> Redaction.snippet(id, 128, secrets))
+            return DispatchResult.succeeded(status, receiptId.map(id -> Redaction.identifier(id, 128, secrets))
                     .orElse(null));
         }
         if (status == 429) {

@@ -29,6 +29,26 @@ public final class Redaction {
         return snippet(new String(body, 0, take, StandardCharsets.UTF_8), max, secrets);
     }
 
+    /**
+     * A provider's identifier (receipt id, post id) made safe to publish: printable ASCII only, at most
+     * {@code max} characters, and null if it contains a configured secret. Unlike {@link #snippet}, long opaque
+     * strings are kept, since ids such as UUIDs look exactly like that.
+     */
+    public static String identifier(String id, int max, Collection<String> secrets) {
+        if (id == null) {
+            return null;
+        }
+        for (String secret : secrets) {
+            if (secret != null && !secret.isEmpty() && id.contains(secret)) {
+                return null;
+            }
+        }
+        if (id.isEmpty() || id.length() > max || !id.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+            return null;
+        }
+        return id;
+    }
+
     public static String snippet(String text, int max, Collection<String> secrets) {
         if (text == null || text.isEmpty()) {
             return "";

@@ -25,4 +25,14 @@ class RedactionTest {
         assertThat(snippet).doesNotContain("hunter2", "eyJhbGciOi", "mysecretvalue", "AKIAABCDEFGHIJ")
                 .contains("plain");
     }
+
+    @Test
+    void shouldKeepOpaqueIdentifiersButDropOnesHoldingSecretsOrControls() {
+        String uuid = "123e4567-e89b-12d3-a456-426614174000";
+
+        assertThat(Redaction.identifier(uuid, 128, List.of("s3cret"))).isEqualTo(uuid);
+        assertThat(Redaction.identifier("id-s3cret-1", 128, List.of("s3cret"))).isNull();
+        assertThat(Redaction.identifier("id\r\nX-Injected: 1", 128, List.of())).isNull();
+        assertThat(Redaction.identifier("x".repeat(129), 128, List.of())).isNull();
+    }
 }
