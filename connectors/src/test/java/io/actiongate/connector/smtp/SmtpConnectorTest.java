@@ -59,8 +59,8 @@ class SmtpConnectorTest {
         s.put("password", "env:SMTP_PASSWORD");
         s.put("allowed-domains", "example.com, Example.org");
         s.put("message-id-domain", "gate.example.net");
-        s.put("connect-timeout-ms", "1000");
-        s.put("timeout-ms", "1500");
+        s.put("connect-timeout-ms", "3000");
+        s.put("timeout-ms", "5000");
         s.put("imap-host", "127.0.0.1");
         s.put("imap-port", String.valueOf(mail.getImap().getPort()));
         s.put("imap-username", "alice");
@@ -192,7 +192,7 @@ class SmtpConnectorTest {
     void shouldMapScriptedRepliesByWhetherContentWasSent() {
         try (ScriptedSmtpServer server = new ScriptedSmtpServer()) {
             Map<String, String> settings = new HashMap<>(Map.of("port", String.valueOf(server.port()),
-                    "timeout-ms", "700"));
+                    "timeout-ms", "2000"));
             settings.put("username", "");
             SmtpConnector connector = connector(settings);
 

@@ -30,7 +30,7 @@ class ConnectorRegistryTest {
         config.put("connectors.webhook.base-url", httpBase);
         config.put("connectors.webhook.operations", "notify");
         config.put("connectors.webhook.credential", "file:" + secret);
-        config.put("connectors.webhook.response-timeout-ms", "1000");
+        config.put("connectors.webhook.response-timeout-ms", "5000");
         config.put("connectors.x.base-url", httpBase);
         config.put("connectors.x.credential", "file:" + secret);
         config.put("connectors.x.user-id", "42");

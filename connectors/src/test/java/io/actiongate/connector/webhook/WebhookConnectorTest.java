@@ -41,8 +41,8 @@ class WebhookConnectorTest {
                 "operations", "notify, open_ticket",
                 "read-operations", "status",
                 "credential", "env:WEBHOOK_TOKEN",
-                "response-timeout-ms", "600",
-                "connect-timeout-ms", "500",
+                "response-timeout-ms", "5000",
+                "connect-timeout-ms", "3000",
                 "retry-after-cap-seconds", "600"));
         settings.putAll(extra);
         WebhookSettings parsed = WebhookSettings.from(TestContext.of(settings, Map.of("env:WEBHOOK_TOKEN", TOKEN)));
@@ -161,6 +161,16 @@ class WebhookConnectorTest {
     }
 
     @Test
+    void shouldReadOnlyABoundedPrefixOfHugeBodies() {
+        server.answer(400, Map.of(), "{\"error\":\"too big\",\"pad\":\"" + "y".repeat(4 * 1024 * 1024) + "\"}");
+
+        DispatchResult result = dispatch(connector());
+
+        assertThat(result.status()).isEqualTo(Status.FAILED);
+        assertThat(result.errorDetail()).contains("too big").hasSizeLessThan(200);
+    }
+
+    @Test
     void shouldBeUnknownOn5xx() {
         server.answer(503, Map.of(), "down");
 
@@ -195,11 +205,11 @@ class WebhookConnectorTest {
     @Test
     void shouldBeUnknownWhenResponseTimesOutAfterSending() {
         server.answer(exchange -> {
-            Thread.sleep(2_000);
+            Thread.sleep(3_000);
             LocalHttpServer.respond(exchange, 200, Map.of(), "{}");
         });
 
-        DispatchResult result = dispatch(connector());
+        DispatchResult result = dispatch(connector(Map.of("response-timeout-ms", "500")));
 
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
         assertThat(result.dispatched()).isTrue();

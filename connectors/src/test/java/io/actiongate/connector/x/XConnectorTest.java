@@ -43,7 +43,7 @@ class XConnectorTest {
                 "credential", "file:/run/secrets/x",
                 "user-id", "2244994945",
                 "lookup-max-results", "50",
-                "response-timeout-ms", "600"));
+                "response-timeout-ms", "5000"));
         settings.putAll(extra);
         return new XConnector(XSettings.from(TestContext.of(settings, Map.of("file:/run/secrets/x", TOKEN))),
                 Clock.fixed(NOW, ZoneOffset.UTC));
@@ -126,10 +126,10 @@ class XConnectorTest {
         assertThat(post(connector()).status()).isEqualTo(Status.UNKNOWN);
 
         server.answer(exchange -> {
-            Thread.sleep(2_000);
+            Thread.sleep(3_000);
             LocalHttpServer.respond(exchange, 201, Map.of(), "{}");
         });
-        DispatchResult timedOut = post(connector());
+        DispatchResult timedOut = post(connector(Map.of("response-timeout-ms", "500")));
         assertThat(timedOut.status()).isEqualTo(Status.UNKNOWN);
         assertThat(timedOut.errorCode()).isEqualTo(ErrorCodes.RESPONSE_TIMEOUT);
     }
