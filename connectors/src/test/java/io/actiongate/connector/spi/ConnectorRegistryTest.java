@@ -40,6 +40,7 @@ class ConnectorRegistryTest {
         config.put("connectors.smtp.username", "gate");
         config.put("connectors.smtp.password", "file:" + secret);
         config.put("connectors.smtp.allowed-domains", "example.com");
+        config.put("connectors.cli.enabled", "true");
         config.put("other.key", "ignored");
         return config;
     }
@@ -68,6 +69,16 @@ class ConnectorRegistryTest {
 
         try (ConnectorRegistry registry = ConnectorRegistry.load(config)) {
             assertThat(registry.providers()).doesNotContain("smtp").contains("webhook", "x", "cli");
+        }
+    }
+
+    @Test
+    void shouldSkipProvidersThatHaveNoSettingsAtAll() throws IOException {
+        Map<String, String> config = config("http://127.0.0.1:9", 25);
+        config.keySet().removeIf(key -> key.startsWith("connectors.x.") || key.startsWith("connectors.cli."));
+
+        try (ConnectorRegistry registry = ConnectorRegistry.load(config)) {
+            assertThat(registry.providers()).containsExactlyInAnyOrder("webhook", "smtp");
         }
     }
 
