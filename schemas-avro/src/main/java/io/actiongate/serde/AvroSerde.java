@@ -27,6 +27,10 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class AvroSerde<T extends SpecificRecordBase> implements Serde<T>, Serializer<T>, Deserializer<T> {
 
+    static {
+        AvroTrust.install();
+    }
+
     private static final byte[] MARKER = {(byte) 0xC3, (byte) 0x01};
     private static final int HEADER_LENGTH = 10;
 
