@@ -20,6 +20,9 @@ final class EcmaNumbers {
     /** 17 significant digits always identify a double. */
     private static final int MAX_DIGITS = 17;
 
+    /** 2^53: below it every integer is a double, and ECMAScript prints it without exponent. */
+    private static final double SAFE_INTEGER_LIMIT = 9007199254740992.0;
+
     private EcmaNumbers() {
     }
 
@@ -35,6 +38,9 @@ final class EcmaNumbers {
         }
         if (d == 0) {
             return "0"; // also -0: ECMAScript prints it as "0"
+        }
+        if (Math.abs(d) < SAFE_INTEGER_LIMIT && d == Math.rint(d)) {
+            return Long.toString((long) d); // the common case: an exact integer prints as its digits
         }
         BigDecimal shortest = shortest(Math.abs(d)).stripTrailingZeros();
         String digits = shortest.unscaledValue().toString();
