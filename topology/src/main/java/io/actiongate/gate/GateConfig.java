@@ -1,0 +1,257 @@
+package io.actiongate.gate;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+
+import io.actiongate.gate.internal.ApproverPolicy;
+import io.actiongate.gate.internal.DurationParser;
+import io.actiongate.gate.internal.TrustedKeys;
+import io.actiongate.topics.Topics;
+
+/**
+ * Every setting of the gate role, with its documentation and validator. Durations accept {@code 60s},
+ * {@code 10m}, {@code 24h}, {@code 7d}, ISO-8601 ({@code PT24H}) or plain milliseconds. Keys starting with
+ * {@code streams.} are handed to Kafka Streams with the prefix removed (see {@link GateStreams}).
+ */
+public final class GateConfig extends AbstractConfig {
+
+    public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
+    public static final String TOPIC_PREFIX_DOC = "Prefix of every actiongate topic name.";
+
+    public static final String BOOTSTRAP_SERVERS_CONFIG = "bootstrap.servers";
+    public static final String BOOTSTRAP_SERVERS_DOC = "Kafka brokers the gate connects to (host:port list).";
+
+    public static final String APPLICATION_ID_CONFIG = "application.id";
+    public static final String APPLICATION_ID_DOC = "Kafka Streams application id of the gate: its consumer group, "
+            + "transactional id prefix and the prefix of its changelog topics. Every gate instance shares it.";
+
+    public static final String STATE_DIR_CONFIG = "state.dir";
+    public static final String STATE_DIR_DOC = "Directory of the gate's RocksDB state stores. Keep it on a "
+            + "persistent volume so a restart does not restore every store from its changelog.";
+
+    public static final String NUM_STREAM_THREADS_CONFIG = "num.stream.threads";
+    public static final String NUM_STREAM_THREADS_DOC = "Stream threads per gate instance.";
+
+    public static final String APPROVAL_TIMEOUT_CONFIG = "gate.approval.timeout";
+    public static final String APPROVAL_TIMEOUT_DOC = "How long an action waits in WAITING_APPROVAL before it "
+            + "becomes EXPIRED.";
+
+    public static final String LEASE_DURATION_CONFIG = "gate.lease.duration";
+    public static final String LEASE_DURATION_DOC = "Lease of a reservation: the executor must not start a "
+            + "dispatch after reserved_at + this duration (lease_expires_at).";
+
+    public static final String DISPATCH_TIMEOUT_CONFIG = "gate.dispatch.timeout";
+    public static final String DISPATCH_TIMEOUT_DOC = "Grace after lease_expires_at for the outcome to arrive; "
+            + "with no outcome by then the action becomes UNKNOWN (LEASE_EXPIRED) and is reconciled, never "
+            + "re-dispatched.";
+
+    public static final String RETRY_MAX_ATTEMPTS_CONFIG = "gate.retry.max.attempts";
+    public static final String RETRY_MAX_ATTEMPTS_DOC = "Attempts per action in all (1 to 3). A RETRYABLE or "
+            + "NOT_DISPATCHED outcome of the last attempt fails the action with RETRIES_EXHAUSTED.";
+
+    public static final String RETRY_AFTER_CAP_CONFIG = "gate.retry.after.cap";
+    public static final String RETRY_AFTER_CAP_DOC = "Longest wait for a retry: a retry_at further away than "
+            + "this fails the action with RATE_LIMITED.";
+
+    public static final String RETRY_BACKOFF_CONFIG = "gate.retry.backoff";
+    public static final String RETRY_BACKOFF_DOC = "Wait before the next attempt when a retryable outcome "
+            + "carries no retry_at.";
+
+    public static final String DEDUPE_WINDOW_CONFIG = "gate.dedupe.window";
+    public static final String DEDUPE_WINDOW_DOC = "How long a finished action (and each used decision_id) is "
+            + "remembered. A redelivered proposal inside the window gets the stored receipt; after it, the "
+            + "proposal is treated as new and needs a new approval.";
+
+    public static final String PUNCTUATE_INTERVAL_CONFIG = "gate.punctuate.interval";
+    public static final String PUNCTUATE_INTERVAL_DOC = "Wall-clock interval of the timer punctuator (approval "
+            + "deadlines, retries, lease expiry, dedupe purge).";
+
+    public static final String CANCEL_SWEEP_INTERVAL_CONFIG = "gate.cancel.sweep.interval";
+    public static final String CANCEL_SWEEP_INTERVAL_DOC = "Wall-clock interval of the sweep that cancels "
+            + "actions not yet dispatched whose task or origin was cancelled or archived. Safety does not depend "
+            + "on it (policy is rechecked before every reservation); it bounds how late the CANCELLED receipt is.";
+
+    public static final String TIMER_BATCH_MAX_CONFIG = "gate.timer.batch.max";
+    public static final String TIMER_BATCH_MAX_DOC = "Most due timers handled per punctuation per task; the rest "
+            + "wait for the next punctuation so one tick never stalls the stream thread.";
+
+    public static final String MAX_INPUT_BYTES_DEFAULT_CONFIG = "gate.max.input.bytes.default";
+    public static final String MAX_INPUT_BYTES_DEFAULT_DOC = "Limit of input_json in UTF-8 bytes when the tool's "
+            + "descriptor gives no positive max_input_bytes (INPUT_TOO_LARGE).";
+
+    public static final String SUMMARY_MAX_CHARS_CONFIG = "gate.summary.max.chars";
+    public static final String SUMMARY_MAX_CHARS_DOC = "Longest accepted summary (SCHEMA_INVALID above it); the "
+            + "contract allows at most 280.";
+
+    public static final String TRUSTED_KEYS_DIR_CONFIG = "gate.trusted.keys.dir";
+    public static final String TRUSTED_KEYS_DIR_DOC = "Directory (a mounted secret) of trusted decision-signing "
+            + "keys: one file <key_id>.pem or <key_id>.pub per key, Ed25519 X.509 public key in PEM or base64.";
+
+    public static final String TRUSTED_KEYS_CONFIG = "gate.trusted.keys";
+    public static final String TRUSTED_KEYS_DOC = "Inline trusted decision-signing keys, key_id=base64 of the "
+            + "Ed25519 X.509 public key, comma separated. Added to gate.trusted.keys.dir.";
+
+    public static final String APPROVERS_CONFIG = "gate.approvers";
+    public static final String APPROVERS_DOC = "Who may decide: org_id:subject entries (subject * for anyone of "
+            + "the org), comma separated. The approver_org must always equal the action's org_id; empty means any "
+            + "subject of that org.";
+
+    public static final String STREAMS_PREFIX = "streams.";
+
+    public static final int MAX_ATTEMPTS_LIMIT = 3;
+    public static final int CONTRACT_SUMMARY_MAX = 280;
+
+    private static final Duration ONE_MS = Duration.ofMillis(1);
+    private static final Duration TEN_YEARS = Duration.ofDays(3650);
+
+    public static final ConfigDef CONFIG_DEF = new ConfigDef()
+            .define(TOPIC_PREFIX_CONFIG, Type.STRING, Topics.DEFAULT_PREFIX,
+                    new ConfigDef.NonNullValidator(), Importance.MEDIUM, TOPIC_PREFIX_DOC)
+            .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092",
+                    new ConfigDef.NonEmptyString(), Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
+            .define(APPLICATION_ID_CONFIG, Type.STRING, "actiongate-gate",
+                    new ConfigDef.NonEmptyString(), Importance.HIGH, APPLICATION_ID_DOC)
+            .define(STATE_DIR_CONFIG, Type.STRING, System.getProperty("java.io.tmpdir") + "/actiongate-state",
+                    new ConfigDef.NonEmptyString(), Importance.HIGH, STATE_DIR_DOC)
+            .define(NUM_STREAM_THREADS_CONFIG, Type.INT, 1, ConfigDef.Range.between(1, 64),
+                    Importance.MEDIUM, NUM_STREAM_THREADS_DOC)
+            .define(APPROVAL_TIMEOUT_CONFIG, Type.STRING, "24h", DurationParser.between(ONE_MS, TEN_YEARS),
+                    Importance.HIGH, APPROVAL_TIMEOUT_DOC)
+            .define(LEASE_DURATION_CONFIG, Type.STRING, "60s", DurationParser.between(ONE_MS, Duration.ofDays(1)),
+                    Importance.HIGH, LEASE_DURATION_DOC)
+            .define(DISPATCH_TIMEOUT_CONFIG, Type.STRING, "60s",
+                    DurationParser.between(Duration.ZERO, Duration.ofDays(1)), Importance.HIGH, DISPATCH_TIMEOUT_DOC)
+            .define(RETRY_MAX_ATTEMPTS_CONFIG, Type.INT, MAX_ATTEMPTS_LIMIT,
+                    ConfigDef.Range.between(1, MAX_ATTEMPTS_LIMIT), Importance.MEDIUM, RETRY_MAX_ATTEMPTS_DOC)
+            .define(RETRY_AFTER_CAP_CONFIG, Type.STRING, "10m",
+                    DurationParser.between(Duration.ZERO, Duration.ofDays(1)), Importance.MEDIUM, RETRY_AFTER_CAP_DOC)
+            .define(RETRY_BACKOFF_CONFIG, Type.STRING, "1s",
+                    DurationParser.between(Duration.ZERO, Duration.ofHours(1)), Importance.LOW, RETRY_BACKOFF_DOC)
+            .define(DEDUPE_WINDOW_CONFIG, Type.STRING, "7d", DurationParser.between(ONE_MS, TEN_YEARS),
+                    Importance.MEDIUM, DEDUPE_WINDOW_DOC)
+            .define(PUNCTUATE_INTERVAL_CONFIG, Type.STRING, "1s",
+                    DurationParser.between(Duration.ofMillis(10), Duration.ofMinutes(10)), Importance.LOW,
+                    PUNCTUATE_INTERVAL_DOC)
+            .define(CANCEL_SWEEP_INTERVAL_CONFIG, Type.STRING, "10s",
+                    DurationParser.between(Duration.ofMillis(10), Duration.ofHours(1)), Importance.LOW,
+                    CANCEL_SWEEP_INTERVAL_DOC)
+            .define(TIMER_BATCH_MAX_CONFIG, Type.INT, 10_000, ConfigDef.Range.atLeast(1), Importance.LOW,
+                    TIMER_BATCH_MAX_DOC)
+            .define(MAX_INPUT_BYTES_DEFAULT_CONFIG, Type.INT, 65_536, ConfigDef.Range.between(1, 8 * 1024 * 1024),
+                    Importance.MEDIUM, MAX_INPUT_BYTES_DEFAULT_DOC)
+            .define(SUMMARY_MAX_CHARS_CONFIG, Type.INT, CONTRACT_SUMMARY_MAX,
+                    ConfigDef.Range.between(1, CONTRACT_SUMMARY_MAX), Importance.LOW, SUMMARY_MAX_CHARS_DOC)
+            .define(TRUSTED_KEYS_DIR_CONFIG, Type.STRING, "", Importance.HIGH, TRUSTED_KEYS_DIR_DOC)
+            .define(TRUSTED_KEYS_CONFIG, Type.LIST, "", Importance.HIGH, TRUSTED_KEYS_DOC)
+            .define(APPROVERS_CONFIG, Type.LIST, "", Importance.HIGH, APPROVERS_DOC);
+
+    private final TrustedKeys trustedKeys;
+    private final ApproverPolicy approvers;
+
+    public GateConfig(Map<String, ?> values) {
+        super(CONFIG_DEF, values, false);
+        try {
+            this.trustedKeys = TrustedKeys.load(getString(TRUSTED_KEYS_DIR_CONFIG), getList(TRUSTED_KEYS_CONFIG));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(TRUSTED_KEYS_CONFIG + "/" + TRUSTED_KEYS_DIR_CONFIG + ": " + e.getMessage());
+        }
+        try {
+            this.approvers = ApproverPolicy.parse(getList(APPROVERS_CONFIG));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(APPROVERS_CONFIG, getList(APPROVERS_CONFIG), e.getMessage());
+        }
+    }
+
+    /** Builds a configuration from string properties (the CLI's file plus environment overrides). */
+    public static GateConfig fromStrings(Map<String, String> values) {
+        return new GateConfig(new HashMap<>(values));
+    }
+
+    public String topicPrefix() {
+        return getString(TOPIC_PREFIX_CONFIG);
+    }
+
+    public Duration approvalTimeout() {
+        return duration(APPROVAL_TIMEOUT_CONFIG);
+    }
+
+    public Duration leaseDuration() {
+        return duration(LEASE_DURATION_CONFIG);
+    }
+
+    public Duration dispatchTimeout() {
+        return duration(DISPATCH_TIMEOUT_CONFIG);
+    }
+
+    public int retryMaxAttempts() {
+        return getInt(RETRY_MAX_ATTEMPTS_CONFIG);
+    }
+
+    public Duration retryAfterCap() {
+        return duration(RETRY_AFTER_CAP_CONFIG);
+    }
+
+    public Duration retryBackoff() {
+        return duration(RETRY_BACKOFF_CONFIG);
+    }
+
+    public Duration dedupeWindow() {
+        return duration(DEDUPE_WINDOW_CONFIG);
+    }
+
+    public Duration punctuateInterval() {
+        return duration(PUNCTUATE_INTERVAL_CONFIG);
+    }
+
+    public Duration cancelSweepInterval() {
+        return duration(CANCEL_SWEEP_INTERVAL_CONFIG);
+    }
+
+    public int timerBatchMax() {
+        return getInt(TIMER_BATCH_MAX_CONFIG);
+    }
+
+    public int maxInputBytesDefault() {
+        return getInt(MAX_INPUT_BYTES_DEFAULT_CONFIG);
+    }
+
+    public int summaryMaxChars() {
+        return getInt(SUMMARY_MAX_CHARS_CONFIG);
+    }
+
+    public TrustedKeys trustedKeys() {
+        return trustedKeys;
+    }
+
+    public ApproverPolicy approvers() {
+        return approvers;
+    }
+
+    /** The {@code streams.*} entries with the prefix removed, for Kafka Streams. */
+    public Map<String, Object> streamsOverrides() {
+        return originalsWithPrefix(STREAMS_PREFIX);
+    }
+
+    /** Documentation of every key, as a Markdown table (for the README). */
+    public static String toMarkdown() {
+        StringBuilder out = new StringBuilder("| key | default | description |\n|---|---|---|\n");
+        for (ConfigDef.ConfigKey key : CONFIG_DEF.configKeys().values()) {
+            Object dflt = key.defaultValue instanceof List<?> l && l.isEmpty() ? "" : key.defaultValue;
+            out.append("| `").append(key.name).append("` | `").append(dflt).append("` | ")
+                    .append(key.documentation).append(" |\n");
+        }
+        return out.toString();
+    }
+
+    private Duration duration(String key) {
+        return DurationParser.parse(getString(key));
+    }
+}

@@ -1,0 +1,26 @@
+package io.actiongate.gate;
+
+import java.util.Optional;
+
+import io.actiongate.gate.internal.CredentialCheck;
+import io.actiongate.scan.CredentialScanner;
+
+/** The gate's credential check over {@link CredentialScanner}: the input JSON first, then the summary. */
+public final class ScannerCredentialCheck implements CredentialCheck {
+
+    private final CredentialScanner scanner;
+
+    public ScannerCredentialCheck(CredentialScanner scanner) {
+        this.scanner = scanner;
+    }
+
+    public static ScannerCredentialCheck defaults() {
+        return new ScannerCredentialCheck(CredentialScanner.defaults());
+    }
+
+    @Override
+    public Optional<String> find(String inputJson, String summary) {
+        return scanner.scanJson(inputJson).map(f -> "detector " + f.detector() + " in input_json " + f.location())
+                .or(() -> scanner.scan(summary).map(f -> "detector " + f.detector() + " in summary"));
+    }
+}

@@ -1,0 +1,63 @@
+package io.actiongate.gate;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+
+import io.actiongate.gate.internal.ActionState;
+import io.actiongate.gate.internal.JsonSerde;
+
+/**
+ * The gate's state stores: names (stable: they name the changelog topics, so renaming one loses state) and
+ * builders. All are RocksDB key-value stores, logged (changelog) and cached, except the global policy store.
+ */
+public final class Stores {
+
+    /** Action key to {@link ActionState}: every action the gate holds, terminal ones for the dedupe window. */
+    public static final String ACTIONS = "gate-actions";
+    /**
+     * Timers ordered by due time: key {@code <19-digit due millis>|<kind>|<id>}, value the id. The punctuator
+     * range-scans only the due prefix.
+     */
+    public static final String TIMERS = "gate-timers";
+    /** Action keys of accepted but undispatched actions, value the origin's conversation id ("" when none). */
+    public static final String PENDING = "gate-pending";
+    /** Decision ids already applied (single use), value the wall-clock millis of use. */
+    public static final String DECISION_IDS = "gate-decision-ids";
+    /** Global store of the policy topic: policy key to the record's raw bytes (decoded on lookup). */
+    public static final String POLICY = "gate-policy";
+
+    private Stores() {
+    }
+
+    public static StoreBuilder<KeyValueStore<String, ActionState>> actions() {
+        return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+                org.apache.kafka.streams.state.Stores.persistentKeyValueStore(ACTIONS), Serdes.String(),
+                new JsonSerde<>(ActionState.class)).withCachingEnabled();
+    }
+
+    public static StoreBuilder<KeyValueStore<String, String>> timers() {
+        return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+                org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TIMERS), Serdes.String(),
+                Serdes.String()).withCachingEnabled();
+    }
+
+    public static StoreBuilder<KeyValueStore<String, String>> pending() {
+        return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+                org.apache.kafka.streams.state.Stores.persistentKeyValueStore(PENDING), Serdes.String(),
+                Serdes.String()).withCachingEnabled();
+    }
+
+    public static StoreBuilder<KeyValueStore<String, Long>> decisionIds() {
+        return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+                org.apache.kafka.streams.state.Stores.persistentKeyValueStore(DECISION_IDS), Serdes.String(),
+                Serdes.Long()).withCachingEnabled();
+    }
+
+    /** Global stores are restored from their source topic, so no changelog. */
+    public static StoreBuilder<KeyValueStore<String, byte[]>> policy() {
+        return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+                org.apache.kafka.streams.state.Stores.persistentKeyValueStore(POLICY), Serdes.String(),
+                Serdes.ByteArray()).withLoggingDisabled();
+    }
+}

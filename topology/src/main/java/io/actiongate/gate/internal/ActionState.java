@@ -1,0 +1,182 @@
+package io.actiongate.gate.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * The gate's state of one action, stored in {@code gate-actions} under its action key (JSON, see
+ * {@link JsonSerde}; {@code v} is the layout version). Immutable: every transition builds a new value.
+ *
+ * @param v                 layout version, {@link #VERSION}
+ * @param action            the frozen action as proposed; {@code inputJson} is dropped for rejected proposals
+ * @param phase             lifecycle phase
+ * @param reasonCode        reason code of the last refusal or failure, null otherwise
+ * @param reason            redacted detail for the receipt, never input text
+ * @param actionDigest      digest of the frozen action (what a human approves); null when rejected early
+ * @param decisionId        the approval's decision id (null for auto-approved actions)
+ * @param approvalExpiresAt when the approval stops being valid for a new reservation (millis), or null
+ * @param attempts          every reserved attempt, in order, with what was observed
+ * @param providerReceiptId the provider's id of the effect, once known
+ * @param resolvedBy        GATE, RECONCILER or OWNER once settled
+ * @param resolutionId      the owner decision that settled an UNKNOWN action, if any
+ * @param timerKey          the one live timer of this action in {@code gate-timers}, or null
+ * @param dueAt             when the live timer fires (approval deadline, retry, lease + grace, purge), or null
+ * @param createdAt         first seen (wall clock millis)
+ * @param updatedAt         last transition (wall clock millis)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ActionState(
+        int v,
+        Action action,
+        Phase phase,
+        String reasonCode,
+        String reason,
+        String actionDigest,
+        String decisionId,
+        Long approvalExpiresAt,
+        List<AttemptRecord> attempts,
+        String providerReceiptId,
+        String resolvedBy,
+        String resolutionId,
+        String timerKey,
+        Long dueAt,
+        long createdAt,
+        long updatedAt) {
+
+    public static final int VERSION = 1;
+
+    public ActionState {
+        attempts = attempts == null ? List.of() : List.copyOf(attempts);
+    }
+
+    public static ActionState fresh(Action action, String actionDigest, long now) {
+        return new ActionState(VERSION, action, Phase.APPROVED, null, null, actionDigest, null, null, List.of(),
+                null, null, null, null, null, now, now);
+    }
+
+    public String key() {
+        return action.taskId() + "/" + action.toolCallId();
+    }
+
+    /** The attempt in flight or last attempted, or null before the first reservation. */
+    public AttemptRecord lastAttempt() {
+        return attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
+    }
+
+    public int attemptCount() {
+        return attempts.size();
+    }
+
+    public ActionState to(Phase next, String nextReasonCode, String nextReason, long now) {
+        return new ActionState(v, action, next, nextReasonCode, nextReason, actionDigest, decisionId,
+                approvalExpiresAt, attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt,
+                createdAt, now);
+    }
+
+    public ActionState withApproval(String approvalDecisionId, Long expiresAt) {
+        return new ActionState(v, action, phase, reasonCode, reason, actionDigest, approvalDecisionId, expiresAt,
+                attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt);
+    }
+
+    public ActionState withResolution(String by, String receiptId, String resolution) {
+        return new ActionState(v, action, phase, reasonCode, reason, actionDigest, decisionId, approvalExpiresAt,
+                attempts, receiptId != null ? receiptId : providerReceiptId, by, resolution, timerKey, dueAt,
+                createdAt, updatedAt);
+    }
+
+    public ActionState withAttempt(AttemptRecord attempt) {
+        List<AttemptRecord> next = new ArrayList<>(attempts);
+        if (!next.isEmpty() && next.get(next.size() - 1).attempt() == attempt.attempt()) {
+            next.set(next.size() - 1, attempt);
+        } else {
+            next.add(attempt);
+        }
+        return new ActionState(v, action, phase, reasonCode, reason, actionDigest, decisionId, approvalExpiresAt,
+                next, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt);
+    }
+
+    public ActionState withTimer(String nextTimerKey, Long nextDueAt) {
+        return new ActionState(v, action, phase, reasonCode, reason, actionDigest, decisionId, approvalExpiresAt,
+                attempts, providerReceiptId, resolvedBy, resolutionId, nextTimerKey, nextDueAt, createdAt,
+                updatedAt);
+    }
+
+    /** The frozen action as proposed (plus the fields the gate needs to act on it). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Action(
+            String taskId,
+            String toolCallId,
+            long taskVersion,
+            String orgId,
+            String principalId,
+            String profileId,
+            long authorizationEpoch,
+            String provider,
+            String operation,
+            String toolName,
+            String toolSchemaHash,
+            String inputJson,
+            String inputDigest,
+            String summary,
+            String idempotencyKey,
+            String businessOperationId,
+            OriginRef origin,
+            List<AttachmentRef> attachments) {
+
+        public Action {
+            attachments = attachments == null ? List.of() : List.copyOf(attachments);
+        }
+
+        /** The same action without its input body (kept for rejected proposals: identity needs only the digest). */
+        public Action withoutInput() {
+            return new Action(taskId, toolCallId, taskVersion, orgId, principalId, profileId, authorizationEpoch,
+                    provider, operation, toolName, toolSchemaHash, null, inputDigest, summary, idempotencyKey,
+                    businessOperationId, origin, attachments);
+        }
+
+        public String conversationId() {
+            return origin == null ? null : origin.conversationId();
+        }
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record OriginRef(String conversationId, String turnId, String assistantMessageId, String humanMessageId) {
+    }
+
+    public record AttachmentRef(String objectKey, String sha256, long sizeBytes, String contentType,
+                                String ownerInvocationId) {
+    }
+
+    /**
+     * One reserved attempt. {@code status} is null while it is in flight; the outcome's details are kept forever
+     * (invariant 6).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record AttemptRecord(
+            int attempt,
+            long reservedAt,
+            long leaseExpiresAt,
+            String status,
+            Boolean dispatched,
+            Integer httpStatus,
+            String errorCode,
+            Long startedAt,
+            Long finishedAt) {
+
+        public static AttemptRecord reserved(int attempt, long reservedAt, long leaseExpiresAt) {
+            return new AttemptRecord(attempt, reservedAt, leaseExpiresAt, null, null, null, null, null, null);
+        }
+
+        public boolean settled() {
+            return status != null;
+        }
+
+        public AttemptRecord observed(String outcome, boolean wasDispatched, Integer http, String error,
+                                      Long started, Long finished) {
+            return new AttemptRecord(attempt, reservedAt, leaseExpiresAt, outcome, wasDispatched, http, error,
+                    started, finished);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.actiongate.gate.internal;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.avro.DeadLetter;
+import io.actiongate.contract.ReasonCode;
+import io.actiongate.digest.Digests;
+
+/**
+ * The one dead-letter handler of the gate. Every record the gate cannot use (undecodable bytes, invalid keys,
+ * failed decisions, outcomes for unknown actions) goes through {@link #send}: a {@link DeadLetter} naming the
+ * source topic, partition, offset, a reason code and a reason, and the payload only by SHA-256 and size. The
+ * payload itself never leaves: it may hold secrets.
+ */
+public final class DeadLetters {
+
+    /** Name of the sink node writing to the dead-letters topic. */
+    public static final String SINK = "dead-letters-sink";
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
+    private static final String NO_PAYLOAD_SHA256 = Digests.sha256Hex(new byte[0]);
+
+    private DeadLetters() {
+    }
+
+    /** Builds the dead letter for the record being processed. {@code reason} must not quote the payload. */
+    public static DeadLetter of(Optional<RecordMetadata> source, byte[] payload, ReasonCode code, String reason,
+                                long now) {
+        return DeadLetter.newBuilder()
+                .setSourceTopic(source.map(RecordMetadata::topic).orElse(""))
+                .setPartition(source.map(RecordMetadata::partition).orElse(-1))
+                .setOffset(source.map(RecordMetadata::offset).orElse(-1L))
+                .setReasonCode(code.name())
+                .setReason(reason)
+                .setPayloadSha256(payload == null ? NO_PAYLOAD_SHA256 : Digests.sha256Hex(payload))
+                .setPayloadSize(payload == null ? 0 : payload.length)
+                .setReceivedAt(Instant.ofEpochMilli(now))
+                .build();
+    }
+
+    /** Publishes a dead letter for the record being processed, keyed by the source key bytes. */
+    public static void send(ProcessorContext<Object, Object> context, byte[] rawKey, byte[] payload,
+                            ReasonCode code, String reason) {
+        long now = context.currentSystemTimeMs();
+        DeadLetter letter = of(context.recordMetadata(), payload, code, reason, now);
+        LOG.warn("dead letter from {}-{}@{}: {} ({})", letter.getSourceTopic(), letter.getPartition(),
+                letter.getOffset(), code, reason);
+        context.forward(new Record<Object, Object>(rawKey, letter, now), SINK);
+    }
+}

@@ -1,0 +1,108 @@
+package io.actiongate.gate.internal;
+
+import java.util.Optional;
+
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.avro.Decision;
+import io.actiongate.avro.DecisionType;
+import io.actiongate.contract.ReasonCode;
+import io.actiongate.gate.GateConfig;
+import io.actiongate.key.ActionKey;
+
+/**
+ * A signed decision. APPROVE/REJECT settle WAITING_APPROVAL (APPROVE rechecks policy and reserves attempt 1);
+ * RESOLVE_EFFECT_CONFIRMED / RESOLVE_NO_EFFECT settle UNKNOWN (resolved_by OWNER). A decision that fails
+ * verification, names an unknown action or does not apply to the action's phase changes nothing and becomes a
+ * dead letter with its reason code: there is no receipt to put it on without changing the action's state, and
+ * operators need to see forged or stale decisions.
+ */
+public final class DecisionProcessor implements Processor<String, Inbound<Decision>, Object, Object> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DecisionProcessor.class);
+
+    private final GateConfig config;
+    private final DecisionVerifier verifier;
+    private ProcessorContext<Object, Object> context;
+    private Lifecycle lifecycle;
+
+    public DecisionProcessor(GateConfig config) {
+        this.config = config;
+        this.verifier = new DecisionVerifier(config.trustedKeys(), config.approvers());
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+        this.lifecycle = new Lifecycle(context, config);
+    }
+
+    @Override
+    public void process(Record<String, Inbound<Decision>> record) {
+        Inbound<Decision> in = record.value();
+        Decision d = in.value();
+        if (!ActionKey.isValid(d.getTaskId(), d.getToolCallId())) {
+            deadLetter(in, ReasonCode.INVALID_IDENTIFIER, "task_id/tool_call_id are not valid identifiers");
+            return;
+        }
+        String key = d.getTaskId() + ActionKey.SEPARATOR + d.getToolCallId();
+        if (!key.equals(record.key())) {
+            deadLetter(in, ReasonCode.KEY_MISMATCH, "record key differs from the decision's task_id/tool_call_id");
+            return;
+        }
+        ActionState state = lifecycle.load(key);
+        if (state == null) {
+            deadLetter(in, ReasonCode.APPROVAL_DIGEST_MISMATCH, "the gate holds no action " + key);
+            return;
+        }
+        long now = lifecycle.now();
+        Optional<Rejection> refusal = verifier.verify(d, state, lifecycle.decisionUsed(d.getDecisionId()), now)
+                .or(() -> applicable(d.getType(), state));
+        if (refusal.isPresent()) {
+            deadLetter(in, refusal.get().code(), refusal.get().reason());
+            return;
+        }
+        lifecycle.useDecision(d.getDecisionId());
+        LOG.info("action {}: decision {} {} applied", key, d.getDecisionId(), d.getType());
+        switch (d.getType()) {
+            case APPROVE -> approve(state, d, now);
+            case REJECT -> lifecycle.save(state, state.withApproval(d.getDecisionId(), null)
+                    .to(Phase.DENIED, null, "rejected by " + d.getApproverOrg(), now));
+            case RESOLVE_EFFECT_CONFIRMED -> lifecycle.save(state, state
+                    .withResolution("OWNER", null, d.getDecisionId())
+                    .to(Phase.SUCCEEDED, state.reasonCode(), "owner confirmed the effect", now));
+            case RESOLVE_NO_EFFECT -> lifecycle.save(state, state
+                    .withResolution("OWNER", null, d.getDecisionId())
+                    .to(Phase.NOT_APPLIED, state.reasonCode(), "owner confirmed no effect", now));
+            default -> throw new IllegalStateException("unhandled decision type");
+        }
+    }
+
+    private void approve(ActionState state, Decision d, long now) {
+        ActionState approved = state.withApproval(d.getDecisionId(), d.getExpiresAt().toEpochMilli())
+                .to(Phase.APPROVED, null, null, now);
+        lifecycle.publish(approved);
+        lifecycle.recheckAndReserve(state, approved);
+    }
+
+    /** A decision applies only to the phase it settles; anything else is stale or replayed. */
+    private static Optional<Rejection> applicable(DecisionType type, ActionState state) {
+        boolean ok = switch (type) {
+            case APPROVE, REJECT -> state.phase() == Phase.WAITING_APPROVAL;
+            case RESOLVE_EFFECT_CONFIRMED, RESOLVE_NO_EFFECT -> state.phase() == Phase.UNKNOWN;
+        };
+        if (ok) {
+            return Optional.empty();
+        }
+        ReasonCode code = state.phase() == Phase.EXPIRED ? ReasonCode.APPROVAL_EXPIRED : ReasonCode.APPROVAL_REUSED;
+        return Optional.of(new Rejection(code, type + " does not apply to an action that is " + state.phase()));
+    }
+
+    private void deadLetter(Inbound<Decision> in, ReasonCode code, String reason) {
+        DeadLetters.send(context, in.rawKey(), in.rawValue(), code, reason);
+    }
+}

@@ -1,0 +1,53 @@
+package io.actiongate.gate.internal;
+
+import java.security.PublicKey;
+import java.util.Optional;
+
+import io.actiongate.avro.Decision;
+import io.actiongate.contract.ReasonCode;
+import io.actiongate.digest.DecisionSigning;
+
+/**
+ * Verifies a decision against the action it names: a trusted key and a valid Ed25519 signature, single use,
+ * bound to the frozen action's digest, an authorized approver of the action's org, not expired. Nothing in the
+ * decision is trusted before its signature verifies.
+ */
+public final class DecisionVerifier {
+
+    private final TrustedKeys keys;
+    private final ApproverPolicy approvers;
+
+    public DecisionVerifier(TrustedKeys keys, ApproverPolicy approvers) {
+        this.keys = keys;
+        this.approvers = approvers;
+    }
+
+    /** Empty when {@code d} may be applied to {@code action} at {@code now}. */
+    public Optional<Rejection> verify(Decision d, ActionState action, boolean alreadyUsed, long now) {
+        Optional<PublicKey> key = keys.find(d.getKeyId());
+        if (key.isEmpty()) {
+            return reject(ReasonCode.APPROVAL_SIGNATURE_INVALID, "key_id is not a trusted key");
+        }
+        if (!DecisionSigning.verify(d, key.get())) {
+            return reject(ReasonCode.APPROVAL_SIGNATURE_INVALID, "signature does not verify under key "
+                    + d.getKeyId());
+        }
+        if (alreadyUsed) {
+            return reject(ReasonCode.APPROVAL_REUSED, "decision_id was already used");
+        }
+        if (action.actionDigest() == null || !action.actionDigest().equals(d.getActionDigest())) {
+            return reject(ReasonCode.APPROVAL_DIGEST_MISMATCH, "action_digest is not the frozen action's digest");
+        }
+        if (!approvers.mayDecide(d.getApproverOrg(), d.getApproverSubject(), action.action().orgId())) {
+            return reject(ReasonCode.APPROVER_NOT_AUTHORIZED, "approver may not decide for this org");
+        }
+        if (d.getExpiresAt().toEpochMilli() <= now) {
+            return reject(ReasonCode.APPROVAL_EXPIRED, "decision expired before it was processed");
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Rejection> reject(ReasonCode code, String reason) {
+        return Optional.of(new Rejection(code, reason));
+    }
+}

@@ -1,0 +1,62 @@
+package io.actiongate.gate.internal;
+
+import java.nio.charset.StandardCharsets;
+
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.processor.api.Record;
+
+import io.actiongate.contract.ReasonCode;
+import io.actiongate.serde.AvroDecodeException;
+import io.actiongate.serde.AvroSerde;
+
+/**
+ * Decodes one input topic's raw bytes in one place. A value that does not decode becomes a dead letter
+ * ({@code SCHEMA_INVALID} with the decoder's reason) and the partition keeps moving; a tombstone is ignored.
+ * Decoded records go to {@code next} as {@link Inbound} keyed by the UTF-8 key (null when absent).
+ */
+public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRecordBase>
+        implements Processor<byte[], byte[], Object, Object> {
+
+    private final AvroSerde<T> serde;
+    private final String next;
+    private ProcessorContext<Object, Object> context;
+
+    public DecodeProcessor(AvroSerde<T> serde, String next) {
+        this.serde = serde;
+        this.next = next;
+    }
+
+    public static <T extends org.apache.avro.specific.SpecificRecordBase> ProcessorSupplier<byte[], byte[], Object, Object>
+            supplier(AvroSerde<T> serde, String next) {
+        return () -> new DecodeProcessor<>(serde, next);
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        byte[] payload = record.value();
+        if (payload == null) {
+            return;
+        }
+        T value;
+        try {
+            value = serde.deserialize(context.recordMetadata().map(m -> m.topic()).orElse(null), payload);
+        } catch (AvroDecodeException e) {
+            DeadLetters.send(context, record.key(), payload, ReasonCode.SCHEMA_INVALID, e.getMessage());
+            return;
+        } catch (RuntimeException e) {
+            DeadLetters.send(context, record.key(), payload, ReasonCode.SCHEMA_INVALID,
+                    serde.type().getSimpleName() + " does not decode: " + e.getClass().getSimpleName());
+            return;
+        }
+        String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+        context.forward(new Record<Object, Object>(key, new Inbound<>(value, record.key(), payload),
+                record.timestamp(), record.headers()), next);
+    }
+}

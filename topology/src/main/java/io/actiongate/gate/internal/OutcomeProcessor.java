@@ -1,0 +1,97 @@
+package io.actiongate.gate.internal;
+
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.contract.ReasonCode;
+import io.actiongate.gate.GateConfig;
+import io.actiongate.key.ActionKey;
+
+/**
+ * The outcome of attempt n, matched by attempt number against the action's live reservation. A duplicate, a
+ * stale attempt number or an outcome after the action left DISPATCHING changes nothing (invariant 7).
+ * SUCCEEDED and FAILED settle; RETRYABLE / NOT_DISPATCHED wait for retry_at (persisted timer) unless the
+ * attempts are used up or retry_at is past the cap; UNKNOWN goes to the reconciler and is never re-dispatched.
+ */
+public final class OutcomeProcessor implements Processor<String, Inbound<AttemptOutcome>, Object, Object> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OutcomeProcessor.class);
+
+    private final GateConfig config;
+    private ProcessorContext<Object, Object> context;
+    private Lifecycle lifecycle;
+
+    public OutcomeProcessor(GateConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+        this.lifecycle = new Lifecycle(context, config);
+    }
+
+    @Override
+    public void process(Record<String, Inbound<AttemptOutcome>> record) {
+        AttemptOutcome o = record.value().value();
+        String key = ActionKey.isValid(o.getTaskId(), o.getToolCallId())
+                ? o.getTaskId() + ActionKey.SEPARATOR + o.getToolCallId() : null;
+        ActionState state = key != null && key.equals(record.key()) ? lifecycle.load(key) : null;
+        if (state == null) {
+            DeadLetters.send(context, record.value().rawKey(), record.value().rawValue(),
+                    key == null ? ReasonCode.INVALID_IDENTIFIER : ReasonCode.KEY_MISMATCH,
+                    "outcome names no action the gate holds under this key");
+            return;
+        }
+        ActionState.AttemptRecord live = state.lastAttempt();
+        if (state.phase() != Phase.DISPATCHING || live == null || live.attempt() != o.getAttempt()
+                || live.settled()) {
+            LOG.debug("action {}: outcome of attempt {} is stale or a duplicate; ignored", key, o.getAttempt());
+            return;
+        }
+        long now = lifecycle.now();
+        ActionState observed = state.withAttempt(live.observed(o.getStatus().name(), o.getDispatched(),
+                o.getHttpStatus(), safeErrorCode(o.getErrorCode()), o.getStartedAt().toEpochMilli(),
+                o.getFinishedAt().toEpochMilli()));
+        switch (o.getStatus()) {
+            case SUCCEEDED -> lifecycle.save(state, observed
+                    .withResolution("GATE", o.getProviderReceiptId(), null)
+                    .to(Phase.SUCCEEDED, null, null, now));
+            case FAILED -> {
+                ReasonCode code = ReasonCode.RATE_LIMITED.name().equals(o.getErrorCode())
+                        ? ReasonCode.RATE_LIMITED : ReasonCode.PROVIDER_REJECTED;
+                lifecycle.save(state, observed.withResolution("GATE", null, null)
+                        .to(Phase.FAILED, code.name(), "provider refused the request", now));
+            }
+            case RETRYABLE, NOT_DISPATCHED -> retry(state, observed, o, now);
+            case UNKNOWN -> lifecycle.unknown(state, observed, null, "executor reported an unknown outcome");
+            default -> throw new IllegalStateException("unhandled outcome status");
+        }
+    }
+
+    private void retry(ActionState state, ActionState observed, AttemptOutcome o, long now) {
+        if (observed.attemptCount() >= config.retryMaxAttempts()) {
+            lifecycle.save(state, observed.withResolution("GATE", null, null).to(Phase.FAILED,
+                    ReasonCode.RETRIES_EXHAUSTED.name(), observed.attemptCount() + " attempts used", now));
+            return;
+        }
+        long retryAt = o.getRetryAt() != null ? o.getRetryAt().toEpochMilli()
+                : now + config.retryBackoff().toMillis();
+        if (retryAt > now + config.retryAfterCap().toMillis()) {
+            lifecycle.save(state, observed.withResolution("GATE", null, null).to(Phase.FAILED,
+                    ReasonCode.RATE_LIMITED.name(), "retry_at is beyond the retry cap", now));
+            return;
+        }
+        lifecycle.save(state, observed.withTimer(null, Math.max(retryAt, now))
+                .to(Phase.RETRY_WAIT, null, "attempt " + (observed.attemptCount() + 1) + " scheduled", now));
+    }
+
+    /** Error codes travel to receipts: keep only code-shaped values, never free text. */
+    static String safeErrorCode(String code) {
+        return code != null && code.matches("[A-Z0-9_]{1,64}") ? code : (code == null ? null : "OTHER");
+    }
+}

@@ -1,0 +1,95 @@
+package io.actiongate.gate.internal;
+
+import java.util.Optional;
+
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.avro.AuthorizationEpoch;
+import io.actiongate.avro.Grant;
+import io.actiongate.avro.Integration;
+import io.actiongate.avro.OriginState;
+import io.actiongate.avro.PolicyRecord;
+import io.actiongate.avro.TaskState;
+import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.serde.AvroSerde;
+import io.actiongate.serde.AvroSerdes;
+
+/**
+ * Typed lookups in the global policy store. A record that is missing, does not decode or holds another kind of
+ * body is reported as absent: absent evidence fails closed.
+ */
+public final class PolicyView {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PolicyView.class);
+
+    private final ReadOnlyKeyValueStore<String, byte[]> store;
+    private final AvroSerde<PolicyRecord> serde = AvroSerdes.serde(PolicyRecord.class);
+
+    public PolicyView(ReadOnlyKeyValueStore<String, byte[]> store) {
+        this.store = store;
+    }
+
+    public static String toolKey(String provider, String toolName) {
+        return "tool:" + provider + ":" + toolName;
+    }
+
+    public static String integrationKey(String org, String provider) {
+        return "integration:" + org + ":" + provider;
+    }
+
+    public static String grantKey(String org, String profile) {
+        return "grant:" + org + ":" + profile;
+    }
+
+    public static String epochKey(String org) {
+        return "epoch:" + org;
+    }
+
+    public static String taskKey(String taskId) {
+        return "task:" + taskId;
+    }
+
+    public static String originKey(String conversationId) {
+        return "origin:" + conversationId;
+    }
+
+    public Optional<ToolDescriptor> tool(String provider, String toolName) {
+        return body(toolKey(provider, toolName), ToolDescriptor.class);
+    }
+
+    public Optional<Integration> integration(String org, String provider) {
+        return body(integrationKey(org, provider), Integration.class);
+    }
+
+    public Optional<Grant> grant(String org, String profile) {
+        return body(grantKey(org, profile), Grant.class);
+    }
+
+    public Optional<AuthorizationEpoch> epoch(String org) {
+        return body(epochKey(org), AuthorizationEpoch.class);
+    }
+
+    public Optional<TaskState> task(String taskId) {
+        return body(taskKey(taskId), TaskState.class);
+    }
+
+    public Optional<OriginState> origin(String conversationId) {
+        return conversationId == null ? Optional.empty() : body(originKey(conversationId), OriginState.class);
+    }
+
+    private <T> Optional<T> body(String key, Class<T> type) {
+        byte[] raw = store.get(key);
+        if (raw == null) {
+            return Optional.empty();
+        }
+        try {
+            PolicyRecord record = serde.deserialize(null, raw);
+            return type.isInstance(record.getBody()) ? Optional.of(type.cast(record.getBody())) : Optional.empty();
+        } catch (RuntimeException e) {
+            LOG.warn("policy record {} does not decode ({}); treated as absent", key, e.getClass().getSimpleName());
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.actiongate.gate.internal;
+
+import java.util.Optional;
+
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.avro.ActionProposal;
+import io.actiongate.avro.Grant;
+import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.contract.ReasonCode;
+import io.actiongate.digest.Digests;
+import io.actiongate.digest.FrozenAction;
+import io.actiongate.gate.GateConfig;
+import io.actiongate.key.ActionKey;
+
+/**
+ * A proposal: identity (redelivery or conflict), admission, classification. Admitted actions are either
+ * reserved at once (trusted read-only tool, active origin request) or wait for a signed approval.
+ *
+ * <p>Records whose ids are invalid or differ from the key are not held (holding them would let a bad record
+ * occupy a key): when the record key is itself a valid action key, a REJECTED receipt goes out under it;
+ * otherwise the record is a dead letter, since no receipt key could name it.
+ */
+public final class ProposalProcessor implements Processor<String, Inbound<ActionProposal>, Object, Object> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProposalProcessor.class);
+
+    private final GateConfig config;
+    private final Admission admission;
+    private ProcessorContext<Object, Object> context;
+    private Lifecycle lifecycle;
+
+    public ProposalProcessor(GateConfig config, CredentialCheck credentials) {
+        this.config = config;
+        this.admission = new Admission(config.summaryMaxChars(), config.maxInputBytesDefault(), credentials);
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+        this.lifecycle = new Lifecycle(context, config);
+    }
+
+    @Override
+    public void process(Record<String, Inbound<ActionProposal>> record) {
+        ActionProposal p = record.value().value();
+        long now = lifecycle.now();
+        Optional<Rejection> bad = admission.identity(record.key(), p);
+        if (bad.isPresent()) {
+            rejectUnheld(record, p, bad.get(), now);
+            return;
+        }
+        String key = record.key();
+        ActionState existing = lifecycle.load(key);
+        if (existing != null) {
+            redelivered(existing, p, now);
+            return;
+        }
+        ActionState.Action action = Records.action(p);
+        Optional<ToolDescriptor> tool = lifecycle.policy().tool(p.getProvider(), p.getToolName());
+        Optional<Rejection> refusal = admission.schema(p)
+                .or(() -> admission.input(p, tool))
+                .or(() -> admission.credentials(p))
+                .or(() -> PolicyChecks.check(action, lifecycle.policy()));
+        if (refusal.isPresent()) {
+            Rejection r = refusal.get();
+            ActionState rejected = ActionState.fresh(action.withoutInput(), null, now)
+                    .to(Phase.REJECTED, r.code().name(), r.reason(), now);
+            LOG.info("proposal {} rejected: {}", key, r.code());
+            lifecycle.save(null, rejected);
+            return;
+        }
+        String actionDigest = Digests.actionDigest(FrozenAction.of(p));
+        ActionState admitted = ActionState.fresh(action, actionDigest, now);
+        Grant grant = lifecycle.policy().grant(action.orgId(), action.profileId()).orElseThrow();
+        switch (Classifier.classify(action, tool.orElseThrow(), grant, lifecycle.policy())) {
+            case AUTO_APPROVE -> {
+                lifecycle.publish(admitted);
+                // admission checked policy a moment ago in this same call: reserve directly
+                lifecycle.reserve(null, admitted);
+            }
+            case HUMAN_APPROVAL -> lifecycle.save(null, admitted.to(Phase.WAITING_APPROVAL, null, null, now));
+            case NO_ACTIVE_HUMAN_SOURCE -> lifecycle.save(null, ActionState.fresh(action.withoutInput(), actionDigest,
+                    now).to(Phase.REJECTED, ReasonCode.NO_ACTIVE_HUMAN_SOURCE.name(),
+                    "origin request without an active, matching, chat-enabled origin", now));
+            default -> throw new IllegalStateException("unhandled route");
+        }
+    }
+
+    private void redelivered(ActionState existing, ActionProposal p, long now) {
+        ActionState.Action a = existing.action();
+        boolean same = a.provider().equals(p.getProvider()) && a.toolName().equals(p.getToolName())
+                && a.operation().equals(p.getOperation()) && a.inputDigest().equals(p.getInputDigest());
+        if (same) {
+            lifecycle.publish(existing);
+            return;
+        }
+        LOG.warn("identity conflict on {}: another tool or input under the same key", existing.key());
+        lifecycle.forward(Sinks.CONFLICTS, existing.key(), Records.conflict(existing, p, now));
+    }
+
+    private void rejectUnheld(Record<String, Inbound<ActionProposal>> record, ActionProposal p, Rejection r,
+                              long now) {
+        Optional<ActionKey> key = ActionKey.tryParse(record.key());
+        if (key.isEmpty()) {
+            DeadLetters.send(context, record.value().rawKey(), record.value().rawValue(), r.code(),
+                    "record key is not a valid action key; " + r.reason());
+            return;
+        }
+        LOG.info("proposal {} rejected: {}", record.key(), r.code());
+        lifecycle.forward(Sinks.RECEIPTS, record.key(),
+                Records.rejectedWithoutState(key.get().taskId(), key.get().toolCallId(), p, r, now));
+    }
+}

@@ -1,0 +1,14 @@
+package io.actiongate.gate.internal;
+
+/** Names of the topology's sink nodes. */
+public final class Sinks {
+
+    public static final String RECEIPTS = "receipts-sink";
+    public static final String ATTEMPTS = "attempts-sink";
+    public static final String UNKNOWN_OUTCOMES = "unknown-outcomes-sink";
+    public static final String CONFLICTS = "conflicts-sink";
+    public static final String DEAD_LETTERS = DeadLetters.SINK;
+
+    private Sinks() {
+    }
+}

@@ -1,0 +1,61 @@
+package io.actiongate.gate.internal;
+
+/**
+ * Keys of the {@code gate-timers} store: {@code <due millis, 19 digits>|<kind>|<id>}. Zero-padded due times sort
+ * lexicographically in time order, so the punctuator range-scans from the start to "now" and touches only due
+ * entries.
+ */
+public final class Timers {
+
+    /** What a timer does when it fires. */
+    public enum Kind {
+        /** WAITING_APPROVAL past its deadline: EXPIRED. */
+        APPROVAL_DEADLINE('A'),
+        /** RETRY_WAIT reached retry_at: recheck and reserve the next attempt. */
+        RETRY('R'),
+        /** DISPATCHING with no outcome by lease_expires_at + dispatch timeout: UNKNOWN. */
+        LEASE('L'),
+        /** Terminal action past the dedupe window: removed. */
+        PURGE_ACTION('P'),
+        /** Used decision id past the dedupe window: forgotten. */
+        PURGE_DECISION('D');
+
+        private final char code;
+
+        Kind(char code) {
+            this.code = code;
+        }
+
+        static Kind of(char code) {
+            for (Kind k : values()) {
+                if (k.code == code) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("unknown timer kind " + code);
+        }
+    }
+
+    /** A parsed timer key. */
+    public record Timer(long due, Kind kind, String id) {
+    }
+
+    /** Below every timer key. */
+    public static final String LOWER_BOUND = "0";
+
+    private Timers() {
+    }
+
+    public static String key(long due, Kind kind, String id) {
+        return String.format("%019d|%c|%s", Math.max(0, due), kind.code, id);
+    }
+
+    /** The exclusive upper bound of all timers due at or before {@code now}. */
+    public static String dueUpperBound(long now) {
+        return String.format("%019d|~", Math.max(0, now));
+    }
+
+    public static Timer parse(String key) {
+        return new Timer(Long.parseLong(key.substring(0, 19)), Kind.of(key.charAt(20)), key.substring(22));
+    }
+}

@@ -1,0 +1,120 @@
+package io.actiongate.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyDescription;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.actiongate.gate.internal.TrustedKeys;
+
+class GateConfigTest {
+
+    @Test
+    void shouldApplyTheDocumentedDefaults() {
+        GateConfig c = GateConfig.fromStrings(Map.of());
+        assertThat(c.topicPrefix()).isEqualTo("actiongate.");
+        assertThat(c.approvalTimeout()).isEqualTo(Duration.ofHours(24));
+        assertThat(c.leaseDuration()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(c.dispatchTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(c.retryMaxAttempts()).isEqualTo(3);
+        assertThat(c.retryAfterCap()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(c.dedupeWindow()).isEqualTo(Duration.ofDays(7));
+        assertThat(c.punctuateInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.summaryMaxChars()).isEqualTo(280);
+        assertThat(c.trustedKeys().size()).isZero();
+    }
+
+    @Test
+    void shouldParseDurationsInEveryAcceptedForm() {
+        GateConfig c = GateConfig.fromStrings(Map.of(GateConfig.APPROVAL_TIMEOUT_CONFIG, "PT2H",
+                GateConfig.LEASE_DURATION_CONFIG, "1500", GateConfig.DEDUPE_WINDOW_CONFIG, "2d"));
+        assertThat(c.approvalTimeout()).isEqualTo(Duration.ofHours(2));
+        assertThat(c.leaseDuration()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(c.dedupeWindow()).isEqualTo(Duration.ofDays(2));
+    }
+
+    @Test
+    void shouldRejectMoreThanThreeAttempts() {
+        assertThatThrownBy(() -> GateConfig.fromStrings(Map.of(GateConfig.RETRY_MAX_ATTEMPTS_CONFIG, "4")))
+                .isInstanceOf(ConfigException.class);
+    }
+
+    @Test
+    void shouldRejectAnInvalidDuration() {
+        assertThatThrownBy(() -> GateConfig.fromStrings(Map.of(GateConfig.LEASE_DURATION_CONFIG, "soon")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining(GateConfig.LEASE_DURATION_CONFIG);
+    }
+
+    @Test
+    void shouldRejectASummaryLimitAboveTheContract() {
+        assertThatThrownBy(() -> GateConfig.fromStrings(Map.of(GateConfig.SUMMARY_MAX_CHARS_CONFIG, "281")))
+                .isInstanceOf(ConfigException.class);
+    }
+
+    @Test
+    void shouldLoadTrustedKeysFromAMountedDirectoryAndSkipHiddenFiles(@TempDir Path dir) throws Exception {
+        KeyPair pair = GateDriver.newKeyPair();
+        Files.writeString(dir.resolve("ops-2026.pem"), TrustedKeys.toPem(pair.getPublic()));
+        Files.writeString(dir.resolve(".hidden"), "not a key");
+        GateConfig c = GateConfig.fromStrings(Map.of(GateConfig.TRUSTED_KEYS_DIR_CONFIG, dir.toString()));
+        assertThat(c.trustedKeys().find("ops-2026")).contains(pair.getPublic());
+    }
+
+    @Test
+    void shouldRejectATrustedKeyThatIsNotEd25519WithoutEchoingIt() {
+        assertThatThrownBy(() -> GateConfig.fromStrings(Map.of(GateConfig.TRUSTED_KEYS_CONFIG, "k1=bm90LWEta2V5")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("k1").hasMessageNotContaining("bm90");
+    }
+
+    @Test
+    void shouldRequireApproverOrgToEqualTheActionOrgAndHonourTheList() {
+        GateConfig open = GateConfig.fromStrings(Map.of());
+        assertThat(open.approvers().mayDecide("acme", "anyone", "acme")).isTrue();
+        assertThat(open.approvers().mayDecide("other", "anyone", "acme")).isFalse();
+        GateConfig listed = GateConfig.fromStrings(Map.of(GateConfig.APPROVERS_CONFIG, "acme:alice,beta:*"));
+        assertThat(listed.approvers().mayDecide("acme", "alice", "acme")).isTrue();
+        assertThat(listed.approvers().mayDecide("acme", "bob", "acme")).isFalse();
+        assertThat(listed.approvers().mayDecide("beta", "bob", "beta")).isTrue();
+    }
+
+    @Test
+    void shouldAlwaysRunExactlyOnceV2WhateverTheOverrides() {
+        GateConfig c = GateConfig.fromStrings(Map.of("streams.processing.guarantee", "at_least_once",
+                "streams.commit.interval.ms", "50", GateConfig.APPLICATION_ID_CONFIG, "gate-a"));
+        Properties p = GateStreams.properties(c);
+        assertThat(p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo(StreamsConfig.EXACTLY_ONCE_V2);
+        assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("50");
+        assertThat(p.get(StreamsConfig.APPLICATION_ID_CONFIG)).isEqualTo("gate-a");
+    }
+
+    @Test
+    void shouldDocumentEveryKeyForTheReadme() {
+        String table = GateConfig.toMarkdown();
+        GateConfig.CONFIG_DEF.names().forEach(name -> assertThat(table).contains("`" + name + "`"));
+    }
+
+    @Test
+    void shouldNameEveryNodeAndUseThePolicyTopicAsAGlobalStore() {
+        TopologyDescription d = GateTopology.build(GateConfig.fromStrings(Map.of())).describe();
+        String text = d.toString();
+        assertThat(d.globalStores()).singleElement().satisfies(g -> {
+            assertThat(g.source().topicSet()).containsExactly("actiongate.policy");
+            assertThat(g.processor().stores()).containsExactly(Stores.POLICY);
+        });
+        assertThat(text).doesNotContain("KSTREAM-").doesNotContain("KTABLE-");
+        assertThat(d.subtopologies()).hasSize(1);
+        assertThat(text).contains(GateTopology.ADMIT, GateTopology.DECIDE, GateTopology.SETTLE, GateTopology.RECONCILE,
+                GateTopology.TIMERS, Stores.ACTIONS, Stores.TIMERS, Stores.PENDING, Stores.DECISION_IDS);
+    }
+}
