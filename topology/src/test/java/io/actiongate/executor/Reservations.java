@@ -10,10 +10,6 @@ import io.actiongate.topics.Topics;
 /** Test reservations. */
 final class Reservations {
 
-    static {
-        io.actiongate.testsupport.AvroTrustShim.install();
-    }
-
     private Reservations() {
     }
 

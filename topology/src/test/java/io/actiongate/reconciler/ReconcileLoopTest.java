@@ -23,15 +23,10 @@ import io.actiongate.avro.UnknownOutcome;
 import io.actiongate.avro.Verdict;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.LookupResult;
-import io.actiongate.testsupport.AvroTrustShim;
 import io.actiongate.topics.Topics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 class ReconcileLoopTest {
-
-    static {
-        AvroTrustShim.install();
-    }
 
     private static final String INPUT = "actiongate.unknown-outcomes";
     private static final TopicPartition P0 = new TopicPartition(INPUT, 0);
