@@ -1,0 +1,367 @@
+package io.actiongate.executor;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.avro.AttemptReservation;
+import io.actiongate.connector.spi.Attachment;
+import io.actiongate.connector.spi.Connector;
+import io.actiongate.connector.spi.ConnectorRegistry;
+import io.actiongate.connector.spi.DispatchRequest;
+import io.actiongate.connector.spi.DispatchResult;
+
+/**
+ * The executor's poll loop: the single dispatch fence of ARCHITECTURE.md section 5. Single-threaded except for
+ * the dispatch pool; {@link #pollOnce()} is the unit the tests drive.
+ *
+ * <p>Per batch: decode, answer expired leases with NOT_DISPATCHED, {@code commitSync} the whole batch, and only
+ * when that commit succeeded hand the reservations to the pool. A reservation is therefore dispatched at most
+ * once by the group: after the commit no other member will read it again, and without the commit this member
+ * sends nothing.
+ */
+final class DispatchLoop implements ConsumerRebalanceListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DispatchLoop.class);
+
+    /** Runs on the poll thread after a non-empty poll, before the commit. Tests use it to stall the loop. */
+    interface BatchHook {
+        BatchHook NONE = records -> { };
+
+        void afterPoll(ConsumerRecords<String, byte[]> records);
+    }
+
+    private final Consumer<String, byte[]> consumer;
+    private final Producer<String, AttemptOutcome> producer;
+    private final Deserializer<AttemptReservation> reservations;
+    private final String attemptsTopic;
+    private final String outcomesTopic;
+    private final ConnectorRegistry connectors;
+    private final OutcomeMapper mapper;
+    private final ExecutorMetrics metrics;
+    private final ExecutorService pool;
+    private final int capacity;
+    private final Duration pollTimeout;
+    private final Duration revocationTimeout;
+    private final Clock clock;
+    private final BatchHook hook;
+
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Map<TopicPartition, Set<CompletableFuture<Void>>> inFlightByPartition = new ConcurrentHashMap<>();
+    private boolean paused;
+
+    DispatchLoop(Consumer<String, byte[]> consumer, Producer<String, AttemptOutcome> producer,
+                 Deserializer<AttemptReservation> reservations, String attemptsTopic, String outcomesTopic,
+                 ConnectorRegistry connectors, OutcomeMapper mapper, ExecutorMetrics metrics, ExecutorService pool,
+                 int capacity, Duration pollTimeout, Duration revocationTimeout, Clock clock, BatchHook hook) {
+        this.consumer = consumer;
+        this.producer = producer;
+        this.reservations = reservations;
+        this.attemptsTopic = attemptsTopic;
+        this.outcomesTopic = outcomesTopic;
+        this.connectors = connectors;
+        this.mapper = mapper;
+        this.metrics = metrics;
+        this.pool = pool;
+        this.capacity = capacity;
+        this.pollTimeout = pollTimeout;
+        this.revocationTimeout = revocationTimeout;
+        this.clock = clock;
+        this.hook = hook;
+    }
+
+    void subscribe() {
+        consumer.subscribe(List.of(attemptsTopic), this);
+    }
+
+    /** One poll, fence and hand-off. Returns the number of reservations handed to the dispatch pool. */
+    int pollOnce() {
+        adjustPause();
+        ConsumerRecords<String, byte[]> records = consumer.poll(pollTimeout);
+        if (records.isEmpty()) {
+            return 0;
+        }
+        hook.afterPoll(records);
+        Instant now = clock.instant();
+        List<Pending> accepted = new ArrayList<>();
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        Map<TopicPartition, Long> firstOffsets = new HashMap<>();
+        for (TopicPartition partition : records.partitions()) {
+            List<ConsumerRecord<String, byte[]>> batch = records.records(partition);
+            firstOffsets.put(partition, batch.get(0).offset());
+            ConsumerRecord<String, byte[]> last = batch.get(batch.size() - 1);
+            offsets.put(partition, new OffsetAndMetadata(last.offset() + 1, last.leaderEpoch(), ""));
+            for (ConsumerRecord<String, byte[]> record : batch) {
+                AttemptReservation reservation = decode(record);
+                if (reservation == null) {
+                    continue;
+                }
+                if (!now.isBefore(reservation.getLeaseExpiresAt())) {
+                    metrics.recordLeaseExpired();
+                    produceAsync(mapper.leaseExpired(reservation, now));
+                    continue;
+                }
+                accepted.add(new Pending(partition, reservation));
+            }
+        }
+        if (!commit(offsets, firstOffsets)) {
+            return 0;
+        }
+        for (Pending pending : accepted) {
+            submit(pending);
+        }
+        adjustPause();
+        return accepted.size();
+    }
+
+    private AttemptReservation decode(ConsumerRecord<String, byte[]> record) {
+        if (record.value() == null) {
+            return null;
+        }
+        try {
+            return reservations.deserialize(record.topic(), record.value());
+        } catch (RuntimeException e) {
+            metrics.recordUndecodable();
+            LOG.warn("skipping undecodable reservation at {}-{}@{} ({})", record.topic(), record.partition(),
+                    record.offset(), e.getClass().getSimpleName());
+            return null;
+        }
+    }
+
+    /** The fence. On failure nothing of the batch is dispatched, and partitions still held are rewound. */
+    private boolean commit(Map<TopicPartition, OffsetAndMetadata> offsets, Map<TopicPartition, Long> firstOffsets) {
+        try {
+            consumer.commitSync(offsets);
+            return true;
+        } catch (KafkaException e) {
+            metrics.recordCommitFailure();
+            LOG.warn("offset commit failed ({}); dispatching nothing from this batch of {} partition(s)",
+                    e.getClass().getSimpleName(), offsets.size());
+            rewind(firstOffsets);
+            if (e instanceof InterruptException) {
+                Thread.currentThread().interrupt();
+            }
+            return false;
+        }
+    }
+
+    /** If the group hands a partition back to us, read the undispatched batch again rather than skip it. */
+    private void rewind(Map<TopicPartition, Long> firstOffsets) {
+        try {
+            Set<TopicPartition> assigned = consumer.assignment();
+            firstOffsets.forEach((partition, offset) -> {
+                if (assigned.contains(partition)) {
+                    consumer.seek(partition, offset);
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.debug("could not rewind after a failed commit", e);
+        }
+    }
+
+    private void submit(Pending pending) {
+        inFlight.incrementAndGet();
+        Set<CompletableFuture<Void>> partitionFutures =
+                inFlightByPartition.computeIfAbsent(pending.partition(), p -> ConcurrentHashMap.newKeySet());
+        CompletableFuture<Void> future = new CompletableFuture<>();
+        partitionFutures.add(future);
+        try {
+            pool.execute(() -> {
+                try {
+                    dispatch(pending.reservation());
+                    future.complete(null);
+                } catch (Throwable t) {
+                    future.completeExceptionally(t);
+                    throw t;
+                } finally {
+                    partitionFutures.remove(future);
+                    inFlight.decrementAndGet();
+                }
+            });
+        } catch (RuntimeException rejected) {
+            // The pool is shut down (closing): the reservation is committed but will not be sent. The gate's
+            // lease timeout turns it into UNKNOWN and the reconciler finds no effect.
+            partitionFutures.remove(future);
+            inFlight.decrementAndGet();
+            future.complete(null);
+            LOG.warn("dispatch pool rejected a committed reservation ({}); no dispatch",
+                    rejected.getClass().getSimpleName());
+        }
+    }
+
+    /** Runs on a pool thread. */
+    private void dispatch(AttemptReservation reservation) {
+        Instant startedAt = clock.instant();
+        if (!startedAt.isBefore(reservation.getLeaseExpiresAt())) {
+            // queued behind other dispatches until the lease passed: the gate may already count it as lost
+            metrics.recordLeaseExpired();
+            produceAndWait(mapper.leaseExpired(reservation, startedAt));
+            return;
+        }
+        Optional<Connector> connector = connectors.find(reservation.getProvider());
+        if (connector.isEmpty()) {
+            LOG.warn("no connector for provider {}; attempt {} of {}/{} not dispatched", reservation.getProvider(),
+                    reservation.getAttempt(), reservation.getTaskId(), reservation.getToolCallId());
+            produceAndWait(mapper.unknownProvider(reservation, startedAt));
+            return;
+        }
+        AttemptOutcome outcome;
+        try {
+            DispatchResult result = connector.get().dispatch(toRequest(reservation));
+            outcome = mapper.fromResult(reservation, result, startedAt, clock.instant());
+        } catch (RuntimeException e) {
+            LOG.warn("connector {} threw {} dispatching attempt {} of {}/{}; outcome UNKNOWN",
+                    reservation.getProvider(), e.getClass().getSimpleName(), reservation.getAttempt(),
+                    reservation.getTaskId(), reservation.getToolCallId());
+            outcome = mapper.fromException(reservation, e, startedAt, clock.instant());
+        }
+        metrics.recordDispatch(reservation.getProvider(), outcome.getStatus().name(),
+                Duration.between(startedAt, outcome.getFinishedAt()));
+        produceAndWait(outcome);
+    }
+
+    static DispatchRequest toRequest(AttemptReservation r) {
+        List<Attachment> attachments = r.getAttachments().stream()
+                .map(a -> new Attachment(a.getObjectKey(), a.getSha256(), a.getSizeBytes(), a.getContentType()))
+                .toList();
+        return new DispatchRequest(r.getTaskId(), r.getToolCallId(), r.getAttempt(), r.getIdempotencyKey(),
+                r.getOrgId(), r.getProvider(), r.getOperation(), r.getToolName(), r.getInputJson(), attachments,
+                r.getLeaseExpiresAt());
+    }
+
+    private ProducerRecord<String, AttemptOutcome> record(AttemptOutcome outcome) {
+        return new ProducerRecord<>(outcomesTopic, outcome.getTaskId() + "/" + outcome.getToolCallId(), outcome);
+    }
+
+    private void produceAsync(AttemptOutcome outcome) {
+        String status = outcome.getStatus().name();
+        producer.send(record(outcome), (metadata, error) -> {
+            if (error == null) {
+                metrics.recordOutcome(status);
+            } else {
+                LOG.error("could not produce {} outcome for attempt {} of {}/{} ({})", status, outcome.getAttempt(),
+                        outcome.getTaskId(), outcome.getToolCallId(), error.getClass().getSimpleName());
+            }
+        });
+    }
+
+    /** Waits for the acknowledgement so that revocation and shutdown can wait for outcomes, not just sends. */
+    private void produceAndWait(AttemptOutcome outcome) {
+        try {
+            producer.send(record(outcome)).get();
+            metrics.recordOutcome(outcome.getStatus().name());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            LOG.error("interrupted producing the outcome of attempt {} of {}/{}", outcome.getAttempt(),
+                    outcome.getTaskId(), outcome.getToolCallId());
+        } catch (ExecutionException | KafkaException e) {
+            LOG.error("could not produce {} outcome for attempt {} of {}/{} ({}); the gate will mark it UNKNOWN",
+                    outcome.getStatus(), outcome.getAttempt(), outcome.getTaskId(), outcome.getToolCallId(),
+                    (e.getCause() == null ? e : e.getCause()).getClass().getSimpleName());
+        }
+    }
+
+    /** Pause every assigned partition while the pool is full; resume once a thread is free again. */
+    private void adjustPause() {
+        boolean saturated = inFlight.get() >= capacity;
+        if (saturated && !paused) {
+            consumer.pause(consumer.assignment());
+            paused = true;
+            metrics.recordPause();
+            LOG.debug("dispatch pool full ({} in flight); partitions paused", inFlight.get());
+        } else if (!saturated && paused) {
+            consumer.resume(consumer.paused());
+            paused = false;
+        }
+    }
+
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    boolean paused() {
+        return paused;
+    }
+
+    /** Waits, bounded, for the dispatches of {@code partitions} to produce their outcomes. */
+    boolean awaitInFlight(Collection<TopicPartition> partitions, Duration timeout) {
+        List<CompletableFuture<Void>> futures = new ArrayList<>();
+        for (TopicPartition partition : partitions) {
+            Set<CompletableFuture<Void>> set = inFlightByPartition.get(partition);
+            if (set != null) {
+                futures.addAll(set);
+            }
+        }
+        if (futures.isEmpty()) {
+            return true;
+        }
+        try {
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        } catch (TimeoutException e) {
+            LOG.warn("{} dispatch(es) still in flight after {} ms; they will still report their outcomes",
+                    futures.stream().filter(f -> !f.isDone()).count(), timeout.toMillis());
+            return false;
+        }
+    }
+
+    boolean awaitAll(Duration timeout) {
+        return awaitInFlight(Set.copyOf(inFlightByPartition.keySet()), timeout);
+    }
+
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+        awaitInFlight(partitions, revocationTimeout);
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        // Offsets of everything in flight are committed already; waiting keeps outcomes ahead of the new owner's.
+        awaitInFlight(partitions, revocationTimeout);
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        if (paused && !partitions.isEmpty()) {
+            consumer.pause(partitions);
+        }
+    }
+
+    private record Pending(TopicPartition partition, AttemptReservation reservation) {
+    }
+}

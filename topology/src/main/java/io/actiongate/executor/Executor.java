@@ -1,0 +1,190 @@
+package io.actiongate.executor;
+
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.connector.spi.ConnectorRegistry;
+import io.actiongate.topics.Topics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * The executor role: one member of the executor consumer group on {@code attempts}, dispatching each reserved
+ * attempt at most once and producing its {@code AttemptOutcome}. Start with {@link #start}; {@link #close()}
+ * leaves the group after in-flight dispatches reported their outcomes.
+ *
+ * <pre>{@code
+ * try (Executor executor = Executor.start(new ExecutorConfig(props), ConnectorRegistry.load(props))) { ... }
+ * }</pre>
+ * The connector registry stays owned by the caller.
+ */
+public final class Executor implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Executor.class);
+
+    private final DispatchLoop loop;
+    private final Consumer<String, byte[]> consumer;
+    private final Producer<String, AttemptOutcome> producer;
+    private final ExecutorService pool;
+    private final ExecutorMetrics metrics;
+    private final ExecutorConfig config;
+    private final Thread pollThread;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile boolean closing;
+
+    private Executor(ExecutorConfig config, ConnectorRegistry connectors, PrometheusRegistry registry,
+                     DispatchLoop.BatchHook hook) {
+        this.config = config;
+        this.metrics = new ExecutorMetrics(registry);
+        this.consumer = new KafkaConsumer<>(consumerProperties(config), new StringDeserializer(),
+                new ByteArrayDeserializer());
+        this.producer = new KafkaProducer<>(producerProperties(config), new StringSerializer(),
+                Topics.OUTCOMES.valueSerde().serializer());
+        this.pool = newPool(config.dispatchThreads());
+        String prefix = config.topicPrefix();
+        this.loop = new DispatchLoop(consumer, producer, Topics.ATTEMPTS.valueSerde().deserializer(),
+                Topics.ATTEMPTS.name(prefix), Topics.OUTCOMES.name(prefix), connectors,
+                new OutcomeMapper(config.executorId()), metrics, pool, config.dispatchThreads(),
+                config.pollTimeout(), config.revocationTimeout(), Clock.systemUTC(), hook);
+        this.pollThread = new Thread(this::run, "actiongate-executor-poll");
+    }
+
+    /** Starts an executor that registers its metrics in the default Prometheus registry. */
+    public static Executor start(ExecutorConfig config, ConnectorRegistry connectors) {
+        return start(config, connectors, PrometheusRegistry.defaultRegistry);
+    }
+
+    public static Executor start(ExecutorConfig config, ConnectorRegistry connectors, PrometheusRegistry registry) {
+        return start(config, connectors, registry, DispatchLoop.BatchHook.NONE);
+    }
+
+    static Executor start(ExecutorConfig config, ConnectorRegistry connectors, PrometheusRegistry registry,
+                          DispatchLoop.BatchHook hook) {
+        Executor executor = new Executor(config, connectors, registry, hook);
+        executor.pollThread.start();
+        LOG.info("executor {} started: group {}, topic {}, {} dispatch thread(s), connectors {}",
+                config.executorId(), config.groupId(), Topics.ATTEMPTS.name(config.topicPrefix()),
+                config.dispatchThreads(), connectors.providers());
+        return executor;
+    }
+
+    static Map<String, Object> consumerProperties(ExecutorConfig config) {
+        Map<String, Object> props = new HashMap<>(config.consumerOverrides());
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
+        props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, config.executorId() + "-consumer");
+        // the fence: offsets move only through our commitSync, and only committed reservations are read
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        return props;
+    }
+
+    static Map<String, Object> producerProperties(ExecutorConfig config) {
+        Map<String, Object> props = new HashMap<>(config.producerOverrides());
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.executorId() + "-producer");
+        props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        return props;
+    }
+
+    private static ExecutorService newPool(int threads) {
+        AtomicInteger counter = new AtomicInteger();
+        ThreadFactory factory = runnable -> {
+            Thread thread = new Thread(runnable, "actiongate-executor-dispatch-" + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+        // the queue never grows beyond one batch: the poll loop pauses its partitions while all threads are busy
+        return new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                factory);
+    }
+
+    private void run() {
+        try {
+            loop.subscribe();
+            while (!closing) {
+                loop.pollOnce();
+            }
+        } catch (WakeupException e) {
+            if (!closing) {
+                failure.set(e);
+                LOG.error("executor poll loop woken up unexpectedly", e);
+            }
+        } catch (RuntimeException | Error e) {
+            failure.set(e);
+            LOG.error("executor poll loop stopped: {}", e.getClass().getSimpleName(), e);
+        } finally {
+            shutdown();
+        }
+    }
+
+    private void shutdown() {
+        try {
+            if (!loop.awaitAll(config.shutdownTimeout())) {
+                LOG.warn("closing with dispatches still in flight; the gate will mark them UNKNOWN");
+            }
+            consumer.close();
+        } catch (RuntimeException e) {
+            LOG.warn("error closing the executor consumer ({})", e.getClass().getSimpleName());
+        } finally {
+            pool.shutdown();
+            try {
+                pool.awaitTermination(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            producer.close();
+        }
+    }
+
+    public ExecutorMetrics metrics() {
+        return metrics;
+    }
+
+    /** True while the poll loop runs. */
+    public boolean isRunning() {
+        return pollThread.isAlive() && !closing;
+    }
+
+    /** Why the poll loop stopped on its own, if it did. */
+    public Throwable failure() {
+        return failure.get();
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        consumer.wakeup();
+        try {
+            pollThread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("executor {} stopped", config.executorId());
+    }
+}

@@ -1,0 +1,127 @@
+package io.actiongate.executor;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+import io.actiongate.topics.Topics;
+
+/**
+ * Configuration of the executor role. Consumer and producer settings that are not listed here can be passed
+ * through with the prefixes {@link #CONSUMER_PREFIX} and {@link #PRODUCER_PREFIX}; the settings the dispatch
+ * fence depends on (manual commits, {@code read_committed}, the idempotent producer) cannot be overridden.
+ */
+public final class ExecutorConfig extends AbstractConfig {
+
+    public static final String CONSUMER_PREFIX = "executor.consumer.";
+    public static final String PRODUCER_PREFIX = "executor.producer.";
+
+    public static final String BOOTSTRAP_SERVERS_CONFIG = CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG;
+    public static final String BOOTSTRAP_SERVERS_DOC = "Kafka bootstrap servers, host:port[,host:port...].";
+
+    public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
+    public static final String TOPIC_PREFIX_DOC = "Prefix of every actiongate topic name.";
+
+    public static final String GROUP_ID_CONFIG = "executor.group.id";
+    public static final String GROUP_ID_DOC = "Consumer group of the executors. Every executor of one deployment "
+            + "uses the same group, so each attempts partition has exactly one owner.";
+
+    public static final String DISPATCH_THREADS_CONFIG = "executor.dispatch.threads";
+    public static final String DISPATCH_THREADS_DOC = "Size of the bounded dispatch pool. While every thread is "
+            + "busy the executor pauses its partitions and keeps polling.";
+
+    public static final String MAX_POLL_RECORDS_CONFIG = "executor.max.poll.records";
+    public static final String MAX_POLL_RECORDS_DOC = "Most reservations taken (and committed) in one batch.";
+
+    public static final String POLL_TIMEOUT_CONFIG = "executor.poll.timeout";
+    public static final String POLL_TIMEOUT_DOC = "How long one poll waits for reservations, in milliseconds.";
+
+    public static final String EXECUTOR_ID_CONFIG = "executor.id";
+    public static final String EXECUTOR_ID_DOC = "Identifier written to AttemptOutcome.executor_id. "
+            + "Defaults to executor-<pid@host>.";
+
+    public static final String REVOCATION_TIMEOUT_CONFIG = "executor.revocation.timeout";
+    public static final String REVOCATION_TIMEOUT_DOC = "How long, in milliseconds, a partition revocation waits "
+            + "for the in-flight dispatches of that partition to produce their outcomes.";
+
+    public static final String SHUTDOWN_TIMEOUT_CONFIG = "executor.shutdown.timeout";
+    public static final String SHUTDOWN_TIMEOUT_DOC = "How long, in milliseconds, close() waits for in-flight "
+            + "dispatches to produce their outcomes.";
+
+    public static final ConfigDef CONFIG = new ConfigDef()
+            .define(BOOTSTRAP_SERVERS_CONFIG, Type.LIST, ConfigDef.NO_DEFAULT_VALUE,
+                    new ConfigDef.NonNullValidator(), Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
+            .define(TOPIC_PREFIX_CONFIG, Type.STRING, Topics.DEFAULT_PREFIX, new ConfigDef.NonNullValidator(),
+                    Importance.MEDIUM, TOPIC_PREFIX_DOC)
+            .define(GROUP_ID_CONFIG, Type.STRING, "actiongate-executor", new ConfigDef.NonEmptyString(),
+                    Importance.HIGH, GROUP_ID_DOC)
+            .define(DISPATCH_THREADS_CONFIG, Type.INT, 8, ConfigDef.Range.between(1, 1024),
+                    Importance.MEDIUM, DISPATCH_THREADS_DOC)
+            .define(MAX_POLL_RECORDS_CONFIG, Type.INT, 100, ConfigDef.Range.between(1, 10_000),
+                    Importance.MEDIUM, MAX_POLL_RECORDS_DOC)
+            .define(POLL_TIMEOUT_CONFIG, Type.LONG, 500L, ConfigDef.Range.between(1, 60_000),
+                    Importance.LOW, POLL_TIMEOUT_DOC)
+            .define(EXECUTOR_ID_CONFIG, Type.STRING, null, Importance.LOW, EXECUTOR_ID_DOC)
+            .define(REVOCATION_TIMEOUT_CONFIG, Type.LONG, 30_000L, ConfigDef.Range.between(0, 600_000),
+                    Importance.LOW, REVOCATION_TIMEOUT_DOC)
+            .define(SHUTDOWN_TIMEOUT_CONFIG, Type.LONG, 30_000L, ConfigDef.Range.between(0, 600_000),
+                    Importance.LOW, SHUTDOWN_TIMEOUT_DOC);
+
+    public ExecutorConfig(Map<?, ?> originals) {
+        super(CONFIG, originals, false);
+    }
+
+    public String bootstrapServers() {
+        return String.join(",", getList(BOOTSTRAP_SERVERS_CONFIG));
+    }
+
+    public String topicPrefix() {
+        return getString(TOPIC_PREFIX_CONFIG);
+    }
+
+    public String groupId() {
+        return getString(GROUP_ID_CONFIG);
+    }
+
+    public int dispatchThreads() {
+        return getInt(DISPATCH_THREADS_CONFIG);
+    }
+
+    public int maxPollRecords() {
+        return getInt(MAX_POLL_RECORDS_CONFIG);
+    }
+
+    public Duration pollTimeout() {
+        return Duration.ofMillis(getLong(POLL_TIMEOUT_CONFIG));
+    }
+
+    public Duration revocationTimeout() {
+        return Duration.ofMillis(getLong(REVOCATION_TIMEOUT_CONFIG));
+    }
+
+    public Duration shutdownTimeout() {
+        return Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_CONFIG));
+    }
+
+    public String executorId() {
+        String id = getString(EXECUTOR_ID_CONFIG);
+        return id == null || id.isBlank() ? "executor-" + ManagementFactory.getRuntimeMXBean().getName() : id;
+    }
+
+    /** Extra consumer settings given with {@link #CONSUMER_PREFIX}. */
+    public Map<String, Object> consumerOverrides() {
+        return new HashMap<>(originalsWithPrefix(CONSUMER_PREFIX));
+    }
+
+    /** Extra producer settings given with {@link #PRODUCER_PREFIX}. */
+    public Map<String, Object> producerOverrides() {
+        return new HashMap<>(originalsWithPrefix(PRODUCER_PREFIX));
+    }
+}

@@ -1,0 +1,123 @@
+package io.actiongate.reconciler;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+
+import io.actiongate.topics.Topics;
+
+/**
+ * Configuration of the reconciler role. Further consumer and producer settings pass through with the prefixes
+ * {@link #CONSUMER_PREFIX} and {@link #PRODUCER_PREFIX}; manual commits and {@code read_committed} are fixed.
+ */
+public final class ReconcilerConfig extends AbstractConfig {
+
+    public static final String CONSUMER_PREFIX = "reconciler.consumer.";
+    public static final String PRODUCER_PREFIX = "reconciler.producer.";
+
+    public static final String BOOTSTRAP_SERVERS_CONFIG = CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG;
+    public static final String BOOTSTRAP_SERVERS_DOC = "Kafka bootstrap servers, host:port[,host:port...].";
+
+    public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
+    public static final String TOPIC_PREFIX_DOC = "Prefix of every actiongate topic name.";
+
+    public static final String GROUP_ID_CONFIG = "reconciler.group.id";
+    public static final String GROUP_ID_DOC = "Consumer group of the reconcilers.";
+
+    public static final String MAX_LOOKUPS_CONFIG = "reconciler.max.lookups";
+    public static final String MAX_LOOKUPS_DOC = "Lookups per unknown outcome before the verdict is STILL_UNKNOWN.";
+
+    public static final String BACKOFF_INITIAL_CONFIG = "reconciler.backoff.initial";
+    public static final String BACKOFF_INITIAL_DOC = "Wait after the first inconclusive lookup, in milliseconds; "
+            + "doubles after each further one.";
+
+    public static final String BACKOFF_MAX_CONFIG = "reconciler.backoff.max";
+    public static final String BACKOFF_MAX_DOC = "Ceiling of the wait between two lookups, in milliseconds.";
+
+    public static final String MAX_POLL_RECORDS_CONFIG = "reconciler.max.poll.records";
+    public static final String MAX_POLL_RECORDS_DOC = "Most unknown outcomes taken in one batch.";
+
+    public static final String POLL_TIMEOUT_CONFIG = "reconciler.poll.timeout";
+    public static final String POLL_TIMEOUT_DOC = "Longest wait of one poll, in milliseconds; a poll also returns "
+            + "when the next lookup falls due.";
+
+    public static final String LOOKUP_BUDGET_CONFIG = "reconciler.lookup.budget";
+    public static final String LOOKUP_BUDGET_DOC = "Time, in milliseconds, the poll thread may spend on due lookups "
+            + "before it polls again. Keep it well below the consumer's max.poll.interval.ms.";
+
+    public static final ConfigDef CONFIG = new ConfigDef()
+            .define(BOOTSTRAP_SERVERS_CONFIG, Type.LIST, ConfigDef.NO_DEFAULT_VALUE,
+                    new ConfigDef.NonNullValidator(), Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
+            .define(TOPIC_PREFIX_CONFIG, Type.STRING, Topics.DEFAULT_PREFIX, new ConfigDef.NonNullValidator(),
+                    Importance.MEDIUM, TOPIC_PREFIX_DOC)
+            .define(GROUP_ID_CONFIG, Type.STRING, "actiongate-reconciler", new ConfigDef.NonEmptyString(),
+                    Importance.HIGH, GROUP_ID_DOC)
+            .define(MAX_LOOKUPS_CONFIG, Type.INT, 5, ConfigDef.Range.between(1, 100), Importance.MEDIUM,
+                    MAX_LOOKUPS_DOC)
+            .define(BACKOFF_INITIAL_CONFIG, Type.LONG, 1_000L, ConfigDef.Range.between(1, 3_600_000),
+                    Importance.MEDIUM, BACKOFF_INITIAL_DOC)
+            .define(BACKOFF_MAX_CONFIG, Type.LONG, 60_000L, ConfigDef.Range.between(1, 86_400_000),
+                    Importance.MEDIUM, BACKOFF_MAX_DOC)
+            .define(MAX_POLL_RECORDS_CONFIG, Type.INT, 50, ConfigDef.Range.between(1, 10_000), Importance.LOW,
+                    MAX_POLL_RECORDS_DOC)
+            .define(POLL_TIMEOUT_CONFIG, Type.LONG, 500L, ConfigDef.Range.between(1, 60_000), Importance.LOW,
+                    POLL_TIMEOUT_DOC)
+            .define(LOOKUP_BUDGET_CONFIG, Type.LONG, 30_000L, ConfigDef.Range.between(1, 600_000),
+                    Importance.LOW, LOOKUP_BUDGET_DOC);
+
+    public ReconcilerConfig(Map<?, ?> originals) {
+        super(CONFIG, originals, false);
+        if (getLong(BACKOFF_MAX_CONFIG) < getLong(BACKOFF_INITIAL_CONFIG)) {
+            throw new ConfigException(BACKOFF_MAX_CONFIG, getLong(BACKOFF_MAX_CONFIG),
+                    "must not be below " + BACKOFF_INITIAL_CONFIG);
+        }
+    }
+
+    public String bootstrapServers() {
+        return String.join(",", getList(BOOTSTRAP_SERVERS_CONFIG));
+    }
+
+    public String topicPrefix() {
+        return getString(TOPIC_PREFIX_CONFIG);
+    }
+
+    public String groupId() {
+        return getString(GROUP_ID_CONFIG);
+    }
+
+    public int maxLookups() {
+        return getInt(MAX_LOOKUPS_CONFIG);
+    }
+
+    public Backoff backoff() {
+        return new Backoff(Duration.ofMillis(getLong(BACKOFF_INITIAL_CONFIG)),
+                Duration.ofMillis(getLong(BACKOFF_MAX_CONFIG)));
+    }
+
+    public int maxPollRecords() {
+        return getInt(MAX_POLL_RECORDS_CONFIG);
+    }
+
+    public Duration pollTimeout() {
+        return Duration.ofMillis(getLong(POLL_TIMEOUT_CONFIG));
+    }
+
+    public Duration lookupBudget() {
+        return Duration.ofMillis(getLong(LOOKUP_BUDGET_CONFIG));
+    }
+
+    public Map<String, Object> consumerOverrides() {
+        return new HashMap<>(originalsWithPrefix(CONSUMER_PREFIX));
+    }
+
+    public Map<String, Object> producerOverrides() {
+        return new HashMap<>(originalsWithPrefix(PRODUCER_PREFIX));
+    }
+}

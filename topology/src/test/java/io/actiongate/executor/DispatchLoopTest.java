@@ -1,0 +1,326 @@
+package io.actiongate.executor;
+
+import static io.actiongate.executor.Reservations.encode;
+import static io.actiongate.executor.Reservations.key;
+import static io.actiongate.executor.Reservations.live;
+import static io.actiongate.executor.Reservations.reservation;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.avro.AttemptReservation;
+import io.actiongate.avro.OutcomeStatus;
+import io.actiongate.connector.spi.ConnectorRegistry;
+import io.actiongate.connector.spi.DispatchRequest;
+import io.actiongate.connector.spi.DispatchResult;
+import io.actiongate.topics.Topics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+class DispatchLoopTest {
+
+    private static final String ATTEMPTS = "actiongate.attempts";
+    private static final String OUTCOMES = "actiongate.outcomes";
+    private static final TopicPartition P0 = new TopicPartition(ATTEMPTS, 0);
+    private static final TopicPartition P1 = new TopicPartition(ATTEMPTS, 1);
+
+    private final List<String> events = new CopyOnWriteArrayList<>();
+    private final RecordingConsumer consumer = new RecordingConsumer(events);
+    private final MockProducer<String, AttemptOutcome> producer =
+            new MockProducer<>(true, null, new StringSerializer(), Topics.OUTCOMES.valueSerde().serializer());
+    private final ExecutorMetrics metrics = new ExecutorMetrics(new PrometheusRegistry());
+    private ExecutorService pool;
+    private DispatchLoop loop;
+    private RecordingConnector webhook;
+
+    @AfterEach
+    void stopPool() {
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+    }
+
+    private void start(int threads, Function<DispatchRequest, DispatchResult> behaviour) {
+        webhook = new RecordingConnector("webhook", events, behaviour);
+        pool = Executors.newFixedThreadPool(threads);
+        loop = new DispatchLoop(consumer, producer, Topics.ATTEMPTS.valueSerde().deserializer(), ATTEMPTS,
+                OUTCOMES, ConnectorRegistry.of(webhook), new OutcomeMapper("executor-test"), metrics, pool, threads,
+                Duration.ofMillis(10), Duration.ofSeconds(5), Clock.systemUTC(), DispatchLoop.BatchHook.NONE);
+        loop.subscribe();
+        consumer.rebalance(List.of(P0, P1));
+        consumer.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
+    }
+
+    private void add(TopicPartition partition, long offset, AttemptReservation reservation) {
+        consumer.addRecord(new ConsumerRecord<>(ATTEMPTS, partition.partition(), offset, key(reservation),
+                encode(reservation)));
+    }
+
+    private List<AttemptOutcome> outcomes() {
+        return producer.history().stream().map(ProducerRecord::value).toList();
+    }
+
+    @Test
+    void shouldCommitTheBatchBeforeAnyDispatch() {
+        start(4, request -> DispatchResult.succeeded(200, "r-1"));
+        add(P0, 0, live("c-1", "webhook"));
+        add(P0, 1, live("c-2", "webhook"));
+        add(P1, 0, live("c-3", "webhook"));
+
+        assertThat(loop.pollOnce()).isEqualTo(3);
+        assertThat(loop.awaitAll(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(events).hasSize(4);
+        assertThat(events.get(0)).isEqualTo("commit:" + ATTEMPTS + "-0=2," + ATTEMPTS + "-1=1");
+        assertThat(events.subList(1, 4)).containsExactlyInAnyOrder("dispatch:idem-c-1", "dispatch:idem-c-2",
+                "dispatch:idem-c-3");
+        assertThat(outcomes()).extracting(AttemptOutcome::getStatus).containsOnly(OutcomeStatus.SUCCEEDED);
+        assertThat(producer.history()).extracting(ProducerRecord::key)
+                .containsExactlyInAnyOrder("T-1/c-1", "T-1/c-2", "T-1/c-3");
+        assertThat(metrics.dispatched()).isEqualTo(3);
+    }
+
+    static Stream<Arguments> commitFailures() {
+        return Stream.<Supplier<KafkaException>>of(
+                        () -> new CommitFailedException(),
+                        () -> new RebalanceInProgressException("rebalancing"),
+                        () -> new WakeupException(),
+                        () -> new FencedInstanceIdException("fenced"),
+                        () -> new TimeoutException("commit timed out"))
+                .map(failure -> Arguments.of(failure.get().getClass().getSimpleName(), failure));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("commitFailures")
+    void shouldDispatchNothingWhenTheCommitFails(String name, Supplier<KafkaException> failure) {
+        start(2, request -> DispatchResult.succeeded(200, "r-1"));
+        add(P0, 0, live("c-1", "webhook"));
+        add(P0, 1, live("c-2", "webhook"));
+        consumer.failNextCommit(failure.get());
+
+        assertThat(loop.pollOnce()).isZero();
+        assertThat(loop.awaitAll(Duration.ofSeconds(1))).isTrue();
+
+        assertThat(webhook.dispatched).isEmpty();
+        assertThat(producer.history()).isEmpty();
+        assertThat(metrics.commitFailures()).isEqualTo(1);
+        // still assigned: the batch is read again instead of being skipped
+        assertThat(consumer.position(P0)).isZero();
+    }
+
+    @Test
+    void shouldAnswerAnExpiredLeaseWithNotDispatchedAndNeverCallTheConnector() {
+        start(2, request -> DispatchResult.succeeded(200, "r-1"));
+        add(P0, 0, reservation("c-old", "webhook", Instant.now().minusSeconds(1)));
+        add(P0, 1, live("c-new", "webhook"));
+
+        assertThat(loop.pollOnce()).isEqualTo(1);
+        loop.awaitAll(Duration.ofSeconds(5));
+
+        assertThat(webhook.dispatched).extracting(DispatchRequest::idempotencyKey).containsExactly("idem-c-new");
+        AttemptOutcome expired = outcomes().stream().filter(o -> o.getToolCallId().equals("c-old")).findFirst()
+                .orElseThrow();
+        assertThat(expired.getStatus()).isEqualTo(OutcomeStatus.NOT_DISPATCHED);
+        assertThat(expired.getDispatched()).isFalse();
+        assertThat(expired.getErrorCode()).isEqualTo("LEASE_EXPIRED");
+        assertThat(expired.getExecutorId()).isEqualTo("executor-test");
+        assertThat(metrics.leaseExpired()).isEqualTo(1);
+        assertThat(consumer.committed).containsEntry(P0, 2L);
+    }
+
+    @Test
+    void shouldPauseItsPartitionsWhileTheDispatchPoolIsFullAndResumeAfter() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        start(2, request -> {
+            await(release);
+            return DispatchResult.succeeded(200, "r");
+        });
+        add(P0, 0, live("c-1", "webhook"));
+        add(P0, 1, live("c-2", "webhook"));
+        add(P1, 0, live("c-3", "webhook"));
+
+        loop.pollOnce();
+
+        assertThat(loop.paused()).isTrue();
+        assertThat(consumer.paused()).containsExactlyInAnyOrder(P0, P1);
+        add(P0, 2, live("c-4", "webhook"));
+        assertThat(loop.pollOnce()).isZero();
+        assertThat(webhook.dispatched).hasSizeLessThanOrEqualTo(2);
+
+        release.countDown();
+        assertThat(loop.awaitAll(Duration.ofSeconds(5))).isTrue();
+        loop.pollOnce();
+        assertThat(loop.paused()).isFalse();
+        assertThat(consumer.paused()).isEmpty();
+        assertThat(metrics.pauses()).isEqualTo(1);
+        loop.awaitAll(Duration.ofSeconds(5));
+        assertThat(webhook.dispatched).hasSize(4);
+    }
+
+    @Test
+    void shouldSkipAndCountUndecodableRecords() {
+        start(2, request -> DispatchResult.succeeded(200, "r"));
+        consumer.addRecord(new ConsumerRecord<>(ATTEMPTS, 0, 0, "T-1/bad", new byte[] {1, 2, 3}));
+        add(P0, 1, live("c-1", "webhook"));
+
+        assertThat(loop.pollOnce()).isEqualTo(1);
+        loop.awaitAll(Duration.ofSeconds(5));
+
+        assertThat(metrics.undecodable()).isEqualTo(1);
+        assertThat(webhook.dispatched).hasSize(1);
+        assertThat(consumer.committed).containsEntry(P0, 2L);
+    }
+
+    @Test
+    void shouldReportAnUnknownProviderAsNotDispatched() {
+        start(2, request -> DispatchResult.succeeded(200, "r"));
+        add(P0, 0, live("c-1", "carrier-pigeon"));
+
+        loop.pollOnce();
+        loop.awaitAll(Duration.ofSeconds(5));
+
+        assertThat(webhook.dispatched).isEmpty();
+        AttemptOutcome outcome = outcomes().get(0);
+        assertThat(outcome.getStatus()).isEqualTo(OutcomeStatus.NOT_DISPATCHED);
+        assertThat(outcome.getDispatched()).isFalse();
+        assertThat(outcome.getErrorCode()).isEqualTo("UNKNOWN_PROVIDER_METHOD");
+    }
+
+    @Test
+    void shouldReportAConnectorThatThrowsAsUnknown() {
+        start(2, request -> {
+            throw new IllegalStateException("socket closed token=abc");
+        });
+        add(P0, 0, live("c-1", "webhook"));
+
+        loop.pollOnce();
+        loop.awaitAll(Duration.ofSeconds(5));
+
+        AttemptOutcome outcome = outcomes().get(0);
+        assertThat(outcome.getStatus()).isEqualTo(OutcomeStatus.UNKNOWN);
+        assertThat(outcome.getDispatched()).isTrue();
+        assertThat(outcome.getErrorCode()).isEqualTo(OutcomeMapper.CONNECTOR_ERROR);
+        assertThat(outcome.getErrorDetail()).doesNotContain("abc");
+    }
+
+    @Test
+    void shouldNotDispatchAReservationWhoseLeasePassedWhileQueued() {
+        start(1, request -> DispatchResult.succeeded(200, "r"));
+        add(P0, 0, reservation("c-1", "webhook", Instant.now().plusMillis(150)));
+        CountDownLatch hold = new CountDownLatch(1);
+        pool.execute(() -> await(hold));
+        loop.pollOnce();
+        sleep(300);
+        hold.countDown();
+        loop.awaitAll(Duration.ofSeconds(5));
+
+        assertThat(webhook.dispatched).isEmpty();
+        assertThat(outcomes()).singleElement().satisfies(o -> {
+            assertThat(o.getStatus()).isEqualTo(OutcomeStatus.NOT_DISPATCHED);
+            assertThat(o.getErrorCode()).isEqualTo("LEASE_EXPIRED");
+        });
+    }
+
+    @Test
+    void shouldWaitOnRevocationUntilInFlightDispatchesProducedTheirOutcomes() {
+        CountDownLatch release = new CountDownLatch(1);
+        start(2, request -> {
+            await(release);
+            return DispatchResult.succeeded(200, "r");
+        });
+        add(P0, 0, live("c-1", "webhook"));
+        loop.pollOnce();
+        new Thread(() -> {
+            sleep(200);
+            release.countDown();
+        }).start();
+
+        long start = System.nanoTime();
+        loop.onPartitionsRevoked(List.of(P0));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(150));
+        assertThat(outcomes()).hasSize(1);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("latch timed out");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A MockConsumer that logs commits into the shared event list and can fail the next commit. */
+    static final class RecordingConsumer extends MockConsumer<String, byte[]> {
+        private final List<String> events;
+        final Map<TopicPartition, Long> committed = new java.util.concurrent.ConcurrentHashMap<>();
+        private KafkaException nextCommitFailure;
+
+        RecordingConsumer(List<String> events) {
+            super("earliest");
+            this.events = events;
+        }
+
+        void failNextCommit(KafkaException failure) {
+            nextCommitFailure = failure;
+        }
+
+        @Override
+        public synchronized void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+            if (nextCommitFailure != null) {
+                KafkaException failure = nextCommitFailure;
+                nextCommitFailure = null;
+                throw failure;
+            }
+            super.commitSync(offsets);
+            StringBuilder entry = new StringBuilder("commit:");
+            offsets.entrySet().stream().sorted(Map.Entry.comparingByKey(
+                            java.util.Comparator.comparing(TopicPartition::toString)))
+                    .forEach(e -> entry.append(entry.length() > 7 ? "," : "").append(e.getKey()).append('=')
+                            .append(e.getValue().offset()));
+            offsets.forEach((partition, offset) -> committed.put(partition, offset.offset()));
+            events.add(entry.toString());
+        }
+    }
+}

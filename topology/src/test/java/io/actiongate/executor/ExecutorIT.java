@@ -1,0 +1,187 @@
+package io.actiongate.executor;
+
+import static io.actiongate.executor.ItSupport.createTopics;
+import static io.actiongate.executor.ItSupport.produce;
+import static io.actiongate.executor.ItSupport.readAll;
+import static io.actiongate.executor.ItSupport.readUntil;
+import static io.actiongate.executor.Reservations.key;
+import static io.actiongate.executor.Reservations.live;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.avro.AttemptReservation;
+import io.actiongate.avro.OutcomeStatus;
+import io.actiongate.broker.KafkaBrokerExtension;
+import io.actiongate.broker.TestNames;
+import io.actiongate.connector.spi.ConnectorRegistry;
+import io.actiongate.sandbox.SandboxWebhookProvider;
+import io.actiongate.sandbox.SandboxWebhookProvider.Fault;
+import io.actiongate.topics.Topics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+class ExecutorIT {
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension()
+            .withBrokerProperty("group.min.session.timeout.ms", "500");
+
+    private static SandboxWebhookProvider sandbox;
+
+    @BeforeAll
+    static void startSandbox() {
+        sandbox = SandboxWebhookProvider.start();
+    }
+
+    @AfterAll
+    static void stopSandbox() {
+        sandbox.close();
+    }
+
+    private static Map<String, Object> config(String prefix, String group) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ExecutorConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
+        props.put(ExecutorConfig.TOPIC_PREFIX_CONFIG, prefix);
+        props.put(ExecutorConfig.GROUP_ID_CONFIG, group);
+        props.put(ExecutorConfig.POLL_TIMEOUT_CONFIG, "100");
+        props.put(ExecutorConfig.CONSUMER_PREFIX + "session.timeout.ms", "3000");
+        props.put(ExecutorConfig.CONSUMER_PREFIX + "heartbeat.interval.ms", "300");
+        return props;
+    }
+
+    private static ConnectorRegistry connectors() {
+        return ItSupport.registry(sandbox.baseUri(), Duration.ofSeconds(5));
+    }
+
+    private static void publish(String prefix, List<AttemptReservation> reservations) {
+        Map<String, AttemptReservation> records = new LinkedHashMap<>();
+        reservations.forEach(r -> records.put(key(r), r));
+        produce(KAFKA.bootstrapServers(), Topics.ATTEMPTS.name(prefix), Topics.ATTEMPTS, records);
+    }
+
+    @Test
+    void shouldDispatchEachOfAThousandReservationsExactlyOnce(TestInfo test) {
+        String prefix = TestNames.topicPrefix(test);
+        createTopics(KAFKA.admin(), prefix, 3);
+        List<AttemptReservation> reservations = java.util.stream.IntStream.range(0, 1_000)
+                .mapToObj(i -> live("thousand-" + i, "webhook")).toList();
+        Map<String, Object> props = config(prefix, TestNames.applicationId(test));
+        props.put(ExecutorConfig.MAX_POLL_RECORDS_CONFIG, "100");
+
+        List<AttemptOutcome> outcomes;
+        try (Executor executor = Executor.start(new ExecutorConfig(props), connectors(), new PrometheusRegistry())) {
+            publish(prefix, reservations);
+            outcomes = readUntil(KAFKA.bootstrapServers(), Topics.OUTCOMES.name(prefix), Topics.OUTCOMES,
+                    values -> values.size() >= 1_000, Duration.ofSeconds(90));
+            assertThat(executor.metrics().dispatched()).isEqualTo(1_000);
+        }
+
+        assertThat(outcomes).hasSize(1_000);
+        assertThat(outcomes).extracting(AttemptOutcome::getStatus).containsOnly(OutcomeStatus.SUCCEEDED);
+        assertThat(outcomes.stream().map(AttemptOutcome::getToolCallId).collect(Collectors.toSet())).hasSize(1_000);
+        for (AttemptReservation r : reservations) {
+            assertThat(sandbox.requests(r.getIdempotencyKey())).as(r.getIdempotencyKey()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldDispatchNothingAfterResumingWhenAnotherExecutorTookThePartition(TestInfo test) throws Exception {
+        String prefix = TestNames.topicPrefix(test);
+        createTopics(KAFKA.admin(), prefix, 1);
+        String group = TestNames.applicationId(test);
+        Map<String, Object> shortLived = config(prefix, group);
+        shortLived.put(ExecutorConfig.CONSUMER_PREFIX + "max.poll.interval.ms", "1500");
+        CountDownLatch stalled = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        AtomicBoolean first = new AtomicBoolean(true);
+        DispatchLoop.BatchHook stallOnce = records -> {
+            if (first.getAndSet(false)) {
+                stalled.countDown();
+                try {
+                    resume.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        AttemptReservation reservation = live("paused", "webhook");
+
+        try (Executor paused = Executor.start(new ExecutorConfig(shortLived), connectors(), new PrometheusRegistry(),
+                stallOnce)) {
+            publish(prefix, List.of(reservation));
+            assertThat(stalled.await(30, TimeUnit.SECONDS)).isTrue();
+            Thread.sleep(2_500); // past max.poll.interval.ms: the stalled member leaves the group
+
+            try (Executor other = Executor.start(new ExecutorConfig(config(prefix, group)), connectors(),
+                    new PrometheusRegistry())) {
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> sandbox.requests(reservation.getIdempotencyKey()) == 1);
+                await().atMost(Duration.ofSeconds(10)).until(() -> other.metrics().outcomesProduced() == 1);
+
+                resume.countDown();
+                await().atMost(Duration.ofSeconds(10)).until(() -> paused.metrics().commitFailures() == 1);
+                Thread.sleep(1_500); // let the resumed one rejoin and poll again
+
+                assertThat(paused.metrics().dispatched()).isZero();
+                assertThat(sandbox.requests(reservation.getIdempotencyKey())).isEqualTo(1);
+            }
+        }
+        assertThat(readAll(KAFKA.bootstrapServers(), Topics.OUTCOMES.name(prefix), Topics.OUTCOMES,
+                Duration.ofSeconds(1))).hasSize(1);
+    }
+
+    @Test
+    void shouldReportA429AsRetryableWithRetryAtFromRetryAfterSecondsOrHttpDate(TestInfo test) {
+        String prefix = TestNames.topicPrefix(test);
+        createTopics(KAFKA.admin(), prefix, 1);
+        AttemptReservation seconds = live("limited-seconds", "webhook");
+        AttemptReservation date = live("limited-date", "webhook");
+        Instant dateValue = Instant.now().plusSeconds(3).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        sandbox.program(Fault.rateLimit(seconds.getIdempotencyKey(), 1, "2"));
+        sandbox.program(Fault.rateLimit(date.getIdempotencyKey(), 1,
+                DateTimeFormatter.RFC_1123_DATE_TIME.format(dateValue.atZone(ZoneOffset.UTC))));
+
+        List<AttemptOutcome> outcomes;
+        try (Executor executor = Executor.start(new ExecutorConfig(config(prefix, TestNames.applicationId(test))),
+                connectors(), new PrometheusRegistry())) {
+            publish(prefix, List.of(seconds, date));
+            outcomes = readUntil(KAFKA.bootstrapServers(), Topics.OUTCOMES.name(prefix), Topics.OUTCOMES,
+                    values -> values.size() >= 2, Duration.ofSeconds(30));
+        }
+
+        assertThat(outcomes).hasSize(2).allSatisfy(outcome -> {
+            assertThat(outcome.getStatus()).isEqualTo(OutcomeStatus.RETRYABLE);
+            assertThat(outcome.getDispatched()).isTrue();
+            assertThat(outcome.getHttpStatus()).isEqualTo(429);
+            assertThat(outcome.getErrorCode()).isEqualTo("RATE_LIMITED");
+        });
+        AttemptOutcome bySeconds = outcomes.stream().filter(o -> o.getToolCallId().equals("limited-seconds"))
+                .findFirst().orElseThrow();
+        assertThat(Duration.between(bySeconds.getFinishedAt(), bySeconds.getRetryAt()))
+                .isBetween(Duration.ofMillis(1_500), Duration.ofMillis(2_500));
+        AttemptOutcome byDate = outcomes.stream().filter(o -> o.getToolCallId().equals("limited-date"))
+                .findFirst().orElseThrow();
+        assertThat(byDate.getRetryAt()).isEqualTo(dateValue);
+        assertThat(sandbox.effects(seconds.getIdempotencyKey())).isZero();
+        assertThat(sandbox.effects(date.getIdempotencyKey())).isZero();
+    }
+}
