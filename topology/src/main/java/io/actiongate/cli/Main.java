@@ -1,11 +1,69 @@
 package io.actiongate.cli;
 
-/** Entry point of the actiongate fat jar. */
-public final class Main {
-    private Main() {
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/** Entry point of the actiongate fat jar: {@code java -jar actiongate-topology-*-all.jar --help}. */
+@Command(name = "actiongate",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Runs AI-agent tool effects at most once, behind signed human approval, on Kafka.",
+        synopsisSubcommandLabel = "COMMAND",
+        commandListHeading = "%nCommands:%n",
+        footer = {"", "Run 'actiongate COMMAND --help' for a command's options."})
+public final class Main implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    private boolean verbose;
+
+    /** Inherited by every subcommand, so both {@code actiongate --verbose dev} and {@code actiongate dev --verbose} work. */
+    @Option(names = "--verbose", scope = ScopeType.INHERIT,
+            description = "Print stack traces on errors and debug logs of actiongate.")
+    void setVerbose(boolean verbose) {
+        this.verbose = verbose;
+        if (verbose) {
+            Logging.enableDebug();
+        }
+    }
+
+    boolean verbose() {
+        return verbose;
     }
 
     public static void main(String[] args) {
-        System.out.println("actiongate");
+        int exitCode = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        System.exit(exitCode);
+    }
+
+    /** Runs one command line in-process and returns its exit code (tests call this). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        return commandLine(out, err).execute(args);
+    }
+
+    /** The configured command tree with every subcommand of {@link Subcommands}. */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Main());
+        Subcommands.register(cl);
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler(new ErrorHandler());
+        cl.setParameterExceptionHandler(new UsageErrorHandler());
+        return cl;
+    }
+
+    /** {@code actiongate} without a command prints the usage and fails. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.ERROR;
     }
 }

@@ -1,0 +1,17 @@
+package io.actiongate.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The components {@code actiongate dev} starts after the broker and topics, in order: add yours with one line. */
+final class DevComponents {
+
+    private DevComponents() {
+    }
+
+    static List<DevComponent> defaults() {
+        List<DevComponent> components = new ArrayList<>();
+        // e.g. components.add(new GateDevComponent());
+        return components;
+    }
+}
