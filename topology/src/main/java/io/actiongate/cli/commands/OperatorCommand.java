@@ -75,12 +75,12 @@ abstract class OperatorCommand implements Callable<Integer> {
         if (spec == null) {
             return false;
         }
-        OptionSpec option = spec.root().findOption(VERBOSE_OPTION);
-        if (option == null) {
-            return false;
-        }
-        Object value = option.getValue();
-        return value instanceof Boolean b ? b : value instanceof boolean[] flags && flags.length > 0;
+        // the root's --verbose is inherited: set either on this command's copy or on the root itself
+        return isSet(spec.findOption(VERBOSE_OPTION)) || isSet(spec.root().findOption(VERBOSE_OPTION));
+    }
+
+    private static boolean isSet(OptionSpec option) {
+        return option != null && Boolean.TRUE.equals(option.getValue());
     }
 
     PrintWriter out() {

@@ -3,18 +3,10 @@ package io.actiongate.cli.commands;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import io.actiongate.cli.Main;
 
-/** Runs operator commands under a root like the real one (with {@code --verbose}) and captures their output. */
+/** Runs the real {@code actiongate} command line in-process and captures its output. */
 final class Cli {
-
-    @Command(name = "actiongate")
-    static final class Root {
-        @Option(names = "--verbose")
-        boolean verbose;
-    }
 
     record Result(int exitCode, String out, String err) {
     }
@@ -23,13 +15,9 @@ final class Cli {
     }
 
     static Result run(String... args) {
-        CommandLine root = new CommandLine(new Root());
-        OperatorCommands.all().forEach(root::addSubcommand);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        root.setOut(new PrintWriter(out, true));
-        root.setErr(new PrintWriter(err, true));
-        int code = root.execute(args);
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
         return new Result(code, out.toString(), err.toString());
     }
 }
