@@ -2,14 +2,12 @@ package io.actiongate.digest;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,6 +19,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * no insignificant white space, strings escaped minimally, numbers serialised as ECMAScript does.
  */
 public final class Jcs {
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -44,14 +44,15 @@ public final class Jcs {
     /** Parses strictly: one JSON value, no duplicate member names. Throws {@link IllegalArgumentException}. */
     public static JsonNode parse(String json) {
         try {
-            JsonParser parser = MAPPER.createParser(json);
-            JsonNode node = MAPPER.readTree(parser);
+            JsonNode node = MAPPER.readTree(json);
             if (node == null || node.isMissingNode()) {
                 throw new IllegalArgumentException("empty JSON");
             }
             return node;
         } catch (IOException e) {
-            throw new IllegalArgumentException("not valid JSON: " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage()), e);
+            // the original message names the problem and position without echoing the document
+            String why = e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage();
+            throw new IllegalArgumentException("not valid JSON: " + why, e);
         }
     }
 
@@ -76,7 +77,9 @@ public final class Jcs {
                 out.append(']');
             }
             case STRING -> writeString(node.textValue(), out);
-            case NUMBER -> out.append(EcmaNumbers.format(node.decimalValue()));
+            case NUMBER -> out.append(node.isFloatingPointNumber() && !node.isBigDecimal()
+                    ? EcmaNumbers.format(node.doubleValue())
+                    : EcmaNumbers.format(node.decimalValue()));
             case BOOLEAN -> out.append(node.booleanValue());
             case NULL -> out.append("null");
             default -> throw new IllegalArgumentException("not a JSON value: " + node.getNodeType());
@@ -84,10 +87,7 @@ public final class Jcs {
     }
 
     private static void writeObject(JsonNode node, StringBuilder out) {
-        List<Map.Entry<String, JsonNode>> members = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            members.add(it.next());
-        }
+        List<Map.Entry<String, JsonNode>> members = new ArrayList<>(node.properties());
         // String.compareTo compares UTF-16 code units, which is exactly RFC 8785's ordering
         members.sort(Map.Entry.comparingByKey());
         out.append('{');
@@ -118,7 +118,14 @@ public final class Jcs {
                 case '\t' -> out.append("\\t");
                 default -> {
                     if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
+                        out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
+                    } else if (Character.isHighSurrogate(c) && i + 1 < value.length()
+                            && Character.isLowSurrogate(value.charAt(i + 1))) {
+                        out.append(c).append(value.charAt(++i));
+                    } else if (Character.isSurrogate(c)) {
+                        // I-JSON (RFC 7493) and so RFC 8785 require well-formed Unicode
+                        throw new IllegalArgumentException(
+                                "lone surrogate U+" + Integer.toHexString(c) + " at index " + i + " of a string");
                     } else {
                         out.append(c);
                     }
@@ -140,8 +147,4 @@ public final class Jcs {
         return MAPPER;
     }
 
-    /** Kept for the number formatter's tests. */
-    static BigDecimal decimal(String literal) {
-        return new BigDecimal(literal);
-    }
 }

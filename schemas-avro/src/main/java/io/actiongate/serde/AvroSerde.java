@@ -27,6 +27,10 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class AvroSerde<T extends SpecificRecordBase> implements Serde<T>, Serializer<T>, Deserializer<T> {
 
+    static {
+        AvroSetup.install();
+    }
+
     private static final byte[] MARKER = {(byte) 0xC3, (byte) 0x01};
     private static final int HEADER_LENGTH = 10;
 
@@ -95,14 +99,25 @@ public final class AvroSerde<T extends SpecificRecordBase> implements Serde<T>, 
                     "no released " + type.getSimpleName() + " schema has this fingerprint", e);
         } catch (BadHeaderException e) {
             throw new AvroDecodeException(AvroDecodeException.Reason.BAD_MARKER, e.getMessage(), e);
-        } catch (EOFException e) {
-            throw new AvroDecodeException(AvroDecodeException.Reason.TRUNCATED,
-                    type.getSimpleName() + " payload ends early", e);
         } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException
                  | ClassCastException | IllegalArgumentException | OutOfMemoryError e) {
+            // Avro wraps the EOFException of a short payload in "Decoding datum failed"
+            if (endsEarly(e)) {
+                throw new AvroDecodeException(AvroDecodeException.Reason.TRUNCATED,
+                        type.getSimpleName() + " payload ends early", e);
+            }
             throw new AvroDecodeException(AvroDecodeException.Reason.MALFORMED,
                     type.getSimpleName() + " does not decode: " + e.getClass().getSimpleName(), e);
         }
+    }
+
+    private static boolean endsEarly(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof EOFException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

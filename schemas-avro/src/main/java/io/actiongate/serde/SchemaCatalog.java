@@ -39,9 +39,17 @@ public final class SchemaCatalog {
     }
 
     static SchemaCatalog load(ClassLoader loader) {
+        return load(loader, ROOT + "index.txt");
+    }
+
+    /**
+     * Reads the catalog listed by the index resource {@code index}; its entries are {@code version/File.avsc}
+     * paths below {@link #ROOT}. Tests use this to add a synthetic version beside the released ones.
+     */
+    static SchemaCatalog load(ClassLoader loader, String index) {
         Map<String, Schema.Parser> parsers = new LinkedHashMap<>();
         Map<String, List<Schema>> byName = new LinkedHashMap<>();
-        for (String entry : readIndex(loader)) {
+        for (String entry : readIndex(loader, index)) {
             String version = entry.substring(0, entry.indexOf('/'));
             Schema.Parser parser = parsers.computeIfAbsent(version, v -> new Schema.Parser());
             Schema schema;
@@ -58,10 +66,10 @@ public final class SchemaCatalog {
         return new SchemaCatalog(Collections.unmodifiableMap(byName));
     }
 
-    private static List<String> readIndex(ClassLoader loader) {
+    private static List<String> readIndex(ClassLoader loader, String index) {
         List<String> entries = new ArrayList<>();
         try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(open(loader, ROOT + "index.txt"), StandardCharsets.UTF_8))) {
+                new InputStreamReader(open(loader, index), StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 line = line.strip();

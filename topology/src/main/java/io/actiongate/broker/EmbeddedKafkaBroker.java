@@ -46,7 +46,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     public static final String CLIENT_LISTENER = "PLAINTEXT";
     public static final String CONTROLLER_LISTENER = "CONTROLLER";
-    public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
+    /** Generous: a cold start takes a few seconds, but much longer on a CPU shared by many builds. */
+    public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
     private static final int NODE_ID = 1;

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -21,6 +22,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Creates the topics of ARCHITECTURE.md section 2 under a prefix, safe to run any number of times. A topic that
@@ -29,6 +31,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * {@link TopicDrift}.
  */
 public final class TopicsCreator {
+
+    private static final long PROPAGATION_BACKOFF_MS = 100;
 
     private final Admin admin;
     private final long timeoutMs;
@@ -115,10 +119,11 @@ public final class TopicsCreator {
             return drifts;
         }
         Map<String, TopicDescription> descriptions =
-                await(admin.describeTopics(names).allTopicNames(), "describe topics");
+                awaitPropagated(() -> admin.describeTopics(names).allTopicNames(), "describe topics");
         List<ConfigResource> resources = names.stream()
                 .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).collect(Collectors.toList());
-        Map<ConfigResource, Config> configs = await(admin.describeConfigs(resources).all(), "describe topic configs");
+        Map<ConfigResource, Config> configs =
+                awaitPropagated(() -> admin.describeConfigs(resources).all(), "describe topic configs");
 
         for (String name : names) {
             List<TopicDrift> found = new ArrayList<>();
@@ -138,6 +143,34 @@ public final class TopicsCreator {
             drifts.put(name, found);
         }
         return drifts;
+    }
+
+    /**
+     * A topic just created (by us or by someone else) is listed by the controller before every broker's metadata
+     * knows it; describing it can answer UnknownTopicOrPartition for a moment. Retry that until the timeout.
+     */
+    private <T> T awaitPropagated(Supplier<KafkaFuture<T>> call, String what) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (true) {
+            try {
+                return call.get().get(timeoutMs, TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw failure(what, e.getCause());
+                }
+            } catch (TimeoutException e) {
+                throw failure(what, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw failure(what, e);
+            }
+            try {
+                Thread.sleep(PROPAGATION_BACKOFF_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw failure(what, e);
+            }
+        }
     }
 
     private <T> T await(KafkaFuture<T> future, String what) {
