@@ -6,6 +6,7 @@ import java.security.PrivateKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -13,15 +14,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.TypeConversionException;
 
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.key.ActionKey;
 import io.actiongate.keys.KeyFiles;
+import io.actiongate.serde.AvroSetup;
 import io.actiongate.topics.Topics;
 
 /**
@@ -40,9 +44,21 @@ public final class DecideCommand extends OperatorCommand {
     @Parameters(index = "1", paramLabel = "CALL", description = "tool_call_id of the action.")
     String toolCallId;
 
-    @Option(names = "--type", required = true, paramLabel = "TYPE",
-            description = "APPROVE, REJECT, RESOLVE_EFFECT_CONFIRMED or RESOLVE_NO_EFFECT.")
+    @Option(names = "--type", required = true, paramLabel = "TYPE", converter = DecisionTypeConverter.class,
+            description = "APPROVE, REJECT, RESOLVE_EFFECT_CONFIRMED or RESOLVE_NO_EFFECT (any case).")
     DecisionType type;
+
+    static final class DecisionTypeConverter implements ITypeConverter<DecisionType> {
+        @Override
+        public DecisionType convert(String value) {
+            try {
+                return DecisionType.valueOf(value.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("expected one of " + List.of(DecisionType.values())
+                        + ", was '" + value + "'");
+            }
+        }
+    }
 
     @Option(names = "--key", required = true, paramLabel = "FILE", description = "Ed25519 private key (PKCS#8 PEM).")
     Path keyFile;
@@ -102,6 +118,7 @@ public final class DecideCommand extends OperatorCommand {
     /** Builds and signs a decision; {@code decision_id} is a fresh random UUID. */
     public static Decision signed(ActionKey key, DecisionType type, String actionDigest, String approver, String org,
                                   String authMethod, Duration ttl, String keyId, PrivateKey privateKey, Instant now) {
+        AvroSetup.install();
         Decision unsigned = Decision.newBuilder()
                 .setDecisionId(UUID.randomUUID().toString())
                 .setTaskId(key.taskId())
