@@ -1,0 +1,95 @@
+package io.actiongate.cli.commands;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * A policy key {@code kind:part[:part]} (ARCHITECTURE.md section 2) and the shape each kind requires:
+ * {@code tool:{provider}:{tool_name}}, {@code integration:{org}:{provider}}, {@code grant:{org}:{profile}},
+ * {@code epoch:{org}}, {@code task:{task_id}}, {@code origin:{conversation_id}}. The last part of a kind takes
+ * the rest of the key, so a task or conversation id may itself hold colons.
+ */
+public record PolicyKey(Kind kind, List<String> parts) {
+
+    private static final Pattern PART = Pattern.compile("[^\\s:]+");
+    private static final Pattern LAST_PART = Pattern.compile("\\S+");
+
+    /** The policy kinds and how many parts their key has after the kind. */
+    public enum Kind {
+        TOOL("tool", "provider", "tool_name"),
+        INTEGRATION("integration", "org_id", "provider"),
+        GRANT("grant", "org_id", "profile_id"),
+        EPOCH("epoch", "org_id"),
+        TASK("task", "task_id"),
+        ORIGIN("origin", "conversation_id");
+
+        private final String prefix;
+        private final List<String> partFields;
+
+        Kind(String prefix, String... partFields) {
+            this.prefix = prefix;
+            this.partFields = List.of(partFields);
+        }
+
+        public String prefix() {
+            return prefix;
+        }
+
+        /** The body fields that the key's parts repeat, in key order. */
+        public List<String> partFields() {
+            return partFields;
+        }
+
+        public String shape() {
+            StringBuilder shape = new StringBuilder(prefix);
+            partFields.forEach(p -> shape.append(":{").append(p).append('}'));
+            return shape.toString();
+        }
+
+        public static Kind of(String prefix) {
+            for (Kind kind : values()) {
+                if (kind.prefix.equals(prefix)) {
+                    return kind;
+                }
+            }
+            throw new IllegalArgumentException("unknown policy kind '" + prefix + "' (one of "
+                    + Arrays.stream(values()).map(Kind::prefix).toList() + ")");
+        }
+    }
+
+    public PolicyKey {
+        parts = List.copyOf(parts);
+        if (parts.size() != kind.partFields.size()) {
+            throw new IllegalArgumentException("policy key must be " + kind.shape());
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            boolean last = i == parts.size() - 1;
+            if (!(last ? LAST_PART : PART).matcher(parts.get(i)).matches()) {
+                throw new IllegalArgumentException("policy key must be " + kind.shape() + ": "
+                        + kind.partFields.get(i) + " is empty, has white space" + (last ? "" : " or a colon"));
+            }
+        }
+    }
+
+    /** Parses and validates {@code key}. */
+    public static PolicyKey parse(String key) {
+        if (key == null || key.indexOf(':') < 0) {
+            throw new IllegalArgumentException("policy key must be kind:part[:part], was '" + key + "'");
+        }
+        int colon = key.indexOf(':');
+        Kind kind = Kind.of(key.substring(0, colon));
+        String rest = key.substring(colon + 1);
+        int count = kind.partFields.size();
+        String[] parts = count == 1 ? new String[] {rest} : rest.split(":", count);
+        if (parts.length != count) {
+            throw new IllegalArgumentException("policy key must be " + kind.shape() + ", was '" + key + "'");
+        }
+        return new PolicyKey(kind, Arrays.asList(parts));
+    }
+
+    @Override
+    public String toString() {
+        return kind.prefix + ":" + String.join(":", parts);
+    }
+}

@@ -1,0 +1,124 @@
+package io.actiongate.http;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.key.ActionKey;
+
+/**
+ * {@code GET /v1/actions/{task_id}/{tool_call_id}}: the action's state from the instance that owns its key.
+ * A request for a key owned elsewhere is forwarded once (marked by {@link #FORWARDED_HEADER}); a forwarded request
+ * that still is not local is answered 503 instead of being forwarded again, so a stale routing table cannot loop.
+ */
+final class ActionsHandler implements HttpHandler {
+
+    static final String PREFIX = "/v1/actions/";
+    static final String FORWARDED_HEADER = "X-ActionGate-Forwarded";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ActionsHandler.class);
+    private static final Duration FORWARD_TIMEOUT = Duration.ofSeconds(5);
+
+    private final ActionStateQuery query;
+    private final HttpClient client;
+
+    ActionsHandler(ActionStateQuery query) {
+        this.query = query;
+        this.client = HttpClient.newBuilder().connectTimeout(FORWARD_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER).build();
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            if (!"GET".equals(exchange.getRequestMethod())) {
+                exchange.getResponseHeaders().set("Allow", "GET");
+                Responses.json(exchange, 405, Json.error("method_not_allowed", "only GET is supported"));
+                return;
+            }
+            Optional<ActionKey> key = parse(exchange.getRequestURI().getRawPath());
+            if (key.isEmpty()) {
+                Responses.json(exchange, 400, Json.error("invalid_identifier",
+                        "expected /v1/actions/{task_id}/{tool_call_id}, ids matching "
+                                + ActionKey.ID_PATTERN.pattern()));
+                return;
+            }
+            answer(exchange, key.get());
+        }
+    }
+
+    static Optional<ActionKey> parse(String rawPath) {
+        if (rawPath == null || !rawPath.startsWith(PREFIX)) {
+            return Optional.empty();
+        }
+        // raw path: an escaped character (%xx) is not in the id alphabet, so it is rejected rather than decoded
+        return ActionKey.tryParse(rawPath.substring(PREFIX.length()));
+    }
+
+    private void answer(HttpExchange exchange, ActionKey key) throws IOException {
+        String actionKey = key.toString();
+        ActionStateQuery.Route route = query.route(actionKey);
+        if (route instanceof ActionStateQuery.Local) {
+            answerLocally(exchange, actionKey);
+        } else if (route instanceof ActionStateQuery.Remote remote) {
+            if (exchange.getRequestHeaders().containsKey(FORWARDED_HEADER)) {
+                Responses.json(exchange, 503, Json.error("unavailable", "key ownership is moving; retry"));
+            } else {
+                forward(exchange, remote, key);
+            }
+        } else {
+            Responses.json(exchange, 503, Json.error("unavailable", ((ActionStateQuery.Unavailable) route).why()));
+        }
+    }
+
+    private void answerLocally(HttpExchange exchange, String actionKey) throws IOException {
+        Optional<JsonNode> state;
+        try {
+            state = query.localState(actionKey);
+        } catch (StateUnavailableException e) {
+            Responses.json(exchange, 503, Json.error("unavailable", "state store is not queryable now; retry"));
+            return;
+        }
+        if (state.isEmpty()) {
+            Responses.json(exchange, 404, Json.error("not_found", "no such action"));
+            return;
+        }
+        Responses.json(exchange, 200, Json.withoutInputBodies(state.get()));
+    }
+
+    private void forward(HttpExchange exchange, ActionStateQuery.Remote remote, ActionKey key) throws IOException {
+        URI target = URI.create("http://" + hostForUri(remote.host()) + ":" + remote.port() + PREFIX
+                + key.taskId() + "/" + key.toolCallId());
+        HttpRequest request = HttpRequest.newBuilder(target).timeout(FORWARD_TIMEOUT)
+                .header(FORWARDED_HEADER, "1").header("Accept", "application/json").GET().build();
+        HttpResponse<byte[]> response;
+        try {
+            response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            LOG.warn("cannot reach owner {}:{} of an action key: {}", remote.host(), remote.port(), e.toString());
+            Responses.json(exchange, 503, Json.error("unavailable", "owning instance is not reachable; retry"));
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            Responses.json(exchange, 503, Json.error("unavailable", "interrupted"));
+            return;
+        }
+        String contentType = response.headers().firstValue("Content-Type").orElse(Responses.JSON);
+        Responses.bytes(exchange, response.statusCode(), contentType, response.body());
+    }
+
+    private static String hostForUri(String host) {
+        return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+}

@@ -1,0 +1,174 @@
+package io.actiongate.cli.commands;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.actiongate.avro.ApprovalMode;
+import io.actiongate.avro.AuthorizationEpoch;
+import io.actiongate.avro.Grant;
+import io.actiongate.avro.GrantMode;
+import io.actiongate.avro.Integration;
+import io.actiongate.avro.LifecycleStatus;
+import io.actiongate.avro.OriginState;
+import io.actiongate.avro.PolicyRecord;
+import io.actiongate.avro.TaskState;
+import io.actiongate.avro.ToolDescriptor;
+
+class PolicyJsonTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private static PolicyJson.Entry one(String json) {
+        try {
+            List<PolicyJson.Entry> entries = PolicyJson.fromJson(MAPPER.readTree(json));
+            assertThat(entries).hasSize(1);
+            return entries.get(0);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JsonNode tree(String json) throws Exception {
+        return MAPPER.readTree(json);
+    }
+
+    @Test
+    void shouldMapAToolDescriptorTakingProviderAndToolNameFromTheKey() {
+        PolicyJson.Entry entry = one("""
+                {"key": "tool:webhook:send_email", "kind": "tool", "operation": "send_email",
+                 "schema_hash": "sha256:s", "read_only_hint": false, "destructive_hint": true,
+                 "approval": "HUMAN", "max_input_bytes": 4096, "enabled": true}""");
+
+        assertThat(entry.key().toString()).isEqualTo("tool:webhook:send_email");
+        PolicyRecord record = entry.record();
+        assertThat(record.getKind()).isEqualTo("tool");
+        ToolDescriptor tool = (ToolDescriptor) record.getBody();
+        assertThat(tool.getProvider()).isEqualTo("webhook");
+        assertThat(tool.getToolName()).isEqualTo("send_email");
+        assertThat(tool.getOperation()).isEqualTo("send_email");
+        assertThat(tool.getSchemaHash()).isEqualTo("sha256:s");
+        assertThat(tool.getReadOnlyHint()).isFalse();
+        assertThat(tool.getDestructiveHint()).isTrue();
+        assertThat(tool.getIdempotentHint()).isNull();
+        assertThat(tool.getOpenWorldHint()).isNull();
+        assertThat(tool.getApproval()).isEqualTo(ApprovalMode.HUMAN);
+        assertThat(tool.getMaxInputBytes()).isEqualTo(4096);
+        assertThat(tool.getEnabled()).isTrue();
+    }
+
+    @Test
+    void shouldMapAnIntegration() {
+        Integration body = (Integration) one("""
+                {"key": "integration:acme:webhook", "kind": "integration", "enabled": true, "scopes": ["send"]}""")
+                .record().getBody();
+
+        assertThat(body.getOrgId()).isEqualTo("acme");
+        assertThat(body.getProvider()).isEqualTo("webhook");
+        assertThat(body.getEnabled()).isTrue();
+        assertThat(body.getScopes()).containsExactly("send");
+    }
+
+    @Test
+    void shouldMapAGrant() {
+        Grant body = (Grant) one("""
+                {"key": "grant:acme:chat-default", "kind": "grant", "org_id": "acme", "profile_id": "chat-default",
+                 "tools": ["send_email", "post"], "mode": "READ_ONLY", "chat_enabled": false}""")
+                .record().getBody();
+
+        assertThat(body.getOrgId()).isEqualTo("acme");
+        assertThat(body.getProfileId()).isEqualTo("chat-default");
+        assertThat(body.getTools()).containsExactly("send_email", "post");
+        assertThat(body.getMode()).isEqualTo(GrantMode.READ_ONLY);
+        assertThat(body.getChatEnabled()).isFalse();
+    }
+
+    @Test
+    void shouldMapAnAuthorizationEpoch() {
+        AuthorizationEpoch body = (AuthorizationEpoch) one("""
+                {"key": "epoch:acme", "kind": "epoch", "epoch": 12}""").record().getBody();
+
+        assertThat(body.getOrgId()).isEqualTo("acme");
+        assertThat(body.getEpoch()).isEqualTo(12L);
+    }
+
+    @Test
+    void shouldMapATaskStateWhoseIdHoldsAColon() {
+        PolicyJson.Entry entry = one("""
+                {"key": "task:proj:T-1", "kind": "task", "version": 4, "status": "CANCELLED"}""");
+        TaskState body = (TaskState) entry.record().getBody();
+
+        assertThat(body.getTaskId()).isEqualTo("proj:T-1");
+        assertThat(body.getVersion()).isEqualTo(4L);
+        assertThat(body.getStatus()).isEqualTo(LifecycleStatus.CANCELLED);
+    }
+
+    @Test
+    void shouldMapAnOriginState() {
+        OriginState body = (OriginState) one("""
+                {"key": "origin:conv-9", "kind": "origin", "status": "ACTIVE", "active_turn_id": "turn-3"}""")
+                .record().getBody();
+
+        assertThat(body.getConversationId()).isEqualTo("conv-9");
+        assertThat(body.getStatus()).isEqualTo(LifecycleStatus.ACTIVE);
+        assertThat(body.getActiveTurnId()).isEqualTo("turn-3");
+    }
+
+    @Test
+    void shouldReadAListOfRecords() throws Exception {
+        List<PolicyJson.Entry> entries = PolicyJson.fromJson(tree("""
+                [{"key": "epoch:acme", "kind": "epoch", "epoch": 1},
+                 {"key": "task:T-1", "kind": "task", "version": 1, "status": "ACTIVE"}]"""));
+
+        assertThat(entries).extracting(e -> e.key().toString()).containsExactly("epoch:acme", "task:T-1");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "{\"key\": \"epoch:acme\", \"kind\": \"task\", \"version\": 1, \"status\": \"ACTIVE\"}"
+            + "|policy: kind 'task' does not match key epoch:acme",
+        "{\"key\": \"tool:webhook\", \"kind\": \"tool\"}|policy: policy key must be tool:{provider}:{tool_name}",
+        "{\"key\": \"secret:acme\", \"kind\": \"secret\"}|policy: unknown policy kind 'secret'",
+        "{\"key\": \"acme\", \"kind\": \"epoch\", \"epoch\": 1}|policy: policy key must be kind:part[:part]",
+        "{\"key\": \"epoch:acme\", \"kind\": \"epoch\", \"org_id\": \"other\", \"epoch\": 1}"
+            + "|policy: field 'org_id' is 'other' but the key says 'acme'",
+        "{\"key\": \"epoch:acme\", \"kind\": \"epoch\"}|policy: field 'epoch' is required",
+        "{\"key\": \"epoch:acme\", \"kind\": \"epoch\", \"epoch\": 1, \"epok\": 2}"
+            + "|policy: field 'epok' is not a known field",
+        "{\"key\": \"task:T-1\", \"kind\": \"task\", \"version\": 1, \"status\": \"DONE\"}"
+            + "|policy: field 'status' must be one of [ACTIVE, CANCELLED, ARCHIVED], was 'DONE'",
+        "{\"key\": \"grant:acme:p\", \"kind\": \"grant\", \"mode\": \"FULL_ACCESS\", \"chat_enabled\": true}"
+            + "|policy: field 'tools' is required",
+        "{\"key\": \"tool:webhook:send\", \"kind\": \"tool\", \"operation\": \"send\", \"schema_hash\": \"h\","
+            + " \"approval\": \"MAYBE\", \"max_input_bytes\": 10, \"enabled\": true}"
+            + "|policy: field 'approval' must be one of [HUMAN, ORIGIN_REQUEST, NONE], was 'MAYBE'",
+        "{\"key\": \"integration:acme:webhook\", \"kind\": \"integration\", \"enabled\": \"yes\"}"
+            + "|policy: field 'enabled' must be true or false"})
+    void shouldExplainWhatIsWrong(String json, String message) throws Exception {
+        assertThatThrownBy(() -> PolicyJson.fromJson(tree(json))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(message);
+    }
+
+    @Test
+    void shouldRejectTheSameKeyTwiceInOneList() throws Exception {
+        assertThatThrownBy(() -> PolicyJson.fromJson(tree("""
+                [{"key": "epoch:acme", "kind": "epoch", "epoch": 1},
+                 {"key": "epoch:acme", "kind": "epoch", "epoch": 2}]""")))
+                .hasMessage("policy[1]: key epoch:acme appears twice");
+    }
+
+    @Test
+    void shouldValidateKeysForDeletion() {
+        assertThat(PolicyKey.parse("integration:acme:webhook").kind()).isEqualTo(PolicyKey.Kind.INTEGRATION);
+        assertThatThrownBy(() -> PolicyKey.parse("grant:acme")).hasMessageContaining("grant:{org_id}:{profile_id}");
+        assertThatThrownBy(() -> PolicyKey.parse("tool::send")).hasMessageContaining("provider is empty");
+    }
+}
