@@ -11,7 +11,7 @@ final class DevComponents {
 
     static List<DevComponent> defaults() {
         List<DevComponent> components = new ArrayList<>();
-        // e.g. components.add(new GateDevComponent());
+        components.add(new io.actiongate.dev.DevStack(java.util.Map.of()));
         return components;
     }
 }

@@ -1,0 +1,158 @@
+package io.actiongate.node;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.HostInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.connector.spi.ConnectorRegistry;
+import io.actiongate.executor.Executor;
+import io.actiongate.executor.ExecutorConfig;
+import io.actiongate.gate.GateConfig;
+import io.actiongate.gate.GateStreams;
+import io.actiongate.gate.Stores;
+import io.actiongate.gate.internal.ActionState;
+import io.actiongate.http.GateHttpServer;
+import io.actiongate.http.HttpServerConfig;
+import io.actiongate.http.StreamsActionStateQuery;
+import io.actiongate.reconciler.Reconciler;
+import io.actiongate.reconciler.ReconcilerConfig;
+
+/**
+ * One actiongate process: the roles it was asked to run (gate, executor, reconciler) and the HTTP surface
+ * ({@code /v1/actions}, {@code /metrics}, {@code /health/*}) that every process serves. {@code actiongate run} and
+ * {@code actiongate dev} both start one. Closing stops the roles in reverse order of start.
+ */
+public final class ActiongateNode implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ActiongateNode.class);
+
+    private final Set<Role> roles;
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private final NodeConfig nodeConfig;
+    private GateHttpServer http;
+    private GateStreams gate;
+    private Executor executor;
+    private Reconciler reconciler;
+    private ConnectorRegistry connectors;
+
+    private ActiongateNode(Set<Role> roles, NodeConfig nodeConfig) {
+        this.roles = EnumSet.copyOf(roles);
+        this.nodeConfig = nodeConfig;
+    }
+
+    /** Starts {@code roles} from the flat configuration; a failure closes whatever had started and rethrows. */
+    public static ActiongateNode start(Map<String, String> config, Set<Role> roles) {
+        if (roles.isEmpty()) {
+            throw new IllegalArgumentException("no role to run");
+        }
+        ActiongateNode node = new ActiongateNode(roles, new NodeConfig(config));
+        try {
+            node.startAll(config);
+            return node;
+        } catch (RuntimeException e) {
+            node.close();
+            throw e;
+        }
+    }
+
+    private void startAll(Map<String, String> config) {
+        DeferredActionStateQuery actions = new DeferredActionStateQuery();
+        http = new GateHttpServer(HttpServerConfig.from(config), actions, registry, this::ready).start();
+        started.push(http);
+
+        if (roles.contains(Role.EXECUTOR) || roles.contains(Role.RECONCILER)) {
+            connectors = ConnectorRegistry.load(config);
+            started.push(connectors);
+        }
+        if (roles.contains(Role.GATE)) {
+            Map<String, String> gateConfig = new HashMap<>(config);
+            HostInfo self = new HostInfo(nodeConfig.advertisedHost(), http.port());
+            gateConfig.put(GateConfig.STREAMS_PREFIX + StreamsConfig.APPLICATION_SERVER_CONFIG,
+                    self.host() + ":" + self.port());
+            gate = GateStreams.create(new GateConfig(gateConfig));
+            started.push(() -> gate.close(Duration.ofMillis(nodeConfig.shutdownTimeoutMs())));
+            actions.set(new StreamsActionStateQuery<ActionState>(gate.streams(), Stores.ACTIONS, self,
+                    ActionViews::view));
+            gate.start();
+        }
+        if (roles.contains(Role.EXECUTOR)) {
+            executor = Executor.start(new ExecutorConfig(config), connectors, registry);
+            started.push(executor);
+        }
+        if (roles.contains(Role.RECONCILER)) {
+            reconciler = Reconciler.start(new ReconcilerConfig(config), connectors, registry);
+            started.push(reconciler);
+        }
+        LOG.info("actiongate node running roles {}; HTTP on port {}", roles, http.port());
+    }
+
+    /** Ready when every role runs: the gate's Streams are RUNNING and the consumer loops are alive. */
+    public boolean ready() {
+        if (gate != null && gate.streams().state() != KafkaStreams.State.RUNNING) {
+            return false;
+        }
+        if (executor != null && !executor.isRunning()) {
+            return false;
+        }
+        return reconciler == null || reconciler.isRunning();
+    }
+
+    /** Why a role stopped on its own, if one did: the process should exit then. */
+    public Optional<String> failure() {
+        if (gate != null) {
+            KafkaStreams.State state = gate.streams().state();
+            if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
+                return Optional.of("the gate's Kafka Streams stopped (state " + state + ")");
+            }
+        }
+        if (executor != null && executor.failure() != null) {
+            return Optional.of("the executor stopped: " + executor.failure().getClass().getSimpleName());
+        }
+        if (reconciler != null && reconciler.failure() != null) {
+            return Optional.of("the reconciler stopped: " + reconciler.failure().getClass().getSimpleName());
+        }
+        return Optional.empty();
+    }
+
+    public Set<Role> roles() {
+        return EnumSet.copyOf(roles);
+    }
+
+    public int httpPort() {
+        return http.port();
+    }
+
+    /** The gate, when this node runs it. */
+    public Optional<GateStreams> gate() {
+        return Optional.ofNullable(gate);
+    }
+
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+
+    @Override
+    public synchronized void close() {
+        while (!started.isEmpty()) {
+            AutoCloseable next = started.pop();
+            try {
+                next.close();
+            } catch (Exception e) {
+                LOG.warn("error while stopping: {}", e.toString());
+            }
+        }
+    }
+}
