@@ -19,6 +19,7 @@ final class Subcommands {
         root.addSubcommand(new DevCommand());
         root.addSubcommand(new TopicsCommand());
         root.addSubcommand(new RunCommand());
+        root.addSubcommand(new DemoCommand());
         root.addSubcommand(new KeysCommand());
         root.addSubcommand(new ProposeCommand());
         root.addSubcommand(new DecideCommand());

@@ -59,10 +59,13 @@ public final class DevStack implements DevComponent {
     @Override
     public AutoCloseable start(DevContext context) throws Exception {
         Path work = context.workDir();
-        Path keys = Files.createDirectories(work.resolve("keys"));
-        approverKey = keys.resolve(APPROVER_KEY_ID + KeyFiles.PRIVATE_SUFFIX);
+        // the gate trusts every public key in keys/trusted; the approver's private key stays apart from them
+        Path keys = Files.createDirectories(work.resolve("keys").resolve("trusted"));
+        Path privateKeys = Files.createDirectories(work.resolve("keys").resolve("approver"));
+        approverKey = privateKeys.resolve(APPROVER_KEY_ID + KeyFiles.PRIVATE_SUFFIX);
         if (!Files.exists(approverKey)) {
-            KeyFiles.generate(keys, APPROVER_KEY_ID);
+            KeyFiles.GeneratedKey generated = KeyFiles.generate(privateKeys, APPROVER_KEY_ID);
+            Files.move(generated.publicKeyFile(), keys.resolve(generated.publicKeyFile().getFileName()));
         }
         Path secrets = Files.createDirectories(work.resolve("secrets"));
         String smtpPassword = secret(secrets.resolve("smtp-password"));

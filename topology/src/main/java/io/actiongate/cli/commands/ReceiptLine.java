@@ -3,12 +3,12 @@ package io.actiongate.cli.commands;
 import io.actiongate.avro.Receipt;
 
 /** One human-readable line per receipt: time, action key, status, reason code, attempts, provider receipt id. */
-final class ReceiptLine {
+public final class ReceiptLine {
 
     private ReceiptLine() {
     }
 
-    static String format(Receipt r) {
+    public static String format(Receipt r) {
         return String.format("%s  %s/%s  %-16s %-28s attempts=%d  provider_receipt=%s",
                 r.getUpdatedAt(), r.getTaskId(), r.getToolCallId(), r.getStatus(),
                 r.getReasonCode() == null ? "-" : r.getReasonCode(),

@@ -50,8 +50,9 @@ public final class TrustedKeys {
             try (DirectoryStream<Path> files = Files.newDirectoryStream(root)) {
                 for (Path file : files) {
                     String name = file.getFileName().toString();
-                    if (name.startsWith(".") || !Files.isRegularFile(file)) {
-                        continue;
+                    boolean keyFile = name.endsWith(".pub") || name.endsWith(".pem");
+                    if (name.startsWith(".") || !keyFile || !Files.isRegularFile(file)) {
+                        continue; // e.g. a private key or a README beside the public keys
                     }
                     int dot = name.lastIndexOf('.');
                     String keyId = dot > 0 ? name.substring(0, dot) : name;
