@@ -114,4 +114,22 @@ class ProposeCommandTest {
             assertThat(result.out()).as(String.join(" ", command)).contains("Usage: actiongate " + command[0]);
         }
     }
+
+    @Test
+    void kafkaCommandsShouldFailWithOneLineNamingTheBrokerWhenKafkaIsUnreachable() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        String broker = "127.0.0.1:" + port;
+
+        Cli.Result delete = Cli.run("policy", "delete", "epoch:acme", "--bootstrap-servers", broker);
+        Cli.Result receipts = Cli.run("receipts", "--bootstrap-servers", broker);
+
+        assertThat(delete.exitCode()).isEqualTo(1);
+        assertThat(delete.err()).startsWith("error: cannot write to actiongate.policy at " + broker).hasLineCount(1);
+        assertThat(receipts.exitCode()).isEqualTo(1);
+        assertThat(receipts.err()).isEqualTo("error: cannot reach Kafka at " + broker + ": timed out listing topics\n");
+    }
 }
