@@ -54,7 +54,13 @@ final class ActionsHandler implements HttpHandler {
                                 + ActionKey.ID_PATTERN.pattern()));
                 return;
             }
-            answer(exchange, key.get());
+            try {
+                answer(exchange, key.get());
+            } catch (RuntimeException e) {
+                // a failing view function or store must not drop the connection without an answer
+                LOG.warn("cannot answer for an action: {}", e.getClass().getName());
+                Responses.json(exchange, 500, Json.error("internal", "cannot read the action state"));
+            }
         }
     }
 

@@ -107,6 +107,18 @@ class GateHttpServerTest {
     }
 
     @Test
+    void shouldAnswer500WhenTheViewFails() {
+        query.routing = key -> {
+            throw new IllegalStateException("view bug");
+        };
+
+        HttpResponse<String> response = Http.get(server.port(), "/v1/actions/T-1/c-1");
+
+        assertThat(response.statusCode()).isEqualTo(500);
+        assertThat(response.body()).contains("internal").doesNotContain("view bug");
+    }
+
+    @Test
     void shouldRejectOtherMethods() {
         HttpResponse<String> response = Http.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + server.port() + "/v1/actions/T-1/c-1"))

@@ -47,8 +47,10 @@ final class GateClient {
         try {
             response = client.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new CommandFailure("cannot reach the gate at " + base + ": "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+            String why = e instanceof java.net.ConnectException ? "connection refused"
+                    : e instanceof java.net.http.HttpTimeoutException ? "timed out"
+                    : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            throw new CommandFailure("cannot reach the gate at " + base + ": " + why, e);
         }
         if (response.statusCode() == 404) {
             return Optional.empty();

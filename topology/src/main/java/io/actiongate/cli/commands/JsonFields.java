@@ -129,12 +129,12 @@ final class JsonFields {
             throw bad(field, "must be an object of strings");
         }
         Map<String, String> map = new LinkedHashMap<>();
-        value.fields().forEachRemaining(e -> {
+        for (Map.Entry<String, JsonNode> e : value.properties()) {
             if (!e.getValue().isTextual()) {
                 throw bad(field + "." + e.getKey(), "must be a string");
             }
             map.put(e.getKey(), e.getValue().asText());
-        });
+        }
         return map;
     }
 

@@ -23,7 +23,7 @@ final class JsonInput {
                 InputStream in = System.in;
                 return nonEmpty(MAPPER.readTree(in), "standard input");
             }
-            if (!Files.isRegularFile(file)) {
+            if (!Files.exists(file)) {
                 throw new CommandFailure("no such file: " + file);
             }
             return nonEmpty(MAPPER.readTree(file.toFile()), file.toString());

@@ -17,6 +17,7 @@ import io.actiongate.avro.OriginState;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.serde.AvroSetup;
 
 /**
  * Maps the operator's policy JSON to {@link PolicyRecord}s: one object, or an array of them, each with
@@ -35,6 +36,7 @@ public final class PolicyJson {
 
     /** @throws IllegalArgumentException with a one-line reason for anything invalid (nothing is partially read) */
     public static List<Entry> fromJson(JsonNode json) {
+        AvroSetup.install(); // builders fill defaults by loading contract classes, which Avro must trust
         List<Entry> entries = new ArrayList<>();
         if (json != null && json.isArray()) {
             if (json.isEmpty()) {

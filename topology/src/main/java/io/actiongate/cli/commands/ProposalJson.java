@@ -14,6 +14,7 @@ import io.actiongate.avro.Attachment;
 import io.actiongate.avro.Origin;
 import io.actiongate.digest.Digests;
 import io.actiongate.key.ActionKey;
+import io.actiongate.serde.AvroSetup;
 
 /**
  * Maps the operator's JSON description of a proposal to an {@link ActionProposal}: the fields of ARCHITECTURE.md
@@ -39,6 +40,7 @@ public final class ProposalJson {
 
     /** @throws IllegalArgumentException with a one-line reason for anything invalid */
     public static ActionProposal fromJson(JsonNode json, Instant now) {
+        AvroSetup.install(); // builders fill defaults by loading contract classes, which Avro must trust
         JsonFields f = new JsonFields("proposal", json);
         if (f.has("input_json")) {
             throw f.bad("input_json", "is computed; give the input as the JSON object 'input'");

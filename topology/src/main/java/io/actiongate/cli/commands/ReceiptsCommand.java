@@ -120,7 +120,13 @@ public final class ReceiptsCommand extends OperatorCommand {
     }
 
     private List<TopicPartition> partitions(KafkaConsumer<String, byte[]> consumer, String topic) {
-        Map<String, List<PartitionInfo>> topics = new HashMap<>(consumer.listTopics());
+        Map<String, List<PartitionInfo>> topics;
+        try {
+            topics = new HashMap<>(consumer.listTopics());
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            throw new CommandFailure("cannot reach Kafka at " + kafka.bootstrapServers()
+                    + ": timed out listing topics", e);
+        }
         List<PartitionInfo> infos = topics.get(topic);
         if (infos == null || infos.isEmpty()) {
             throw new CommandFailure("topic " + topic + " does not exist at " + kafka.bootstrapServers()

@@ -156,6 +156,28 @@ class OperatorCommandsIT {
     }
 
     @Test
+    void decideShouldSignTheDigestTheGateHoldsForTheAction() throws Exception {
+        KeyFiles.generate(dir, "bob");
+        String digest = "sha256:" + "e".repeat(64);
+        com.fasterxml.jackson.databind.node.ObjectNode state = MAPPER.createObjectNode()
+                .put("status", "WAITING_APPROVAL").put("action_digest", digest);
+
+        Cli.Result result;
+        try (io.actiongate.http.GateHttpServer gate = DecideCommandTest.gateKnowing(state)) {
+            result = Cli.run(kafkaArgs("decide", "T-1", "c-1", "--type", "reject", "--key",
+                    dir.resolve("bob.key").toString(), "--approver", "bob", "--org", "acme",
+                    "--gate-url", "http://127.0.0.1:" + gate.port()));
+        }
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        Decision decision = readAll(Topics.DECISIONS, 1).get(0).value();
+        assertThat(decision.getActionDigest()).isEqualTo(digest);
+        assertThat(decision.getType()).isEqualTo(DecisionType.REJECT);
+        assertThat(decision.getKeyId()).isEqualTo("bob");
+        assertThat(DecisionSigning.verify(decision, KeyFiles.readPublicKey(dir.resolve("bob.pub")))).isTrue();
+    }
+
+    @Test
     void receiptsShouldPrintWhatExistsAsLinesOrJsonAndExit() throws Exception {
         produceReceipt(receipt("T-1", "c-1", ReceiptStatus.SUCCEEDED, null, "prov-123"));
         produceReceipt(receipt("T-1", "c-2", ReceiptStatus.REJECTED, "DIGEST_MISMATCH", null));

@@ -71,7 +71,8 @@ class StatusCommandTest {
         Cli.Result result = Cli.run("status", "T-1", "c-1", "--gate-url", "http://127.0.0.1:" + port);
 
         assertThat(result.exitCode()).isEqualTo(1);
-        assertThat(result.err()).startsWith("error: cannot reach the gate at http://127.0.0.1:" + port)
+        assertThat(result.err())
+                .startsWith("error: cannot reach the gate at http://127.0.0.1:" + port + ": connection refused")
                 .hasLineCount(1);
     }
 
