@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -14,31 +13,16 @@ import org.apache.kafka.common.config.ConfigException;
 import io.actiongate.gate.internal.ApproverPolicy;
 import io.actiongate.gate.internal.DurationParser;
 import io.actiongate.gate.internal.TrustedKeys;
-import io.actiongate.topics.Topics;
+import io.actiongate.config.CommonConfig;
 
 /**
  * Every setting of the gate role, with its documentation and validator. Durations accept {@code 60s},
- * {@code 10m}, {@code 24h}, {@code 7d}, ISO-8601 ({@code PT24H}) or plain milliseconds. Keys starting with
- * {@code streams.} are handed to Kafka Streams with the prefix removed (see {@link GateStreams}).
+ * {@code 10m}, {@code 24h}, {@code 7d}, ISO-8601 ({@code PT24H}) or plain milliseconds. The common keys
+ * ({@code bootstrap.servers}, {@code topic.prefix}, {@code application.id}, {@code state.dir}, {@code kafka.*})
+ * come from {@link CommonConfig}; keys starting with {@code gate.streams.} are handed to Kafka Streams with the
+ * prefix removed (see {@link GateStreams}).
  */
-public final class GateConfig extends AbstractConfig {
-
-    public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
-    public static final String TOPIC_PREFIX_DOC = "Prefix of every actiongate topic name.";
-
-    public static final String BOOTSTRAP_SERVERS_CONFIG = "bootstrap.servers";
-    public static final String BOOTSTRAP_SERVERS_DOC = "Kafka brokers the gate connects to (host:port list).";
-
-    public static final String APPLICATION_ID_CONFIG = "application.id";
-    public static final String APPLICATION_ID_DOC = "Kafka Streams application id of the gate: its consumer group, "
-            + "transactional id prefix and the prefix of its changelog topics. Every gate instance shares it.";
-
-    public static final String STATE_DIR_CONFIG = "state.dir";
-    public static final String STATE_DIR_DOC = "Directory of the gate's RocksDB state stores. Keep it on a "
-            + "persistent volume so a restart does not restore every store from its changelog.";
-
-    public static final String NUM_STREAM_THREADS_CONFIG = "num.stream.threads";
-    public static final String NUM_STREAM_THREADS_DOC = "Stream threads per gate instance.";
+public final class GateConfig extends CommonConfig {
 
     public static final String APPROVAL_TIMEOUT_CONFIG = "gate.approval.timeout";
     public static final String APPROVAL_TIMEOUT_DOC = "How long an action waits in WAITING_APPROVAL before it "
@@ -104,7 +88,8 @@ public final class GateConfig extends AbstractConfig {
             + "the org), comma separated. The approver_org must always equal the action's org_id; empty means any "
             + "subject of that org.";
 
-    public static final String STREAMS_PREFIX = "streams.";
+    /** Kafka Streams settings for the gate only, e.g. {@code gate.streams.num.stream.threads=4}. */
+    public static final String STREAMS_PREFIX = "gate.streams.";
 
     public static final int MAX_ATTEMPTS_LIMIT = 3;
     public static final int CONTRACT_SUMMARY_MAX = 280;
@@ -112,17 +97,8 @@ public final class GateConfig extends AbstractConfig {
     private static final Duration ONE_MS = Duration.ofMillis(1);
     private static final Duration TEN_YEARS = Duration.ofDays(3650);
 
-    public static final ConfigDef CONFIG_DEF = new ConfigDef()
-            .define(TOPIC_PREFIX_CONFIG, Type.STRING, Topics.DEFAULT_PREFIX,
-                    new ConfigDef.NonNullValidator(), Importance.MEDIUM, TOPIC_PREFIX_DOC)
-            .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092",
-                    new ConfigDef.NonEmptyString(), Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
-            .define(APPLICATION_ID_CONFIG, Type.STRING, "actiongate-gate",
-                    new ConfigDef.NonEmptyString(), Importance.HIGH, APPLICATION_ID_DOC)
-            .define(STATE_DIR_CONFIG, Type.STRING, System.getProperty("java.io.tmpdir") + "/actiongate-state",
-                    new ConfigDef.NonEmptyString(), Importance.HIGH, STATE_DIR_DOC)
-            .define(NUM_STREAM_THREADS_CONFIG, Type.INT, 1, ConfigDef.Range.between(1, 64),
-                    Importance.MEDIUM, NUM_STREAM_THREADS_DOC)
+    /** The common keys ({@link CommonConfig}) plus the gate's. */
+    public static final ConfigDef CONFIG_DEF = CommonConfig.configDef()
             .define(APPROVAL_TIMEOUT_CONFIG, Type.STRING, "24h", DurationParser.between(ONE_MS, TEN_YEARS),
                     Importance.HIGH, APPROVAL_TIMEOUT_DOC)
             .define(LEASE_DURATION_CONFIG, Type.STRING, "60s", DurationParser.between(ONE_MS, Duration.ofDays(1)),
@@ -156,8 +132,8 @@ public final class GateConfig extends AbstractConfig {
     private final TrustedKeys trustedKeys;
     private final ApproverPolicy approvers;
 
-    public GateConfig(Map<String, ?> values) {
-        super(CONFIG_DEF, values, false);
+    public GateConfig(Map<String, String> values) {
+        super(CONFIG_DEF, values);
         try {
             this.trustedKeys = TrustedKeys.load(getString(TRUSTED_KEYS_DIR_CONFIG), getList(TRUSTED_KEYS_CONFIG));
         } catch (IllegalArgumentException e) {
@@ -173,10 +149,6 @@ public final class GateConfig extends AbstractConfig {
     /** Builds a configuration from string properties (the CLI's file plus environment overrides). */
     public static GateConfig fromStrings(Map<String, String> values) {
         return new GateConfig(new HashMap<>(values));
-    }
-
-    public String topicPrefix() {
-        return getString(TOPIC_PREFIX_CONFIG);
     }
 
     public Duration approvalTimeout() {
@@ -235,15 +207,18 @@ public final class GateConfig extends AbstractConfig {
         return approvers;
     }
 
-    /** The {@code streams.*} entries with the prefix removed, for Kafka Streams. */
+    /** The {@code gate.streams.*} entries with the prefix removed, for Kafka Streams. */
     public Map<String, Object> streamsOverrides() {
         return originalsWithPrefix(STREAMS_PREFIX);
     }
 
-    /** Documentation of every key, as a Markdown table (for the README). */
+    /** Documentation of every {@code gate.*} key, as a Markdown table (for the README). */
     public static String toMarkdown() {
         StringBuilder out = new StringBuilder("| key | default | description |\n|---|---|---|\n");
         for (ConfigDef.ConfigKey key : CONFIG_DEF.configKeys().values()) {
+            if (!key.name.startsWith("gate.")) {
+                continue;
+            }
             Object dflt = key.defaultValue instanceof List<?> l && l.isEmpty() ? "" : key.defaultValue;
             out.append("| `").append(key.name).append("` | `").append(dflt).append("` | ")
                     .append(key.documentation).append(" |\n");

@@ -120,6 +120,8 @@ class GateStreamsIT {
         Receipt done = awaitReceipt("c-1", ReceiptStatus.SUCCEEDED);
         assertThat(done.getResolvedBy()).isEqualTo(ResolvedBy.GATE);
         assertThat(done.getAttempts()).hasSize(1);
+        assertThat(running.get(0).localReceipt("T-1/c-1")).hasValueSatisfying(
+                r -> assertThat(r.getStatus()).isEqualTo(ReceiptStatus.SUCCEEDED));
     }
 
     @Test
