@@ -118,6 +118,15 @@ class AdmissionTest {
     }
 
     @Test
+    void shouldApplyTheDefaultInputLimitWhenTheDescriptorGivesNone() {
+        gate.close();
+        gate = GateDriver.start(stateDir, java.util.Map.of(GateConfig.MAX_INPUT_BYTES_DEFAULT_CONFIG, "40"))
+                .demoPolicy();
+        gate.tool(tool(SEND).setMaxInputBytes(0).build());
+        assertRejected(proposal("c-1"), ReasonCode.INPUT_TOO_LARGE);
+    }
+
+    @Test
     void shouldRejectDigestMismatch() {
         assertRejected(proposal("c-1").setInputDigest(io.actiongate.digest.Digests.inputDigest("{}")),
                 ReasonCode.DIGEST_MISMATCH);
