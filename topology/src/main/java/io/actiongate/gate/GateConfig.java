@@ -63,6 +63,11 @@ public final class GateConfig extends CommonConfig {
             + "actions not yet dispatched whose task or origin was cancelled or archived. Safety does not depend "
             + "on it (policy is rechecked before every reservation); it bounds how late the CANCELLED receipt is.";
 
+    public static final String CANCEL_SWEEP_BATCH_MAX_CONFIG = "gate.cancel.sweep.batch.max";
+    public static final String CANCEL_SWEEP_BATCH_MAX_DOC = "Most pending actions one cancellation sweep checks per "
+            + "task; the next sweep resumes after the last one checked. A CANCELLED receipt is at most "
+            + "ceil(pending / this) sweep intervals late.";
+
     public static final String TIMER_BATCH_MAX_CONFIG = "gate.timer.batch.max";
     public static final String TIMER_BATCH_MAX_DOC = "Most due timers handled per punctuation per task; the rest "
             + "wait for the next punctuation so one tick never stalls the stream thread.";
@@ -119,6 +124,8 @@ public final class GateConfig extends CommonConfig {
             .define(CANCEL_SWEEP_INTERVAL_CONFIG, Type.STRING, "10s",
                     DurationParser.between(Duration.ofMillis(10), Duration.ofHours(1)), Importance.LOW,
                     CANCEL_SWEEP_INTERVAL_DOC)
+            .define(CANCEL_SWEEP_BATCH_MAX_CONFIG, Type.INT, 10_000, ConfigDef.Range.atLeast(1), Importance.LOW,
+                    CANCEL_SWEEP_BATCH_MAX_DOC)
             .define(TIMER_BATCH_MAX_CONFIG, Type.INT, 10_000, ConfigDef.Range.atLeast(1), Importance.LOW,
                     TIMER_BATCH_MAX_DOC)
             .define(MAX_INPUT_BYTES_DEFAULT_CONFIG, Type.INT, 65_536, ConfigDef.Range.between(1, 8 * 1024 * 1024),
@@ -185,6 +192,10 @@ public final class GateConfig extends CommonConfig {
 
     public Duration cancelSweepInterval() {
         return duration(CANCEL_SWEEP_INTERVAL_CONFIG);
+    }
+
+    public int cancelSweepBatchMax() {
+        return getInt(CANCEL_SWEEP_BATCH_MAX_CONFIG);
     }
 
     public int timerBatchMax() {
