@@ -138,6 +138,13 @@ public final class GateConfig extends CommonConfig {
 
     private final TrustedKeys trustedKeys;
     private final ApproverPolicy approvers;
+    // parsed once: read on every record
+    private final Duration approvalTimeout;
+    private final Duration leaseDuration;
+    private final Duration dispatchTimeout;
+    private final Duration retryAfterCap;
+    private final Duration retryBackoff;
+    private final Duration dedupeWindow;
 
     public GateConfig(Map<String, String> values) {
         super(CONFIG_DEF, values);
@@ -151,6 +158,12 @@ public final class GateConfig extends CommonConfig {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(APPROVERS_CONFIG, getList(APPROVERS_CONFIG), e.getMessage());
         }
+        this.approvalTimeout = duration(APPROVAL_TIMEOUT_CONFIG);
+        this.leaseDuration = duration(LEASE_DURATION_CONFIG);
+        this.dispatchTimeout = duration(DISPATCH_TIMEOUT_CONFIG);
+        this.retryAfterCap = duration(RETRY_AFTER_CAP_CONFIG);
+        this.retryBackoff = duration(RETRY_BACKOFF_CONFIG);
+        this.dedupeWindow = duration(DEDUPE_WINDOW_CONFIG);
     }
 
     /** Builds a configuration from string properties (the CLI's file plus environment overrides). */
@@ -159,15 +172,15 @@ public final class GateConfig extends CommonConfig {
     }
 
     public Duration approvalTimeout() {
-        return duration(APPROVAL_TIMEOUT_CONFIG);
+        return approvalTimeout;
     }
 
     public Duration leaseDuration() {
-        return duration(LEASE_DURATION_CONFIG);
+        return leaseDuration;
     }
 
     public Duration dispatchTimeout() {
-        return duration(DISPATCH_TIMEOUT_CONFIG);
+        return dispatchTimeout;
     }
 
     public int retryMaxAttempts() {
@@ -175,15 +188,15 @@ public final class GateConfig extends CommonConfig {
     }
 
     public Duration retryAfterCap() {
-        return duration(RETRY_AFTER_CAP_CONFIG);
+        return retryAfterCap;
     }
 
     public Duration retryBackoff() {
-        return duration(RETRY_BACKOFF_CONFIG);
+        return retryBackoff;
     }
 
     public Duration dedupeWindow() {
-        return duration(DEDUPE_WINDOW_CONFIG);
+        return dedupeWindow;
     }
 
     public Duration punctuateInterval() {
