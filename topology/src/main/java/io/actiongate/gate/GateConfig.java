@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -14,31 +13,16 @@ import org.apache.kafka.common.config.ConfigException;
 import io.actiongate.gate.internal.ApproverPolicy;
 import io.actiongate.gate.internal.DurationParser;
 import io.actiongate.gate.internal.TrustedKeys;
-import io.actiongate.topics.Topics;
+import io.actiongate.config.CommonConfig;
 
 /**
  * Every setting of the gate role, with its documentation and validator. Durations accept {@code 60s},
- * {@code 10m}, {@code 24h}, {@code 7d}, ISO-8601 ({@code PT24H}) or plain milliseconds. Keys starting with
- * {@code streams.} are handed to Kafka Streams with the prefix removed (see {@link GateStreams}).
+ * {@code 10m}, {@code 24h}, {@code 7d}, ISO-8601 ({@code PT24H}) or plain milliseconds. The common keys
+ * ({@code bootstrap.servers}, {@code topic.prefix}, {@code application.id}, {@code state.dir}, {@code kafka.*})
+ * come from {@link CommonConfig}; keys starting with {@code gate.streams.} are handed to Kafka Streams with the
+ * prefix removed (see {@link GateStreams}).
  */
-public final class GateConfig extends AbstractConfig {
-
-    public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
-    public static final String TOPIC_PREFIX_DOC = "Prefix of every actiongate topic name.";
-
-    public static final String BOOTSTRAP_SERVERS_CONFIG = "bootstrap.servers";
-    public static final String BOOTSTRAP_SERVERS_DOC = "Kafka brokers the gate connects to (host:port list).";
-
-    public static final String APPLICATION_ID_CONFIG = "application.id";
-    public static final String APPLICATION_ID_DOC = "Kafka Streams application id of the gate: its consumer group, "
-            + "transactional id prefix and the prefix of its changelog topics. Every gate instance shares it.";
-
-    public static final String STATE_DIR_CONFIG = "state.dir";
-    public static final String STATE_DIR_DOC = "Directory of the gate's RocksDB state stores. Keep it on a "
-            + "persistent volume so a restart does not restore every store from its changelog.";
-
-    public static final String NUM_STREAM_THREADS_CONFIG = "num.stream.threads";
-    public static final String NUM_STREAM_THREADS_DOC = "Stream threads per gate instance.";
+public final class GateConfig extends CommonConfig {
 
     public static final String APPROVAL_TIMEOUT_CONFIG = "gate.approval.timeout";
     public static final String APPROVAL_TIMEOUT_DOC = "How long an action waits in WAITING_APPROVAL before it "
@@ -79,6 +63,11 @@ public final class GateConfig extends AbstractConfig {
             + "actions not yet dispatched whose task or origin was cancelled or archived. Safety does not depend "
             + "on it (policy is rechecked before every reservation); it bounds how late the CANCELLED receipt is.";
 
+    public static final String CANCEL_SWEEP_BATCH_MAX_CONFIG = "gate.cancel.sweep.batch.max";
+    public static final String CANCEL_SWEEP_BATCH_MAX_DOC = "Most pending actions one cancellation sweep checks per "
+            + "task; the next sweep resumes after the last one checked. A CANCELLED receipt is at most "
+            + "ceil(pending / this) sweep intervals late.";
+
     public static final String TIMER_BATCH_MAX_CONFIG = "gate.timer.batch.max";
     public static final String TIMER_BATCH_MAX_DOC = "Most due timers handled per punctuation per task; the rest "
             + "wait for the next punctuation so one tick never stalls the stream thread.";
@@ -104,7 +93,8 @@ public final class GateConfig extends AbstractConfig {
             + "the org), comma separated. The approver_org must always equal the action's org_id; empty means any "
             + "subject of that org.";
 
-    public static final String STREAMS_PREFIX = "streams.";
+    /** Kafka Streams settings for the gate only, e.g. {@code gate.streams.num.stream.threads=4}. */
+    public static final String STREAMS_PREFIX = "gate.streams.";
 
     public static final int MAX_ATTEMPTS_LIMIT = 3;
     public static final int CONTRACT_SUMMARY_MAX = 280;
@@ -112,17 +102,8 @@ public final class GateConfig extends AbstractConfig {
     private static final Duration ONE_MS = Duration.ofMillis(1);
     private static final Duration TEN_YEARS = Duration.ofDays(3650);
 
-    public static final ConfigDef CONFIG_DEF = new ConfigDef()
-            .define(TOPIC_PREFIX_CONFIG, Type.STRING, Topics.DEFAULT_PREFIX,
-                    new ConfigDef.NonNullValidator(), Importance.MEDIUM, TOPIC_PREFIX_DOC)
-            .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092",
-                    new ConfigDef.NonEmptyString(), Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
-            .define(APPLICATION_ID_CONFIG, Type.STRING, "actiongate-gate",
-                    new ConfigDef.NonEmptyString(), Importance.HIGH, APPLICATION_ID_DOC)
-            .define(STATE_DIR_CONFIG, Type.STRING, System.getProperty("java.io.tmpdir") + "/actiongate-state",
-                    new ConfigDef.NonEmptyString(), Importance.HIGH, STATE_DIR_DOC)
-            .define(NUM_STREAM_THREADS_CONFIG, Type.INT, 1, ConfigDef.Range.between(1, 64),
-                    Importance.MEDIUM, NUM_STREAM_THREADS_DOC)
+    /** The common keys ({@link CommonConfig}) plus the gate's. */
+    public static final ConfigDef CONFIG_DEF = CommonConfig.configDef()
             .define(APPROVAL_TIMEOUT_CONFIG, Type.STRING, "24h", DurationParser.between(ONE_MS, TEN_YEARS),
                     Importance.HIGH, APPROVAL_TIMEOUT_DOC)
             .define(LEASE_DURATION_CONFIG, Type.STRING, "60s", DurationParser.between(ONE_MS, Duration.ofDays(1)),
@@ -143,6 +124,8 @@ public final class GateConfig extends AbstractConfig {
             .define(CANCEL_SWEEP_INTERVAL_CONFIG, Type.STRING, "10s",
                     DurationParser.between(Duration.ofMillis(10), Duration.ofHours(1)), Importance.LOW,
                     CANCEL_SWEEP_INTERVAL_DOC)
+            .define(CANCEL_SWEEP_BATCH_MAX_CONFIG, Type.INT, 10_000, ConfigDef.Range.atLeast(1), Importance.LOW,
+                    CANCEL_SWEEP_BATCH_MAX_DOC)
             .define(TIMER_BATCH_MAX_CONFIG, Type.INT, 10_000, ConfigDef.Range.atLeast(1), Importance.LOW,
                     TIMER_BATCH_MAX_DOC)
             .define(MAX_INPUT_BYTES_DEFAULT_CONFIG, Type.INT, 65_536, ConfigDef.Range.between(1, 8 * 1024 * 1024),
@@ -155,9 +138,16 @@ public final class GateConfig extends AbstractConfig {
 
     private final TrustedKeys trustedKeys;
     private final ApproverPolicy approvers;
+    // parsed once: read on every record
+    private final Duration approvalTimeout;
+    private final Duration leaseDuration;
+    private final Duration dispatchTimeout;
+    private final Duration retryAfterCap;
+    private final Duration retryBackoff;
+    private final Duration dedupeWindow;
 
-    public GateConfig(Map<String, ?> values) {
-        super(CONFIG_DEF, values, false);
+    public GateConfig(Map<String, String> values) {
+        super(CONFIG_DEF, values);
         try {
             this.trustedKeys = TrustedKeys.load(getString(TRUSTED_KEYS_DIR_CONFIG), getList(TRUSTED_KEYS_CONFIG));
         } catch (IllegalArgumentException e) {
@@ -168,6 +158,12 @@ public final class GateConfig extends AbstractConfig {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(APPROVERS_CONFIG, getList(APPROVERS_CONFIG), e.getMessage());
         }
+        this.approvalTimeout = duration(APPROVAL_TIMEOUT_CONFIG);
+        this.leaseDuration = duration(LEASE_DURATION_CONFIG);
+        this.dispatchTimeout = duration(DISPATCH_TIMEOUT_CONFIG);
+        this.retryAfterCap = duration(RETRY_AFTER_CAP_CONFIG);
+        this.retryBackoff = duration(RETRY_BACKOFF_CONFIG);
+        this.dedupeWindow = duration(DEDUPE_WINDOW_CONFIG);
     }
 
     /** Builds a configuration from string properties (the CLI's file plus environment overrides). */
@@ -175,20 +171,16 @@ public final class GateConfig extends AbstractConfig {
         return new GateConfig(new HashMap<>(values));
     }
 
-    public String topicPrefix() {
-        return getString(TOPIC_PREFIX_CONFIG);
-    }
-
     public Duration approvalTimeout() {
-        return duration(APPROVAL_TIMEOUT_CONFIG);
+        return approvalTimeout;
     }
 
     public Duration leaseDuration() {
-        return duration(LEASE_DURATION_CONFIG);
+        return leaseDuration;
     }
 
     public Duration dispatchTimeout() {
-        return duration(DISPATCH_TIMEOUT_CONFIG);
+        return dispatchTimeout;
     }
 
     public int retryMaxAttempts() {
@@ -196,15 +188,15 @@ public final class GateConfig extends AbstractConfig {
     }
 
     public Duration retryAfterCap() {
-        return duration(RETRY_AFTER_CAP_CONFIG);
+        return retryAfterCap;
     }
 
     public Duration retryBackoff() {
-        return duration(RETRY_BACKOFF_CONFIG);
+        return retryBackoff;
     }
 
     public Duration dedupeWindow() {
-        return duration(DEDUPE_WINDOW_CONFIG);
+        return dedupeWindow;
     }
 
     public Duration punctuateInterval() {
@@ -213,6 +205,10 @@ public final class GateConfig extends AbstractConfig {
 
     public Duration cancelSweepInterval() {
         return duration(CANCEL_SWEEP_INTERVAL_CONFIG);
+    }
+
+    public int cancelSweepBatchMax() {
+        return getInt(CANCEL_SWEEP_BATCH_MAX_CONFIG);
     }
 
     public int timerBatchMax() {
@@ -235,15 +231,18 @@ public final class GateConfig extends AbstractConfig {
         return approvers;
     }
 
-    /** The {@code streams.*} entries with the prefix removed, for Kafka Streams. */
+    /** The {@code gate.streams.*} entries with the prefix removed, for Kafka Streams. */
     public Map<String, Object> streamsOverrides() {
         return originalsWithPrefix(STREAMS_PREFIX);
     }
 
-    /** Documentation of every key, as a Markdown table (for the README). */
+    /** Documentation of every {@code gate.*} key, as a Markdown table (for the README). */
     public static String toMarkdown() {
         StringBuilder out = new StringBuilder("| key | default | description |\n|---|---|---|\n");
         for (ConfigDef.ConfigKey key : CONFIG_DEF.configKeys().values()) {
+            if (!key.name.startsWith("gate.")) {
+                continue;
+            }
             Object dflt = key.defaultValue instanceof List<?> l && l.isEmpty() ? "" : key.defaultValue;
             out.append("| `").append(key.name).append("` | `").append(dflt).append("` | ")
                     .append(key.documentation).append(" |\n");

@@ -1,16 +1,24 @@
 package io.actiongate.gate;
 
 import java.time.Duration;
-import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.actiongate.avro.Receipt;
+import io.actiongate.gate.internal.ActionState;
 import io.actiongate.gate.internal.CredentialCheck;
+import io.actiongate.gate.internal.Records;
 
 /**
  * Runs the gate topology: exactly-once v2, RocksDB stores under {@code state.dir}. Used by
@@ -38,17 +46,18 @@ public final class GateStreams implements AutoCloseable {
         return new GateStreams(GateTopology.build(config, credentials), properties(config));
     }
 
-    /** The Kafka Streams properties of the gate: contract settings first, then {@code streams.*} overrides. */
+    /**
+     * The Kafka Streams properties of the gate: {@code bootstrap.servers} and {@code kafka.*} client settings,
+     * application id and state dir, then {@code gate.streams.*} overrides; exactly-once v2 always. The stores are
+     * RocksDB ({@link Stores}).
+     */
     public static Properties properties(GateConfig config) {
         Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.getString(GateConfig.APPLICATION_ID_CONFIG));
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.getString(GateConfig.BOOTSTRAP_SERVERS_CONFIG));
-        p.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(GateConfig.STATE_DIR_CONFIG));
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(GateConfig.NUM_STREAM_THREADS_CONFIG));
-        for (Map.Entry<String, Object> e : config.streamsOverrides().entrySet()) {
-            p.put(e.getKey(), e.getValue());
-        }
-        // the gate's safety rests on these: an override cannot weaken them
+        p.putAll(config.kafkaClientProperties());
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
+        p.putAll(config.streamsOverrides());
+        // the gate's safety rests on this: an override cannot weaken it
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         return p;
     }
@@ -60,6 +69,25 @@ public final class GateStreams implements AutoCloseable {
     /** The running streams (interactive queries, state listeners, metrics). */
     public KafkaStreams streams() {
         return streams;
+    }
+
+    /**
+     * Which instance holds the action {@code taskId/toolCallId} (for routing {@code GET /v1/actions/...}; needs
+     * {@code streams.application.server} on every instance).
+     */
+    public KeyQueryMetadata ownerOf(String actionKey) {
+        return streams.queryMetadataForKey(Stores.ACTIONS, actionKey, Serdes.String().serializer());
+    }
+
+    /**
+     * The current receipt of an action held by this instance (interactive query on {@code gate-actions}); empty when
+     * this instance does not hold it. Throws Kafka's {@code InvalidStateStoreException} while the store is not
+     * queryable (rebalance, restoration): answer 503 and retry.
+     */
+    public Optional<Receipt> localReceipt(String actionKey) {
+        ReadOnlyKeyValueStore<String, ActionState> store = streams.store(
+                StoreQueryParameters.fromNameAndType(Stores.ACTIONS, QueryableStoreTypes.<String, ActionState>keyValueStore()));
+        return Optional.ofNullable(store.get(actionKey)).map(Records::receipt);
     }
 
     public void start() {

@@ -5,7 +5,11 @@ import java.util.Optional;
 import io.actiongate.gate.internal.CredentialCheck;
 import io.actiongate.scan.CredentialScanner;
 
-/** The gate's credential check over {@link CredentialScanner}: the input JSON first, then the summary. */
+/**
+ * The gate's credential check over {@link CredentialScanner}: the input JSON first, then the summary. The answer
+ * names the detector and the field (input_json or summary) only: a JSON pointer would repeat member names, which
+ * are input text.
+ */
 public final class ScannerCredentialCheck implements CredentialCheck {
 
     private final CredentialScanner scanner;
@@ -20,7 +24,7 @@ public final class ScannerCredentialCheck implements CredentialCheck {
 
     @Override
     public Optional<String> find(String inputJson, String summary) {
-        return scanner.scanJson(inputJson).map(f -> "detector " + f.detector() + " in input_json " + f.location())
-                .or(() -> scanner.scan(summary).map(f -> "detector " + f.detector() + " in summary"));
+        return scanner.scanJson(inputJson).map(f -> "detector " + f.detector() + " fired in input_json")
+                .or(() -> scanner.scan(summary).map(f -> "detector " + f.detector() + " fired in summary"));
     }
 }

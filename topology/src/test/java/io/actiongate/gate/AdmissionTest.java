@@ -118,6 +118,15 @@ class AdmissionTest {
     }
 
     @Test
+    void shouldApplyTheDefaultInputLimitWhenTheDescriptorGivesNone() {
+        gate.close();
+        gate = GateDriver.start(stateDir, java.util.Map.of(GateConfig.MAX_INPUT_BYTES_DEFAULT_CONFIG, "40"))
+                .demoPolicy();
+        gate.tool(tool(SEND).setMaxInputBytes(0).build());
+        assertRejected(proposal("c-1"), ReasonCode.INPUT_TOO_LARGE);
+    }
+
+    @Test
     void shouldRejectDigestMismatch() {
         assertRejected(proposal("c-1").setInputDigest(io.actiongate.digest.Digests.inputDigest("{}")),
                 ReasonCode.DIGEST_MISMATCH);
@@ -219,8 +228,20 @@ class AdmissionTest {
     }
 
     @Test
-    void shouldRejectCredentialMaterialInInput() {
-        assertRejected(withInput(proposal("c-1"), "{\"to\":\"ops@example.com\",\"key\":\"AKIAIOSFODNN7EXAMPLE\"}"),
+    void shouldRejectCredentialMaterialInInputNamingTheDetectorOnly() {
+        ActionProposal p = withInput(proposal("c-1"),
+                "{\"to\":\"ops@example.com\",\"note\":\"AKIAIOSFODNN7EXAMPLE\"}").build();
+        gate.proposals.pipeInput(GateDriver.key(p), p);
+        Receipt r = gate.lastReceipt();
+        assertThat(r.getReasonCode()).isEqualTo(ReasonCode.CREDENTIAL_MATERIAL.name());
+        assertThat(r.getReason()).contains("detector").contains("input_json")
+                .doesNotContain("AKIA").doesNotContain("note");
+        assertThat(gate.attempts.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldRejectAPasswordAssignmentInInput() {
+        assertRejected(withInput(proposal("c-1"), "{\"to\":\"ops@example.com\",\"password\":\"hunter2Xq9!zP4r#\"}"),
                 ReasonCode.CREDENTIAL_MATERIAL);
     }
 

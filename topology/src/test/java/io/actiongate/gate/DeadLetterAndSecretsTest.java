@@ -82,6 +82,20 @@ class DeadLetterAndSecretsTest {
     }
 
     @Test
+    void shouldTreatAnUndecodablePolicyRecordAsAbsentAndFailClosed() {
+        org.apache.kafka.streams.TestInputTopic<byte[], byte[]> rawPolicy = gate.driver.createInputTopic(
+                "actiongate.policy", new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer());
+        rawPolicy.pipeInput("epoch:acme".getBytes(StandardCharsets.UTF_8), new byte[] {(byte) 0xC3, 1, 9, 9});
+        gate.propose(proposal("c-1"));
+        assertThat(gate.lastReceipt().getReasonCode()).isEqualTo(ReasonCode.AUTHORIZATION_EPOCH_CHANGED.name());
+        gate.epoch(1);
+        gate.propose(proposal("c-2"));
+        assertThat(gate.lastReceipt().getStatus()).as("the next good policy record is used").isEqualTo(
+                ReceiptStatus.WAITING_APPROVAL);
+    }
+
+    @Test
     void shouldDeadLetterAnOutcomeForAnUnknownAction() {
         gate.report(gate.outcome(proposal("c-404").build(), 1, OutcomeStatus.SUCCEEDED));
         assertThat(gate.deadLetters.readValue().getSourceTopic()).isEqualTo("actiongate.outcomes");

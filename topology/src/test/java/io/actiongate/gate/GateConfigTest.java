@@ -90,18 +90,23 @@ class GateConfigTest {
 
     @Test
     void shouldAlwaysRunExactlyOnceV2WhateverTheOverrides() {
-        GateConfig c = GateConfig.fromStrings(Map.of("streams.processing.guarantee", "at_least_once",
-                "streams.commit.interval.ms", "50", GateConfig.APPLICATION_ID_CONFIG, "gate-a"));
+        GateConfig c = GateConfig.fromStrings(Map.of("gate.streams.processing.guarantee", "at_least_once",
+                "gate.streams.commit.interval.ms", "50", GateConfig.APPLICATION_ID_CONFIG, "gate-a",
+                "kafka.security.protocol", "SSL"));
         Properties p = GateStreams.properties(c);
         assertThat(p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo(StreamsConfig.EXACTLY_ONCE_V2);
         assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("50");
         assertThat(p.get(StreamsConfig.APPLICATION_ID_CONFIG)).isEqualTo("gate-a");
+        assertThat(p.get("security.protocol")).isEqualTo("SSL");
+        assertThat(c.unrecognizedKeys()).isEmpty();
     }
 
     @Test
     void shouldDocumentEveryKeyForTheReadme() {
         String table = GateConfig.toMarkdown();
-        GateConfig.CONFIG_DEF.names().forEach(name -> assertThat(table).contains("`" + name + "`"));
+        GateConfig.CONFIG_DEF.names().stream().filter(n -> n.startsWith("gate."))
+                .forEach(name -> assertThat(table).contains("`" + name + "`"));
+        assertThat(table).contains("`gate.approval.timeout` | `24h`");
     }
 
     @Test

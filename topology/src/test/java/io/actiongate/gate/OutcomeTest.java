@@ -67,6 +67,15 @@ class OutcomeTest {
     }
 
     @Test
+    void shouldFailWithRateLimitedWhenTheExecutorReportsARetryAtBeyondItsCap() {
+        ActionProposal p = dispatching(Map.of());
+        gate.report(gate.outcome(p, 1, OutcomeStatus.FAILED).setHttpStatus(429).setErrorCode("RATE_LIMITED"));
+        Receipt r = gate.lastReceipt();
+        assertThat(r.getStatus()).isEqualTo(ReceiptStatus.FAILED);
+        assertThat(r.getReasonCode()).isEqualTo(ReasonCode.RATE_LIMITED.name());
+    }
+
+    @Test
     void shouldChangeNothingForDuplicateOrStaleOutcomes() {
         ActionProposal p = dispatching(Map.of());
         gate.report(gate.outcome(p, 2, OutcomeStatus.SUCCEEDED));

@@ -80,6 +80,23 @@ class TimersTest {
     }
 
     @Test
+    void shouldSweepPendingActionsInBoundedBatchesAndResumeWhereTheLastSweepStopped() {
+        try (GateDriver gate = GateDriver.start(stateDir, Map.of(GateConfig.CANCEL_SWEEP_BATCH_MAX_CONFIG, "1"))) {
+            gate.demoPolicy();
+            gate.propose(proposal("c-1"));
+            gate.propose(proposal("c-2"));
+            gate.drain();
+            gate.task(GateDriver.TASK, 1, LifecycleStatus.CANCELLED);
+            gate.advance(Duration.ofSeconds(10));
+            assertThat(gate.receipts()).extracting(Receipt::getToolCallId).containsExactly("c-1");
+            gate.advance(Duration.ofSeconds(10));
+            assertThat(gate.receipts()).extracting(Receipt::getToolCallId).containsExactly("c-2");
+            gate.advance(Duration.ofSeconds(10));
+            assertThat(gate.receipts()).isEmpty();
+        }
+    }
+
+    @Test
     void shouldLetDispatchedWorkFinishAfterCancellation() {
         try (GateDriver gate = GateDriver.start(stateDir).demoPolicy()) {
             ActionProposal p = gate.propose(proposal("c-1"));

@@ -139,6 +139,13 @@ public record ActionState(
         public String conversationId() {
             return origin == null ? null : origin.conversationId();
         }
+
+        /** Ids and tool only: the input and summary are never rendered, so a stray log line cannot leak them. */
+        @Override
+        public String toString() {
+            return "Action[" + taskId + "/" + toolCallId + ", " + provider + ":" + toolName + ":" + operation
+                    + ", input " + inputDigest + "]";
+        }
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

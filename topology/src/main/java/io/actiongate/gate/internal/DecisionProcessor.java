@@ -67,7 +67,7 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
             return;
         }
         lifecycle.useDecision(d.getDecisionId());
-        LOG.info("action {}: decision {} {} applied", key, d.getDecisionId(), d.getType());
+        LOG.debug("action {}: decision {} {} applied", key, d.getDecisionId(), d.getType());
         switch (d.getType()) {
             case APPROVE -> approve(state, d, now);
             case REJECT -> lifecycle.save(state, state.withApproval(d.getDecisionId(), null)

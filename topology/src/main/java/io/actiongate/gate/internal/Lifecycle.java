@@ -167,7 +167,7 @@ public final class Lifecycle {
         ActionState next = state.withAttempt(record).to(Phase.DISPATCHING, null, null, now);
         AttemptReservation reservation = Records.reservation(next, record);
         context.forward(new Record<Object, Object>(next.key(), reservation, now), Sinks.ATTEMPTS);
-        LOG.info("action {} reserved attempt {}", next.key(), attempt);
+        LOG.debug("action {} reserved attempt {}", next.key(), attempt);
         return save(prev, next);
     }
 

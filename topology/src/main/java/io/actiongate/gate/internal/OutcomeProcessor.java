@@ -21,6 +21,8 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
 
     private static final Logger LOG = LoggerFactory.getLogger(OutcomeProcessor.class);
 
+    private static final java.util.regex.Pattern ERROR_CODE = java.util.regex.Pattern.compile("[A-Z0-9_]{1,64}");
+
     private final GateConfig config;
     private ProcessorContext<Object, Object> context;
     private Lifecycle lifecycle;
@@ -92,6 +94,9 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
 
     /** Error codes travel to receipts: keep only code-shaped values, never free text. */
     static String safeErrorCode(String code) {
-        return code != null && code.matches("[A-Z0-9_]{1,64}") ? code : (code == null ? null : "OTHER");
+        if (code == null) {
+            return null;
+        }
+        return ERROR_CODE.matcher(code).matches() ? code : "OTHER";
     }
 }

@@ -15,6 +15,7 @@ import io.actiongate.contract.ReasonCode;
 /**
  * The policy checks of ARCHITECTURE.md section 4, run at admission and again right before every reservation
  * (invariant 3). Absent evidence fails: no descriptor, integration, grant, task state or epoch is a refusal.
+ * Reasons never repeat proposal fields: they go into receipts.
  */
 public final class PolicyChecks {
 
@@ -24,8 +25,7 @@ public final class PolicyChecks {
     /** Whether the descriptor names this provider and operation (UNKNOWN_PROVIDER_METHOD otherwise). */
     public static Optional<Rejection> toolMatches(ActionState.Action a, Optional<ToolDescriptor> tool) {
         if (tool.isEmpty()) {
-            return reject(ReasonCode.UNKNOWN_PROVIDER_METHOD, "no tool descriptor for " + a.provider() + ":"
-                    + a.toolName());
+            return reject(ReasonCode.UNKNOWN_PROVIDER_METHOD, "no tool descriptor for this provider and tool");
         }
         ToolDescriptor t = tool.get();
         if (!a.provider().equals(t.getProvider()) || !a.operation().equals(t.getOperation())
@@ -44,18 +44,17 @@ public final class PolicyChecks {
         }
         ToolDescriptor t = tool.get();
         if (!t.getEnabled()) {
-            return reject(ReasonCode.TOOL_DISABLED, "tool " + a.toolName() + " is disabled");
+            return reject(ReasonCode.TOOL_DISABLED, "the tool is disabled");
         }
         if (!t.getSchemaHash().equals(a.toolSchemaHash())) {
             return reject(ReasonCode.TOOL_SCHEMA_CHANGED, "tool_schema_hash differs from the current descriptor");
         }
         if (!policy.integration(a.orgId(), a.provider()).map(Integration::getEnabled).orElse(false)) {
-            return reject(ReasonCode.INTEGRATION_DISABLED, "integration " + a.provider() + " is not enabled");
+            return reject(ReasonCode.INTEGRATION_DISABLED, "the org's integration with this provider is not enabled");
         }
         Optional<Grant> grant = policy.grant(a.orgId(), a.profileId());
         if (grant.isEmpty() || !grant.get().getTools().contains(a.toolName())) {
-            return reject(ReasonCode.PROFILE_NOT_GRANTED, "profile " + a.profileId() + " is not granted "
-                    + a.toolName());
+            return reject(ReasonCode.PROFILE_NOT_GRANTED, "the profile is not granted this tool");
         }
         if (grant.get().getMode() == GrantMode.READ_ONLY && !readOnly(t)) {
             return reject(ReasonCode.READ_ONLY_MODE, "profile is read-only and the tool is not");

@@ -38,6 +38,7 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
 
     private final GateConfig config;
     private Lifecycle lifecycle;
+    private String sweepCursor;
 
     public TimerProcessor(GateConfig config) {
         this.config = config;
@@ -101,14 +102,22 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
         }
     }
 
-    /** Cancels pending actions whose task or origin is no longer ACTIVE. */
+    /**
+     * Cancels pending actions whose task or origin is no longer ACTIVE. Checks at most
+     * {@code gate.cancel.sweep.batch.max} entries per sweep, resuming after the last key checked, so one sweep never
+     * stalls the thread however many actions wait; a full pass takes ceil(pending / batch) sweeps.
+     */
     void sweepCancelled() {
         Map<String, Optional<TaskState>> tasks = new HashMap<>();
         Map<String, Optional<OriginState>> origins = new HashMap<>();
         List<KeyValue<String, ReasonCode>> cancelled = new ArrayList<>();
-        try (KeyValueIterator<String, String> it = lifecycle.pending().all()) {
-            while (it.hasNext()) {
+        int checked = 0;
+        String last = null;
+        try (KeyValueIterator<String, String> it = lifecycle.pending().range(sweepCursor, null)) {
+            while (it.hasNext() && checked < config.cancelSweepBatchMax()) {
                 KeyValue<String, String> entry = it.next();
+                checked++;
+                last = entry.key;
                 String taskId = entry.key.substring(0, entry.key.indexOf('/'));
                 Optional<TaskState> task = tasks.computeIfAbsent(taskId, lifecycle.policy()::task);
                 if (task.isPresent() && task.get().getStatus() != LifecycleStatus.ACTIVE) {
@@ -123,6 +132,8 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
                 }
             }
         }
+        // resume just after the last key next time; start over once the end was reached
+        sweepCursor = checked < config.cancelSweepBatchMax() || last == null ? null : last + '\u0000';
         long now = lifecycle.now();
         for (KeyValue<String, ReasonCode> c : cancelled) {
             ActionState state = lifecycle.load(c.key);

@@ -47,12 +47,21 @@ public final class Timers {
     }
 
     public static String key(long due, Kind kind, String id) {
-        return String.format("%019d|%c|%s", Math.max(0, due), kind.code, id);
+        return paddedDue(due, 23 + id.length()).append('|').append(kind.code).append('|').append(id).toString();
     }
 
-    /** The exclusive upper bound of all timers due at or before {@code now}. */
+    /** The upper bound (inclusive, above every key) of all timers due at or before {@code now}. */
     public static String dueUpperBound(long now) {
-        return String.format("%019d|~", Math.max(0, now));
+        return paddedDue(now, 21).append("|~").toString();
+    }
+
+    private static StringBuilder paddedDue(long due, int capacity) {
+        String digits = Long.toString(Math.max(0, due));
+        StringBuilder out = new StringBuilder(capacity);
+        for (int i = digits.length(); i < 19; i++) {
+            out.append('0');
+        }
+        return out.append(digits);
     }
 
     public static Timer parse(String key) {

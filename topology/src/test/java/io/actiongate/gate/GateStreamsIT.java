@@ -1,0 +1,225 @@
+package io.actiongate.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.actiongate.avro.ActionProposal;
+import io.actiongate.avro.ApprovalMode;
+import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.avro.AttemptReservation;
+import io.actiongate.avro.AuthorizationEpoch;
+import io.actiongate.avro.Decision;
+import io.actiongate.avro.DecisionType;
+import io.actiongate.avro.Grant;
+import io.actiongate.avro.GrantMode;
+import io.actiongate.avro.Integration;
+import io.actiongate.avro.LifecycleStatus;
+import io.actiongate.avro.OutcomeStatus;
+import io.actiongate.avro.PolicyRecord;
+import io.actiongate.avro.Receipt;
+import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.avro.ResolvedBy;
+import io.actiongate.avro.TaskState;
+import io.actiongate.broker.KafkaBrokerExtension;
+import io.actiongate.broker.TestNames;
+import io.actiongate.digest.DecisionSigning;
+import io.actiongate.topics.TopicSpec;
+import io.actiongate.topics.Topics;
+import io.actiongate.topics.TopicsCreator;
+
+/** The gate on a real (embedded KRaft) broker with exactly-once v2 and RocksDB stores. */
+class GateStreamsIT {
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+
+    private static final Duration WAIT = Duration.ofSeconds(120);
+
+    @TempDir
+    Path stateDir;
+
+    private final KeyPair keys = GateDriver.newKeyPair();
+    private final List<GateStreams> running = new ArrayList<>();
+    private String prefix;
+    private GateConfig config;
+    private KafkaProducer<String, byte[]> producer;
+    private KafkaConsumer<String, byte[]> receiptsConsumer;
+    private KafkaConsumer<String, byte[]> attemptsConsumer;
+    private final List<Receipt> receipts = new ArrayList<>();
+    private final List<AttemptReservation> attempts = new ArrayList<>();
+
+    @BeforeEach
+    void setUp(TestInfo test) {
+        prefix = TestNames.topicPrefix(test);
+        new TopicsCreator(KAFKA.admin(), 60_000).create(TopicsCreator.Plan.of(prefix, 2, (short) 1));
+        config = GateConfig.fromStrings(Map.of(
+                GateConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(),
+                GateConfig.APPLICATION_ID_CONFIG, TestNames.applicationId(test),
+                GateConfig.STATE_DIR_CONFIG, stateDir.toString(),
+                GateConfig.TOPIC_PREFIX_CONFIG, prefix,
+                GateConfig.TRUSTED_KEYS_CONFIG,
+                GateDriver.KEY_ID + "=" + Base64.getEncoder().encodeToString(keys.getPublic().getEncoded())));
+        Map<String, Object> props = KAFKA.clientProperties();
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        producer = new KafkaProducer<>(props);
+        receiptsConsumer = consumer(Topics.RECEIPTS);
+        attemptsConsumer = consumer(Topics.ATTEMPTS);
+        publishDemoPolicy();
+    }
+
+    @AfterEach
+    void tearDown() {
+        running.forEach(g -> g.close(Duration.ofSeconds(30)));
+        producer.close();
+        receiptsConsumer.close();
+        attemptsConsumer.close();
+    }
+
+    @Test
+    void shouldApproveReserveAndSettleAnActionEndToEnd() {
+        start();
+        ActionProposal p = propose("c-1");
+        awaitReceipt("c-1", ReceiptStatus.WAITING_APPROVAL);
+        approve(p);
+        AttemptReservation reservation = awaitAttempt("c-1", 1);
+        assertThat(reservation.getInputJson()).isEqualTo(GateDriver.INPUT);
+        awaitReceipt("c-1", ReceiptStatus.DISPATCHING);
+        Instant now = Instant.now();
+        send(Topics.OUTCOMES, "T-1/c-1", AttemptOutcome.newBuilder().setTaskId("T-1").setToolCallId("c-1")
+                .setAttempt(1).setStatus(OutcomeStatus.SUCCEEDED).setDispatched(true).setHttpStatus(200)
+                .setProviderReceiptId("prov-1").setErrorCode(null).setErrorDetail(null).setRetryAt(null)
+                .setStartedAt(now).setFinishedAt(now).setExecutorId("exec-it").build());
+        Receipt done = awaitReceipt("c-1", ReceiptStatus.SUCCEEDED);
+        assertThat(done.getResolvedBy()).isEqualTo(ResolvedBy.GATE);
+        assertThat(done.getAttempts()).hasSize(1);
+        assertThat(running.get(0).localReceipt("T-1/c-1")).hasValueSatisfying(
+                r -> assertThat(r.getStatus()).isEqualTo(ReceiptStatus.SUCCEEDED));
+    }
+
+    @Test
+    void shouldKeepAWaitingActionAcrossARestartWithTheSameStateDirectoryAndApplicationId() {
+        GateStreams first = start();
+        ActionProposal p = propose("c-1");
+        awaitReceipt("c-1", ReceiptStatus.WAITING_APPROVAL);
+        first.close(Duration.ofSeconds(30));
+        running.remove(first);
+
+        start();
+        approve(p);
+        awaitAttempt("c-1", 1);
+        awaitReceipt("c-1", ReceiptStatus.DISPATCHING);
+        assertThat(receipts).filteredOn(r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL).hasSize(1);
+    }
+
+    private GateStreams start() {
+        GateStreams gate = GateStreams.create(config);
+        running.add(gate);
+        gate.start();
+        await().atMost(WAIT).until(() -> gate.streams().state() == KafkaStreams.State.RUNNING);
+        return gate;
+    }
+
+    private ActionProposal propose(String call) {
+        ActionProposal p = GateDriver.proposal(call).setProposedAt(Instant.now()).build();
+        send(Topics.PROPOSALS, GateDriver.key(p), p);
+        return p;
+    }
+
+    private void approve(ActionProposal p) {
+        Instant now = Instant.now();
+        Decision d = DecisionSigning.sign(Decision.newBuilder().setDecisionId("d-" + UUID.randomUUID())
+                .setTaskId(p.getTaskId()).setToolCallId(p.getToolCallId()).setType(DecisionType.APPROVE)
+                .setActionDigest(GateDriver.actionDigest(p)).setApproverSubject("alice").setApproverOrg(GateDriver.ORG)
+                .setAuthMethod("webauthn").setIssuedAt(now).setExpiresAt(now.plus(Duration.ofHours(1)))
+                .setKeyId(GateDriver.KEY_ID).setSignature(java.nio.ByteBuffer.allocate(0)).build(), keys.getPrivate());
+        send(Topics.DECISIONS, GateDriver.key(p), d);
+    }
+
+    private void publishDemoPolicy() {
+        policy("epoch:acme", "epoch", AuthorizationEpoch.newBuilder().setOrgId("acme").setEpoch(1).build());
+        policy("task:T-1", "task", TaskState.newBuilder().setTaskId("T-1").setVersion(1)
+                .setStatus(LifecycleStatus.ACTIVE).build());
+        policy("grant:acme:chat-default", "grant", Grant.newBuilder().setOrgId("acme").setProfileId("chat-default")
+                .setTools(List.of(GateDriver.SEND)).setMode(GrantMode.FULL_ACCESS).setChatEnabled(true).build());
+        policy("integration:acme:webhook", "integration", Integration.newBuilder().setOrgId("acme")
+                .setProvider("webhook").setEnabled(true).setScopes(List.of()).build());
+        policy("tool:webhook:send_email", "tool", GateDriver.tool(GateDriver.SEND).setApproval(ApprovalMode.HUMAN)
+                .build());
+        producer.flush();
+    }
+
+    private void policy(String key, String kind, Object body) {
+        send(Topics.POLICY, key, PolicyRecord.newBuilder().setKind(kind).setBody(body).build());
+    }
+
+    private <V> void send(TopicSpec<String, V> topic, String key, V value) {
+        producer.send(new ProducerRecord<>(topic.name(prefix), key,
+                topic.valueSerde().serializer().serialize(topic.name(prefix), value)));
+        producer.flush();
+    }
+
+    private KafkaConsumer<String, byte[]> consumer(TopicSpec<String, ?> topic) {
+        Map<String, Object> props = KAFKA.clientProperties();
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, "it-reader-" + UUID.randomUUID());
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                org.apache.kafka.common.serialization.ByteArrayDeserializer.class);
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props);
+        consumer.subscribe(List.of(topic.name(prefix)));
+        return consumer;
+    }
+
+    private Receipt awaitReceipt(String call, ReceiptStatus status) {
+        await().atMost(WAIT).until(() -> {
+            poll(receiptsConsumer, Topics.RECEIPTS, receipts);
+            return receipts.stream().anyMatch(r -> r.getToolCallId().equals(call) && r.getStatus() == status);
+        });
+        return receipts.stream().filter(r -> r.getToolCallId().equals(call) && r.getStatus() == status)
+                .reduce((a, b) -> b).orElseThrow();
+    }
+
+    private AttemptReservation awaitAttempt(String call, int attempt) {
+        await().atMost(WAIT).until(() -> {
+            poll(attemptsConsumer, Topics.ATTEMPTS, attempts);
+            return attempts.stream().anyMatch(a -> a.getToolCallId().equals(call) && a.getAttempt() == attempt);
+        });
+        return attempts.stream().filter(a -> a.getToolCallId().equals(call) && a.getAttempt() == attempt)
+                .findFirst().orElseThrow();
+    }
+
+    private <V> void poll(KafkaConsumer<String, byte[]> consumer, TopicSpec<String, V> topic, List<V> into) {
+        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+            into.add(topic.valueSerde().deserializer().deserialize(r.topic(), r.value()));
+        }
+    }
+}
