@@ -74,7 +74,7 @@ Whole numbers print without a fraction; backslashes and line breaks are escaped.
 {{- $_ = set $config "http.port" .Values.http.port }}
 {{- $_ = set $config "http.bind.address" "0.0.0.0" }}
 {{- $_ = set $config "state.dir" (include "actiongate.stateDir" .) }}
-{{- $_ = set $config "num.stream.threads" .Values.gate.streamThreads }}
+{{- $_ = set $config "gate.streams.num.stream.threads" .Values.gate.streamThreads }}
 {{- if .Values.trustedKeys.existingSecret }}
 {{- $_ = set $config "gate.trusted.keys.dir" (include "actiongate.trustedKeysDir" .) }}
 {{- end -}}

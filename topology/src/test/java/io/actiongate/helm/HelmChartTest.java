@@ -95,11 +95,12 @@ class HelmChartTest {
         String claim = claims.get(0).path("metadata").path("name").asText();
         String stateDir = properties(defaults.get("ConfigMap", FULLNAME)).get(CommonConfig.STATE_DIR_CONFIG);
         assertThat(mountPath(gate, claim)).isEqualTo(stateDir);
-        assertThat(properties(defaults.get("ConfigMap", FULLNAME))).containsEntry("num.stream.threads", "1");
+        assertThat(properties(defaults.get("ConfigMap", FULLNAME)))
+                .containsEntry("gate.streams.num.stream.threads", "1");
 
         JsonNode scaled = overridden.get("StatefulSet", FULLNAME + "-gate");
         assertThat(scaled.path("spec").path("replicas").asInt()).isEqualTo(3);
-        assertThat(properties(overridden.get("ConfigMap", FULLNAME))).containsEntry("num.stream.threads", "4");
+        assertThat(properties(overridden.get("ConfigMap", FULLNAME))).containsEntry("gate.streams.num.stream.threads", "4");
     }
 
     @Test
@@ -244,7 +245,7 @@ class HelmChartTest {
         CommonConfig common = new CommonConfig(config);
         assertThat(common.topicPartitions()).isEqualTo(24);
         assertThat(common.topicReplicationFactor()).isEqualTo((short) 2);
-        assertThat(GateConfig.fromStrings(config).getInt(GateConfig.NUM_STREAM_THREADS_CONFIG)).isEqualTo(4);
+        assertThat(GateConfig.fromStrings(config).streamsOverrides()).containsEntry("num.stream.threads", "4");
         assertThat(new ExecutorConfig(config).bootstrapServers()).isEqualTo("kafka-0.kafka:9092,kafka-1.kafka:9092");
         assertThat(new ReconcilerConfig(config).getString(ReconcilerConfig.TOPIC_PREFIX_CONFIG))
                 .isEqualTo("actiongate.");
