@@ -109,7 +109,7 @@ public final class DevStack implements DevComponent {
         d.put("executor.dispatch.threads", "4");
         d.put("reconciler.backoff.initial", "500");
         d.put("reconciler.backoff.max", "5000");
-        d.put("streams.commit.interval.ms", "100");
+        d.put("gate.streams.commit.interval.ms", "100");
         d.put("connectors.webhook.base-url", boxes.webhookUri().toString());
         d.put("connectors.webhook.operations", "post_update");
         d.put("connectors.webhook.read-operations", "get_notes");
