@@ -41,6 +41,12 @@ public final class GateStreams implements AutoCloseable {
         return new GateStreams(GateTopology.build(config), properties(config));
     }
 
+    /** A gate with the default credential scanner whose published receipts {@code receipts} sees; not started. */
+    public static GateStreams create(GateConfig config, ReceiptObserver receipts) {
+        return new GateStreams(GateTopology.build(config, ScannerCredentialCheck.defaults(), receipts),
+                properties(config));
+    }
+
     /** A gate with another credential check (tests, embedders); not started. */
     public static GateStreams create(GateConfig config, CredentialCheck credentials) {
         return new GateStreams(GateTopology.build(config, credentials), properties(config));

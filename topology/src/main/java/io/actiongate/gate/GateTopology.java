@@ -57,6 +57,11 @@ public final class GateTopology {
 
     /** The gate topology with the given credential check. */
     public static Topology build(GateConfig config, CredentialCheck credentials) {
+        return build(config, credentials, ReceiptObserver.NONE);
+    }
+
+    /** The gate topology with the given credential check and an observer of every published receipt. */
+    public static Topology build(GateConfig config, CredentialCheck credentials, ReceiptObserver receipts) {
         String prefix = config.topicPrefix();
         Deserializer<byte[]> bytes = Serdes.ByteArray().deserializer();
         Topology t = new Topology();
@@ -92,7 +97,9 @@ public final class GateTopology {
         t.addStateStore(Stores.pending(), stateful);
         t.addStateStore(Stores.decisionIds(), stateful);
 
-        sink(t, Sinks.RECEIPTS, Topics.RECEIPTS, prefix, ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS);
+        t.addProcessor(Sinks.RECEIPTS, () -> new io.actiongate.gate.internal.ReceiptObserverProcessor(receipts),
+                ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS);
+        sink(t, Sinks.RECEIPTS_OUT, Topics.RECEIPTS, prefix, Sinks.RECEIPTS);
         sink(t, Sinks.ATTEMPTS, Topics.ATTEMPTS, prefix, ADMIT, DECIDE, TIMERS);
         sink(t, Sinks.UNKNOWN_OUTCOMES, Topics.UNKNOWN_OUTCOMES, prefix, SETTLE, TIMERS);
         sink(t, Sinks.CONFLICTS, Topics.CONFLICTS, prefix, ADMIT);

@@ -24,6 +24,7 @@ import io.actiongate.gate.GateStreams;
 import io.actiongate.gate.Stores;
 import io.actiongate.gate.internal.ActionState;
 import io.actiongate.http.GateHttpServer;
+import io.actiongate.http.GateMetrics;
 import io.actiongate.http.HttpServerConfig;
 import io.actiongate.http.StreamsActionStateQuery;
 import io.actiongate.reconciler.Reconciler;
@@ -82,7 +83,9 @@ public final class ActiongateNode implements AutoCloseable {
             HostInfo self = new HostInfo(nodeConfig.advertisedHost(), http.port());
             gateConfig.put(GateConfig.STREAMS_PREFIX + StreamsConfig.APPLICATION_SERVER_CONFIG,
                     self.host() + ":" + self.port());
-            gate = GateStreams.create(new GateConfig(gateConfig));
+            GateMetrics metrics = new GateMetrics(registry);
+            gate = GateStreams.create(new GateConfig(gateConfig), receipt -> metrics.receipt(
+                    receipt.getStatus().name(), receipt.getReasonCode()));
             started.push(() -> gate.close(Duration.ofMillis(nodeConfig.shutdownTimeoutMs())));
             actions.set(new StreamsActionStateQuery<ActionState>(gate.streams(), Stores.ACTIONS, self,
                     ActionViews::view));

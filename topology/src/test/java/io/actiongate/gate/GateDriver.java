@@ -84,6 +84,8 @@ final class GateDriver implements AutoCloseable {
     final TestInputTopic<byte[], byte[]> rawProposals;
     final TestInputTopic<byte[], byte[]> rawDecisions;
     final TestOutputTopic<String, Receipt> receipts;
+    /** Every receipt the topology's {@link ReceiptObserver} saw, in order. */
+    final List<Receipt> observedReceipts = new java.util.ArrayList<>();
     final TestOutputTopic<String, AttemptReservation> attempts;
     final TestOutputTopic<String, UnknownOutcome> unknowns;
     final TestOutputTopic<String, IdentityConflict> conflicts;
@@ -105,7 +107,8 @@ final class GateDriver implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "gate-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        this.driver = new TopologyTestDriver(GateTopology.build(config), props, START);
+        this.driver = new TopologyTestDriver(
+                GateTopology.build(config, ScannerCredentialCheck.defaults(), observedReceipts::add), props, START);
         String prefix = config.topicPrefix();
         StringSerializer strings = new StringSerializer();
         ByteArraySerializer bytes = new ByteArraySerializer();

@@ -1,0 +1,32 @@
+package io.actiongate.gate.internal;
+
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+
+import io.actiongate.avro.Receipt;
+import io.actiongate.gate.ReceiptObserver;
+
+/** Passes every receipt on to the receipts sink, showing it to a {@link ReceiptObserver} on the way. */
+public final class ReceiptObserverProcessor implements Processor<Object, Object, Object, Object> {
+
+    private final ReceiptObserver observer;
+    private ProcessorContext<Object, Object> context;
+
+    public ReceiptObserverProcessor(ReceiptObserver observer) {
+        this.observer = observer;
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(Record<Object, Object> record) {
+        if (record.value() instanceof Receipt receipt) {
+            observer.published(receipt);
+        }
+        context.forward(record);
+    }
+}
