@@ -55,6 +55,11 @@ public final class Topics {
     private Topics() {
     }
 
+    /** The full names of {@link #ALL} under {@code prefix}, in the same order. */
+    public static List<String> names(String prefix) {
+        return ALL.stream().map(spec -> spec.name(prefix)).toList();
+    }
+
     private static <V> TopicSpec<String, V> compacted(String suffix, Serde<V> values) {
         return new TopicSpec<>(suffix, KEYS, values, TopicSpec.Cleanup.COMPACT, null);
     }

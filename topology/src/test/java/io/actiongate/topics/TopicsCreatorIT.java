@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -38,8 +36,7 @@ class TopicsCreatorIT {
         assertThat(report.topics()).hasSize(Topics.ALL.size())
                 .allMatch(t -> t.action() == TopicResult.Action.CREATED);
         assertThat(report.topics().get(0).name()).isEqualTo(prefix + "proposals");
-        Set<String> names = Topics.ALL.stream().map(s -> s.name(prefix)).collect(Collectors.toSet());
-        KAFKA.admin().describeTopics(names).allTopicNames().get()
+        KAFKA.admin().describeTopics(Topics.names(prefix)).allTopicNames().get()
                 .forEach((name, description) -> assertThat(description.partitions()).hasSize(3));
         assertThat(config(prefix + "receipts").get(TopicConfig.CLEANUP_POLICY_CONFIG).value()).isEqualTo("compact");
         Config conflicts = config(prefix + "conflicts");

@@ -9,7 +9,9 @@ import java.util.TreeMap;
 
 /**
  * The connectors found on the classpath by {@link ServiceLoader}, built from configuration keys
- * {@code connectors.<provider>.<setting>}. A provider is enabled unless {@code connectors.<provider>.enabled=false}.
+ * {@code connectors.<provider>.<setting>}. A provider is built when it has any setting (or
+ * {@code connectors.<provider>.enabled=true}) and skipped when it has none or {@code enabled=false}, so a deployment
+ * names only the providers it uses; a configured provider with a bad or missing setting fails loading, naming it.
  */
 public final class ConnectorRegistry implements AutoCloseable {
 
@@ -31,7 +33,8 @@ public final class ConnectorRegistry implements AutoCloseable {
         for (ConnectorFactory factory : ServiceLoader.load(ConnectorFactory.class, loader)) {
             String provider = factory.provider();
             Map<String, String> settings = settingsFor(config, provider);
-            if ("false".equalsIgnoreCase(settings.getOrDefault("enabled", "true"))) {
+            String enabled = settings.get("enabled");
+            if ("false".equalsIgnoreCase(enabled) || (settings.isEmpty() && enabled == null)) {
                 continue;
             }
             if (built.containsKey(provider)) {

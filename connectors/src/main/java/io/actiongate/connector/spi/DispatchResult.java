@@ -42,6 +42,14 @@ public record DispatchResult(
         return new DispatchResult(Status.RETRYABLE, false, null, null, errorCode, errorDetail, null);
     }
 
+    /**
+     * A definite, final refusal before anything was sent: the input broke a bound at dispatch time, the
+     * connector cannot run this operation, or the provider refused the envelope (SMTP 5xx before DATA).
+     */
+    public static DispatchResult refusedBeforeSending(String errorCode, String errorDetail) {
+        return new DispatchResult(Status.FAILED, false, null, null, errorCode, errorDetail, null);
+    }
+
     /** The request may have reached the provider and we cannot tell what happened. Never replayed. */
     public static DispatchResult unknown(Integer httpStatus, String errorCode, String errorDetail) {
         return new DispatchResult(Status.UNKNOWN, true, httpStatus, null, errorCode, errorDetail, null);

@@ -1,0 +1,119 @@
+package io.actiongate.connector.spi;
+
+import io.actiongate.connector.testing.LocalHttpServer;
+import io.actiongate.connector.testing.LogCapture;
+import io.actiongate.connector.testing.Requests;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ConnectorRegistryTest {
+
+    static final String SECRET = "registry-secret-9f8e7d6c";
+
+    @TempDir
+    Path dir;
+
+    private Map<String, String> config(String httpBase, int smtpPort) throws IOException {
+        Path secret = Files.writeString(dir.resolve("token"), SECRET + "\n");
+        Map<String, String> config = new HashMap<>();
+        config.put("connectors.webhook.base-url", httpBase);
+        config.put("connectors.webhook.operations", "notify");
+        config.put("connectors.webhook.credential", "file:" + secret);
+        config.put("connectors.webhook.response-timeout-ms", "5000");
+        config.put("connectors.x.base-url", httpBase);
+        config.put("connectors.x.credential", "file:" + secret);
+        config.put("connectors.x.user-id", "42");
+        config.put("connectors.smtp.host", "127.0.0.1");
+        config.put("connectors.smtp.port", String.valueOf(smtpPort));
+        config.put("connectors.smtp.from", "gate@actiongate.test");
+        config.put("connectors.smtp.username", "gate");
+        config.put("connectors.smtp.password", "file:" + secret);
+        config.put("connectors.smtp.allowed-domains", "example.com");
+        config.put("connectors.cli.enabled", "true");
+        config.put("other.key", "ignored");
+        return config;
+    }
+
+    @Test
+    void shouldFindAllFourConnectorsThroughServiceLoader() throws IOException {
+        try (ConnectorRegistry registry = ConnectorRegistry.load(config("http://127.0.0.1:9", 25))) {
+            assertThat(registry.providers()).containsExactlyInAnyOrder("webhook", "smtp", "x", "cli");
+            assertThat(registry.find("webhook").orElseThrow().classify("notify", "{}").kind())
+                    .isEqualTo(Classification.Kind.EFFECT);
+            assertThat(registry.find("smtp").orElseThrow().classify("send_email", "{}").kind())
+                    .isEqualTo(Classification.Kind.EFFECT);
+            assertThat(registry.find("x").orElseThrow().classify("post", "{}").kind())
+                    .isEqualTo(Classification.Kind.EFFECT);
+            assertThat(registry.find("cli").orElseThrow()
+                    .classify("kubectl", "{\"argv\":[\"kubectl\",\"get\",\"pods\"]}").kind())
+                    .isEqualTo(Classification.Kind.READ);
+        }
+    }
+
+    @Test
+    void shouldSkipDisabledConnectors() throws IOException {
+        Map<String, String> config = config("http://127.0.0.1:9", 25);
+        config.put("connectors.smtp.enabled", "false");
+        config.remove("connectors.smtp.host");
+
+        try (ConnectorRegistry registry = ConnectorRegistry.load(config)) {
+            assertThat(registry.providers()).doesNotContain("smtp").contains("webhook", "x", "cli");
+        }
+    }
+
+    @Test
+    void shouldSkipProvidersThatHaveNoSettingsAtAll() throws IOException {
+        Map<String, String> config = config("http://127.0.0.1:9", 25);
+        config.keySet().removeIf(key -> key.startsWith("connectors.x.") || key.startsWith("connectors.cli."));
+
+        try (ConnectorRegistry registry = ConnectorRegistry.load(config)) {
+            assertThat(registry.providers()).containsExactlyInAnyOrder("webhook", "smtp");
+        }
+    }
+
+    @Test
+    void shouldNameTheProviderAndSettingWhenConfigurationIsIncomplete() throws IOException {
+        Map<String, String> config = config("http://127.0.0.1:9", 25);
+        config.remove("connectors.webhook.base-url");
+
+        assertThatThrownBy(() -> ConnectorRegistry.load(config))
+                .hasMessageContaining("webhook").hasMessageContaining("base-url").hasMessageNotContaining(SECRET);
+    }
+
+    @Test
+    void shouldNeverLeakTheCredentialIntoResultsOrLogs() throws IOException {
+        try (LocalHttpServer echo = new LocalHttpServer(); LogCapture logs = new LogCapture()) {
+            echo.answer(exchange -> LocalHttpServer.respond(exchange, 401, Map.of(),
+                    "{\"error\":\"bad credential\",\"got\":\"" + exchange.getRequestHeaders().getFirst("Authorization")
+                            + "\"}"));
+            List<Object> seen = new ArrayList<>();
+            try (ConnectorRegistry registry = ConnectorRegistry.load(config(echo.baseUrl(),
+                    LocalHttpServer.closedPort()))) {
+                seen.add(registry.find("webhook").orElseThrow()
+                        .dispatch(Requests.dispatch("webhook", "notify", "{\"a\":1}")));
+                seen.add(registry.find("webhook").orElseThrow()
+                        .lookup(Requests.lookup("webhook", "notify", "k", null)));
+                seen.add(registry.find("x").orElseThrow().dispatch(Requests.dispatch("x", "post", "{\"text\":\"hi\"}")));
+                seen.add(registry.find("x").orElseThrow().lookup(Requests.lookup("x", "post", "k", "{\"text\":\"hi\"}")));
+                seen.add(registry.find("smtp").orElseThrow().dispatch(Requests.dispatch("smtp", "send_email",
+                        "{\"to\":\"a@example.com\",\"subject\":\"s\",\"body\":\"b\"}")));
+            }
+
+            assertThat(echo.requests()).hasSizeGreaterThanOrEqualTo(4)
+                    .allSatisfy(r -> assertThat(r.header("Authorization")).isEqualTo("Bearer " + SECRET));
+            assertThat(seen).hasSize(5).allSatisfy(result -> assertThat(result.toString()).doesNotContain(SECRET));
+            assertThat(logs.lines()).isNotEmpty().noneMatch(line -> line.contains(SECRET));
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.actiongate.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.Test;
+
+import io.actiongate.topics.Topics;
+import picocli.CommandLine;
+
+class DevCommandIT {
+
+    @Test
+    void shouldStartBrokerCreateTopicsPrintTheAddressAndStopCleanly() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true));
+        DevCommand dev = cl.getSubcommands().get("dev").getCommand();
+
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("dev", "--port", "0"));
+        DevEnvironment env = dev.awaitRunning();
+        try {
+            assertThat(env).as("dev started; stderr: %s", err).isNotNull();
+            assertThat(out.toString()).contains("Kafka bootstrap servers: " + env.bootstrapServers(),
+                    "actiongate.proposals", "actiongate.dead-letters", "Next steps:", "Ctrl-C");
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    env.bootstrapServers()))) {
+                Set<String> names = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+                assertThat(names).containsAll(Topics.names(Topics.DEFAULT_PREFIX));
+            }
+        } finally {
+            dev.stop(new PrintWriter(out, true));
+        }
+        assertThat(exit.get(30, TimeUnit.SECONDS)).isEqualTo(ExitCodes.OK);
+        assertThat(out.toString()).contains("Stopped.");
+        assertThat(env.broker().dataDir()).doesNotExist();
+    }
+
+    @Test
+    void shouldFailNamingThePortWhenItIsTaken() throws IOException {
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+
+            CliRun run = CliRun.of("dev", "--port", Integer.toString(taken.getLocalPort()));
+
+            assertThat(run.exitCode()).isEqualTo(ExitCodes.ERROR);
+            assertThat(run.err()).startsWith("error: port " + taken.getLocalPort()
+                    + " on 127.0.0.1 is already in use");
+        }
+    }
+
+    @Test
+    void shouldStartComponentsInOrderAndCloseThemInReverse() throws Exception {
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        List<DevComponent> components = List.of(recording("gate", events), recording("executor", events));
+
+        try (DevEnvironment env = DevEnvironment.start(new DevEnvironment.Settings(0, null, Map.of()), components)) {
+            assertThat(env.hints()).containsExactly("gate hint", "executor hint");
+        }
+
+        assertThat(events).containsExactly("start gate", "start executor", "stop executor", "stop gate");
+    }
+
+    @Test
+    void shouldCloseStartedComponentsAndTheBrokerWhenOneFailsToStart() {
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        DevComponent failing = new DevComponent() {
+            @Override
+            public String name() {
+                return "broken";
+            }
+
+            @Override
+            public AutoCloseable start(DevContext context) {
+                events.add("bootstrap " + context.bootstrapServers());
+                throw new IllegalStateException("broken on purpose");
+            }
+        };
+
+        CompletableFuture<Throwable> failure = new CompletableFuture<>();
+        try {
+            DevEnvironment.start(new DevEnvironment.Settings(0, null, Map.of()),
+                    List.of(recording("gate", events), failing)).close();
+        } catch (Exception e) {
+            failure.complete(e);
+        }
+
+        assertThat(failure.getNow(null)).hasMessage("broken on purpose");
+        assertThat(events).hasSize(3);
+        assertThat(events.get(0)).isEqualTo("start gate");
+        assertThat(events.get(1)).startsWith("bootstrap 127.0.0.1:");
+        assertThat(events.get(2)).isEqualTo("stop gate");
+    }
+
+    private static DevComponent recording(String name, List<String> events) {
+        return new DevComponent() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public AutoCloseable start(DevContext context) {
+                assertThat(context.topicPrefix()).isEqualTo("actiongate.");
+                assertThat(context.config()).containsKey("state.dir");
+                events.add("start " + name);
+                context.hint(name + " hint");
+                return () -> events.add("stop " + name);
+            }
+        };
+    }
+}
