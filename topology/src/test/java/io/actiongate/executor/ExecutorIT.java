@@ -166,6 +166,7 @@ class ExecutorIT {
             publish(prefix, List.of(seconds, date));
             outcomes = readUntil(KAFKA.bootstrapServers(), Topics.OUTCOMES.name(prefix), Topics.OUTCOMES,
                     values -> values.size() >= 2, Duration.ofSeconds(30));
+            assertThat(executor.metrics().dispatched()).isEqualTo(2);
         }
 
         assertThat(outcomes).hasSize(2).allSatisfy(outcome -> {

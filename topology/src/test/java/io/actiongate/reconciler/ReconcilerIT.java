@@ -98,6 +98,7 @@ class ReconcilerIT {
             publish(prefix, List.of(applied, notApplied));
             reconciliations = readUntil(KAFKA.bootstrapServers(), Topics.RECONCILIATIONS.name(prefix),
                     Topics.RECONCILIATIONS, values -> values.size() >= 2, Duration.ofSeconds(30));
+            assertThat(reconciler.metrics().lookups()).isEqualTo(2);
         }
 
         assertThat(reconciliations).hasSize(2);
@@ -143,6 +144,7 @@ class ReconcilerIT {
             reconciliations = readUntil(KAFKA.bootstrapServers(), Topics.RECONCILIATIONS.name(prefix),
                     Topics.RECONCILIATIONS,
                     values -> verdictsByCall(values).keySet().size() >= 4, Duration.ofSeconds(30));
+            assertThat(second.failure()).isNull();
         }
 
         Map<String, Set<Verdict>> verdicts = verdictsByCall(reconciliations);
