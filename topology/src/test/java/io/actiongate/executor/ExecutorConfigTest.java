@@ -40,6 +40,18 @@ class ExecutorConfigTest {
     }
 
     @Test
+    void shouldPassCommonKafkaClientSettingsToBothClients() {
+        ExecutorConfig config = new ExecutorConfig(Map.of("bootstrap.servers", "127.0.0.1:9092",
+                "kafka.security.protocol", "SSL", ExecutorConfig.CONSUMER_PREFIX + "session.timeout.ms", "9000"));
+        assertThat(Executor.consumerProperties(config)).containsEntry("security.protocol", "SSL")
+                .containsEntry("session.timeout.ms", "9000")
+                .containsEntry(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
+        assertThat(Executor.producerProperties(config)).containsEntry("security.protocol", "SSL")
+                .doesNotContainKey("session.timeout.ms");
+        assertThat(config.unrecognizedKeys()).isEmpty();
+    }
+
+    @Test
     void shouldRejectAnEmptyDispatchPool() {
         assertThatThrownBy(() -> new ExecutorConfig(Map.of("bootstrap.servers", "127.0.0.1:9092",
                 ExecutorConfig.DISPATCH_THREADS_CONFIG, "0"))).isInstanceOf(ConfigException.class);
