@@ -48,6 +48,7 @@ class SandboxWebhookProviderTest {
         assertThat(first.statusCode()).isEqualTo(200);
         assertThat(second.body()).isEqualTo(first.body()).contains(sandbox.effect("k-1").id());
         assertThat(sandbox.requests("k-1")).isEqualTo(2);
+        assertThat(sandbox.requestTimes("k-1")).hasSize(2).isSorted();
         assertThat(sandbox.effects("k-1")).isEqualTo(1);
         assertThat(sandbox.baseUri().getHost()).isEqualTo("127.0.0.1");
     }
