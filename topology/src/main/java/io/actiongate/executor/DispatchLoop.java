@@ -196,15 +196,22 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         partitionFutures.add(future);
         try {
             pool.execute(() -> {
+                Throwable failure = null;
                 try {
                     dispatch(pending.reservation());
-                    future.complete(null);
-                } catch (Throwable t) {
-                    future.completeExceptionally(t);
-                    throw t;
+                } catch (RuntimeException | Error e) {
+                    failure = e;
+                    LOG.error("dispatch task failed ({}); the gate will mark the attempt UNKNOWN",
+                            e.getClass().getSimpleName());
                 } finally {
+                    // count the slot free before anyone waiting on the future looks at the pool
                     partitionFutures.remove(future);
                     inFlight.decrementAndGet();
+                }
+                if (failure == null) {
+                    future.complete(null);
+                } else {
+                    future.completeExceptionally(failure);
                 }
             });
         } catch (RuntimeException rejected) {

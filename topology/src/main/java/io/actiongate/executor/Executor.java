@@ -90,8 +90,8 @@ public final class Executor implements AutoCloseable {
     }
 
     static Map<String, Object> consumerProperties(ExecutorConfig config) {
-        Map<String, Object> props = new HashMap<>(config.consumerOverrides());
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        Map<String, Object> props = new HashMap<>(config.kafkaClientProperties());
+        props.putAll(config.consumerOverrides());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
         props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -103,8 +103,8 @@ public final class Executor implements AutoCloseable {
     }
 
     static Map<String, Object> producerProperties(ExecutorConfig config) {
-        Map<String, Object> props = new HashMap<>(config.producerOverrides());
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        Map<String, Object> props = new HashMap<>(config.kafkaClientProperties());
+        props.putAll(config.producerOverrides());
         props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.executorId() + "-producer");
         props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);

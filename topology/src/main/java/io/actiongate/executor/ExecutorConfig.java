@@ -5,29 +5,24 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
-import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.common.config.AbstractConfig;
+import java.util.TreeMap;
+
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
-import io.actiongate.topics.Topics;
+import io.actiongate.config.CommonConfig;
 
 /**
- * Configuration of the executor role. Consumer and producer settings that are not listed here can be passed
- * through with the prefixes {@link #CONSUMER_PREFIX} and {@link #PRODUCER_PREFIX}; the settings the dispatch
- * fence depends on (manual commits, {@code read_committed}, the idempotent producer) cannot be overridden.
+ * Configuration of the executor role: the common keys of {@link CommonConfig} ({@code bootstrap.servers},
+ * {@code topic.prefix}, {@code kafka.*} for every client) plus {@code executor.*}. Settings for only the executor's
+ * consumer or producer pass through with {@link #CONSUMER_PREFIX} and {@link #PRODUCER_PREFIX}; the settings the
+ * dispatch fence depends on (manual commits, {@code read_committed}, the idempotent producer) cannot be overridden.
  */
-public final class ExecutorConfig extends AbstractConfig {
+public final class ExecutorConfig extends CommonConfig {
 
     public static final String CONSUMER_PREFIX = "executor.consumer.";
     public static final String PRODUCER_PREFIX = "executor.producer.";
-
-    public static final String BOOTSTRAP_SERVERS_CONFIG = CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG;
-    public static final String BOOTSTRAP_SERVERS_DOC = "Kafka bootstrap servers, host:port[,host:port...].";
-
-    public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
-    public static final String TOPIC_PREFIX_DOC = "Prefix of every actiongate topic name.";
 
     public static final String GROUP_ID_CONFIG = "executor.group.id";
     public static final String GROUP_ID_DOC = "Consumer group of the executors. Every executor of one deployment "
@@ -55,11 +50,7 @@ public final class ExecutorConfig extends AbstractConfig {
     public static final String SHUTDOWN_TIMEOUT_DOC = "How long, in milliseconds, close() waits for in-flight "
             + "dispatches to produce their outcomes.";
 
-    public static final ConfigDef CONFIG = new ConfigDef()
-            .define(BOOTSTRAP_SERVERS_CONFIG, Type.LIST, ConfigDef.NO_DEFAULT_VALUE,
-                    new ConfigDef.NonNullValidator(), Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
-            .define(TOPIC_PREFIX_CONFIG, Type.STRING, Topics.DEFAULT_PREFIX, new ConfigDef.NonNullValidator(),
-                    Importance.MEDIUM, TOPIC_PREFIX_DOC)
+    public static final ConfigDef CONFIG = CommonConfig.configDef()
             .define(GROUP_ID_CONFIG, Type.STRING, "actiongate-executor", new ConfigDef.NonEmptyString(),
                     Importance.HIGH, GROUP_ID_DOC)
             .define(DISPATCH_THREADS_CONFIG, Type.INT, 8, ConfigDef.Range.between(1, 1024),
@@ -74,16 +65,15 @@ public final class ExecutorConfig extends AbstractConfig {
             .define(SHUTDOWN_TIMEOUT_CONFIG, Type.LONG, 30_000L, ConfigDef.Range.between(0, 600_000),
                     Importance.LOW, SHUTDOWN_TIMEOUT_DOC);
 
-    public ExecutorConfig(Map<?, ?> originals) {
-        super(CONFIG, originals, false);
+    /** {@code originals} as read from the configuration file and environment; values are taken as strings. */
+    public ExecutorConfig(Map<String, ?> originals) {
+        super(CONFIG, strings(originals));
     }
 
-    public String bootstrapServers() {
-        return String.join(",", getList(BOOTSTRAP_SERVERS_CONFIG));
-    }
-
-    public String topicPrefix() {
-        return getString(TOPIC_PREFIX_CONFIG);
+    static Map<String, String> strings(Map<String, ?> originals) {
+        Map<String, String> strings = new TreeMap<>();
+        originals.forEach((key, value) -> strings.put(key, value == null ? null : String.valueOf(value)));
+        return strings;
     }
 
     public String groupId() {

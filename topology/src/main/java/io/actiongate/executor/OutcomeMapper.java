@@ -73,7 +73,7 @@ public final class OutcomeMapper {
         }
         return base(reservation, status, dispatched, startedAt, finishedAt)
                 .setHttpStatus(result.httpStatus())
-                .setProviderReceiptId(Redaction.redact(result.providerReceiptId(), 128))
+                .setProviderReceiptId(Redaction.receiptId(result.providerReceiptId()))
                 .setErrorCode(errorCode)
                 .setErrorDetail(Redaction.redact(errorDetail))
                 .setRetryAt(retryAt)

@@ -21,6 +21,7 @@ public final class Redaction {
     private static final Pattern LOCAL_PATH = Pattern.compile("(?<![\\w.])(/(?:home|root|etc|var|tmp|Users|run)/\\S*)");
     private static final Pattern OPAQUE_TOKEN = Pattern.compile("[A-Za-z0-9+/_=.-]{32,}");
     private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}+");
+    private static final Pattern PLAIN_ID = Pattern.compile("[A-Za-z0-9._:@+-]{1,128}");
 
     private Redaction() {
     }
@@ -28,6 +29,17 @@ public final class Redaction {
     /** {@code text} scrubbed and cut to {@link #DEFAULT_MAX_LENGTH} characters; null stays null. */
     public static String redact(String text) {
         return redact(text, DEFAULT_MAX_LENGTH);
+    }
+
+    /**
+     * A provider's receipt id: kept verbatim when it is a plain identifier (UUIDs and similar opaque ids are what
+     * receipts are for); anything else goes through {@link #redact(String, int)}.
+     */
+    public static String receiptId(String id) {
+        if (id == null) {
+            return null;
+        }
+        return PLAIN_ID.matcher(id).matches() && !AUTH_SCHEME.matcher(id).find() ? id : redact(id, 128);
     }
 
     public static String redact(String text, int maxLength) {

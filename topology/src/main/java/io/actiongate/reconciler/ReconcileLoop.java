@@ -188,7 +188,7 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
                 .setVerdict(Verdict.valueOf(result.verdict().name()))
                 .setEvidence(evidence == null ? "" : evidence)
                 .setLookups(job.lookups)
-                .setProviderReceiptId(Redaction.redact(result.providerReceiptId(), 128))
+                .setProviderReceiptId(Redaction.receiptId(result.providerReceiptId()))
                 .setCheckedAt(clock.instant())
                 .build();
         job.reconciliation = reconciliation;

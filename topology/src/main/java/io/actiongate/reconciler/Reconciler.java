@@ -70,8 +70,8 @@ public final class Reconciler implements AutoCloseable {
     }
 
     static Map<String, Object> consumerProperties(ReconcilerConfig config) {
-        Map<String, Object> props = new HashMap<>(config.consumerOverrides());
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        Map<String, Object> props = new HashMap<>(config.kafkaClientProperties());
+        props.putAll(config.consumerOverrides());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
         props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -81,8 +81,8 @@ public final class Reconciler implements AutoCloseable {
     }
 
     static Map<String, Object> producerProperties(ReconcilerConfig config) {
-        Map<String, Object> props = new HashMap<>(config.producerOverrides());
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        Map<String, Object> props = new HashMap<>(config.kafkaClientProperties());
+        props.putAll(config.producerOverrides());
         props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -4,29 +4,24 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
-import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.common.config.AbstractConfig;
+import java.util.TreeMap;
+
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
-import io.actiongate.topics.Topics;
+import io.actiongate.config.CommonConfig;
 
 /**
- * Configuration of the reconciler role. Further consumer and producer settings pass through with the prefixes
- * {@link #CONSUMER_PREFIX} and {@link #PRODUCER_PREFIX}; manual commits and {@code read_committed} are fixed.
+ * Configuration of the reconciler role: the common keys of {@link CommonConfig} plus {@code reconciler.*}. Settings
+ * for only the reconciler's consumer or producer pass through with the prefixes {@link #CONSUMER_PREFIX} and
+ * {@link #PRODUCER_PREFIX}; manual commits and {@code read_committed} are fixed.
  */
-public final class ReconcilerConfig extends AbstractConfig {
+public final class ReconcilerConfig extends CommonConfig {
 
     public static final String CONSUMER_PREFIX = "reconciler.consumer.";
     public static final String PRODUCER_PREFIX = "reconciler.producer.";
-
-    public static final String BOOTSTRAP_SERVERS_CONFIG = CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG;
-    public static final String BOOTSTRAP_SERVERS_DOC = "Kafka bootstrap servers, host:port[,host:port...].";
-
-    public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
-    public static final String TOPIC_PREFIX_DOC = "Prefix of every actiongate topic name.";
 
     public static final String GROUP_ID_CONFIG = "reconciler.group.id";
     public static final String GROUP_ID_DOC = "Consumer group of the reconcilers.";
@@ -52,11 +47,7 @@ public final class ReconcilerConfig extends AbstractConfig {
     public static final String LOOKUP_BUDGET_DOC = "Time, in milliseconds, the poll thread may spend on due lookups "
             + "before it polls again. Keep it well below the consumer's max.poll.interval.ms.";
 
-    public static final ConfigDef CONFIG = new ConfigDef()
-            .define(BOOTSTRAP_SERVERS_CONFIG, Type.LIST, ConfigDef.NO_DEFAULT_VALUE,
-                    new ConfigDef.NonNullValidator(), Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
-            .define(TOPIC_PREFIX_CONFIG, Type.STRING, Topics.DEFAULT_PREFIX, new ConfigDef.NonNullValidator(),
-                    Importance.MEDIUM, TOPIC_PREFIX_DOC)
+    public static final ConfigDef CONFIG = CommonConfig.configDef()
             .define(GROUP_ID_CONFIG, Type.STRING, "actiongate-reconciler", new ConfigDef.NonEmptyString(),
                     Importance.HIGH, GROUP_ID_DOC)
             .define(MAX_LOOKUPS_CONFIG, Type.INT, 5, ConfigDef.Range.between(1, 100), Importance.MEDIUM,
@@ -72,20 +63,13 @@ public final class ReconcilerConfig extends AbstractConfig {
             .define(LOOKUP_BUDGET_CONFIG, Type.LONG, 30_000L, ConfigDef.Range.between(1, 600_000),
                     Importance.LOW, LOOKUP_BUDGET_DOC);
 
-    public ReconcilerConfig(Map<?, ?> originals) {
-        super(CONFIG, originals, false);
+    /** {@code originals} as read from the configuration file and environment; values are taken as strings. */
+    public ReconcilerConfig(Map<String, ?> originals) {
+        super(CONFIG, strings(originals));
         if (getLong(BACKOFF_MAX_CONFIG) < getLong(BACKOFF_INITIAL_CONFIG)) {
             throw new ConfigException(BACKOFF_MAX_CONFIG, getLong(BACKOFF_MAX_CONFIG),
                     "must not be below " + BACKOFF_INITIAL_CONFIG);
         }
-    }
-
-    public String bootstrapServers() {
-        return String.join(",", getList(BOOTSTRAP_SERVERS_CONFIG));
-    }
-
-    public String topicPrefix() {
-        return getString(TOPIC_PREFIX_CONFIG);
     }
 
     public String groupId() {
@@ -111,6 +95,12 @@ public final class ReconcilerConfig extends AbstractConfig {
 
     public Duration lookupBudget() {
         return Duration.ofMillis(getLong(LOOKUP_BUDGET_CONFIG));
+    }
+
+    static Map<String, String> strings(Map<String, ?> originals) {
+        Map<String, String> strings = new TreeMap<>();
+        originals.forEach((key, value) -> strings.put(key, value == null ? null : String.valueOf(value)));
+        return strings;
     }
 
     public Map<String, Object> consumerOverrides() {

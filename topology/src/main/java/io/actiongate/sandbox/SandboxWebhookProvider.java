@@ -116,6 +116,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     private final String requiredAuthorization;
     private final Map<String, Effect> effects = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> requestsByKey = new ConcurrentHashMap<>();
+    private final Map<String, List<java.time.Instant>> requestTimes = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> effectsByKey = new ConcurrentHashMap<>();
     private final Deque<ProgrammedFault> faults = new ConcurrentLinkedDeque<>();
     private final AtomicLong totalRequests = new AtomicLong();
@@ -183,6 +184,11 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         return count == null ? 0 : count.get();
     }
 
+    /** When each POST for {@code idempotencyKey} arrived, in order. */
+    public List<java.time.Instant> requestTimes(String idempotencyKey) {
+        return List.copyOf(requestTimes.getOrDefault(idempotencyKey, List.of()));
+    }
+
     /** Effects applied for {@code idempotencyKey}: 0 or 1, by the idempotency contract. */
     public int effects(String idempotencyKey) {
         AtomicInteger count = effectsByKey.get(idempotencyKey);
@@ -220,6 +226,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     public void reset() {
         effects.clear();
         requestsByKey.clear();
+        requestTimes.clear();
         effectsByKey.clear();
         faults.clear();
         totalRequests.set(0);
@@ -274,6 +281,8 @@ public final class SandboxWebhookProvider implements AutoCloseable {
             return;
         }
         requestsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+        requestTimes.computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                .add(java.time.Instant.now());
         if (!authorized(exchange)) {
             respond(exchange, 401, Map.of("error", "unauthorized"), null);
             return;

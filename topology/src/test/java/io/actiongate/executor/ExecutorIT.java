@@ -166,6 +166,7 @@ class ExecutorIT {
             publish(prefix, List.of(seconds, date));
             outcomes = readUntil(KAFKA.bootstrapServers(), Topics.OUTCOMES.name(prefix), Topics.OUTCOMES,
                     values -> values.size() >= 2, Duration.ofSeconds(30));
+            assertThat(executor.metrics().dispatched()).isEqualTo(2);
         }
 
         assertThat(outcomes).hasSize(2).allSatisfy(outcome -> {
@@ -183,5 +184,36 @@ class ExecutorIT {
         assertThat(byDate.getRetryAt()).isEqualTo(dateValue);
         assertThat(sandbox.effects(seconds.getIdempotencyKey())).isZero();
         assertThat(sandbox.effects(date.getIdempotencyKey())).isZero();
+    }
+    @Test
+    void shouldReportFailuresAfterSendingAsUnknownThroughTheRealWebhookConnector(TestInfo test) {
+        String prefix = TestNames.topicPrefix(test);
+        createTopics(KAFKA.admin(), prefix, 1);
+        AttemptReservation error = live("after-apply-500", "webhook");
+        AttemptReservation dropped = live("after-apply-drop", "webhook");
+        AttemptReservation slow = live("after-apply-timeout", "webhook");
+        sandbox.program(Fault.errorAfterApply(error.getIdempotencyKey()));
+        sandbox.program(Fault.dropAfterApply(dropped.getIdempotencyKey()));
+        sandbox.program(Fault.delayAfterApply(slow.getIdempotencyKey(), Duration.ofSeconds(3)));
+
+        List<AttemptOutcome> outcomes;
+        try (Executor executor = Executor.start(new ExecutorConfig(config(prefix, TestNames.applicationId(test))),
+                ItSupport.registry(sandbox.baseUri(), Duration.ofMillis(800)), new PrometheusRegistry())) {
+            publish(prefix, List.of(error, dropped, slow));
+            outcomes = readUntil(KAFKA.bootstrapServers(), Topics.OUTCOMES.name(prefix), Topics.OUTCOMES,
+                    values -> values.size() >= 3, Duration.ofSeconds(30));
+            assertThat(executor.metrics().dispatched()).isEqualTo(3);
+        }
+
+        assertThat(outcomes).hasSize(3).allSatisfy(outcome -> {
+            assertThat(outcome.getStatus()).isEqualTo(OutcomeStatus.UNKNOWN);
+            assertThat(outcome.getDispatched()).isTrue();
+            assertThat(outcome.getRetryAt()).isNull();
+            assertThat(outcome.getErrorDetail()).doesNotContain("a@example.com");
+        });
+        for (AttemptReservation r : List.of(error, dropped, slow)) {
+            assertThat(sandbox.requests(r.getIdempotencyKey())).isEqualTo(1);
+            assertThat(sandbox.effects(r.getIdempotencyKey())).isEqualTo(1);
+        }
     }
 }

@@ -34,13 +34,17 @@ public final class ItSupport {
         new TopicsCreator(admin, 30_000).create(TopicsCreator.Plan.of(prefix, partitions, (short) 1));
     }
 
-    /** The connector the ITs talk to the sandbox provider with. */
+    /** The real webhook connector, loaded through the registry as a deployment would, aimed at the sandbox. */
     public static Connector webhook(URI sandbox, Duration responseTimeout) {
-        return new TestWebhookConnector(sandbox, responseTimeout);
+        return registry(sandbox, responseTimeout).find("webhook").orElseThrow();
     }
 
     public static ConnectorRegistry registry(URI sandbox, Duration responseTimeout) {
-        return ConnectorRegistry.of(webhook(sandbox, responseTimeout));
+        return ConnectorRegistry.load(Map.of(
+                "connectors.webhook.base-url", sandbox.toString(),
+                "connectors.webhook.operations", "send_email",
+                "connectors.webhook.connect-timeout-ms", "2000",
+                "connectors.webhook.response-timeout-ms", Long.toString(responseTimeout.toMillis())));
     }
 
     public static <V> void produce(String bootstrap, String topic, TopicSpec<String, V> spec, Map<String, V> records) {

@@ -115,6 +115,14 @@ class OutcomeMapperTest {
     }
 
     @Test
+    void shouldKeepAnOpaqueReceiptIdButNotAnythingThatLooksLikeACredential() {
+        assertThat(map(DispatchResult.succeeded(200, "sbx-939f5811-27fa-4e15-bcdb-7f9275b4e065"))
+                .getProviderReceiptId()).isEqualTo("sbx-939f5811-27fa-4e15-bcdb-7f9275b4e065");
+        assertThat(map(DispatchResult.succeeded(200, "Bearer abcdefghijklmnopqrstuvwxyz0123456789ABCDEF"))
+                .getProviderReceiptId()).doesNotContain("abcdefghijklmnopqrstuvwxyz");
+    }
+
+    @Test
     void shouldReportLeaseExpiryAsNotDispatched() {
         AttemptOutcome outcome = mapper.leaseExpired(reservation, STARTED);
         assertThat(outcome.getStatus()).isEqualTo(OutcomeStatus.NOT_DISPATCHED);

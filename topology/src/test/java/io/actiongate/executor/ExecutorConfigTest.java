@@ -1,0 +1,59 @@
+package io.actiongate.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+class ExecutorConfigTest {
+
+    @Test
+    void shouldUseTheDocumentedDefaults() {
+        ExecutorConfig config = new ExecutorConfig(Map.of("bootstrap.servers", "127.0.0.1:9092"));
+        assertThat(config.topicPrefix()).isEqualTo("actiongate.");
+        assertThat(config.groupId()).isEqualTo("actiongate-executor");
+        assertThat(config.dispatchThreads()).isEqualTo(8);
+        assertThat(config.pollTimeout()).isEqualTo(Duration.ofMillis(500));
+        assertThat(config.executorId()).startsWith("executor-");
+    }
+
+    @Test
+    void shouldNotLetOverridesDisableTheFence() {
+        ExecutorConfig config = new ExecutorConfig(Map.of("bootstrap.servers", "127.0.0.1:9092",
+                ExecutorConfig.CONSUMER_PREFIX + "enable.auto.commit", "true",
+                ExecutorConfig.CONSUMER_PREFIX + "isolation.level", "read_uncommitted",
+                ExecutorConfig.CONSUMER_PREFIX + "max.poll.interval.ms", "60000",
+                ExecutorConfig.PRODUCER_PREFIX + "enable.idempotence", "false"));
+        Map<String, Object> consumer = Executor.consumerProperties(config);
+        assertThat(consumer).containsEntry(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false)
+                .containsEntry(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                .containsEntry(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "60000")
+                .containsEntry(ConsumerConfig.GROUP_ID_CONFIG, "actiongate-executor");
+        assertThat(Executor.producerProperties(config)).containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)
+                .containsEntry(ProducerConfig.ACKS_CONFIG, "all");
+    }
+
+    @Test
+    void shouldPassCommonKafkaClientSettingsToBothClients() {
+        ExecutorConfig config = new ExecutorConfig(Map.of("bootstrap.servers", "127.0.0.1:9092",
+                "kafka.security.protocol", "SSL", ExecutorConfig.CONSUMER_PREFIX + "session.timeout.ms", "9000"));
+        assertThat(Executor.consumerProperties(config)).containsEntry("security.protocol", "SSL")
+                .containsEntry("session.timeout.ms", "9000")
+                .containsEntry(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
+        assertThat(Executor.producerProperties(config)).containsEntry("security.protocol", "SSL")
+                .doesNotContainKey("session.timeout.ms");
+        assertThat(config.unrecognizedKeys()).isEmpty();
+    }
+
+    @Test
+    void shouldRejectAnEmptyDispatchPool() {
+        assertThatThrownBy(() -> new ExecutorConfig(Map.of("bootstrap.servers", "127.0.0.1:9092",
+                ExecutorConfig.DISPATCH_THREADS_CONFIG, "0"))).isInstanceOf(ConfigException.class);
+    }
+}

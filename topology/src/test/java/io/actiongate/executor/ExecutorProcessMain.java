@@ -1,0 +1,79 @@
+package io.actiongate.executor;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.actiongate.connector.spi.Classification;
+import io.actiongate.connector.spi.Connector;
+import io.actiongate.connector.spi.ConnectorRegistry;
+import io.actiongate.connector.spi.DispatchRequest;
+import io.actiongate.connector.spi.DispatchResult;
+import io.actiongate.connector.spi.LookupRequest;
+import io.actiongate.connector.spi.LookupResult;
+import io.actiongate.connector.spi.Validation;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * An executor in its own JVM, for the kill -9 test. Arguments: bootstrap servers, topic prefix, group id, sandbox
+ * base URL, mode. Mode {@code block-before-dispatch} announces {@code DISPATCH-ENTERED <key>} on stdout when the
+ * executor hands a reservation to the connector (so after the offset commit) and then blocks before any byte is
+ * sent; mode {@code normal} dispatches.
+ */
+public final class ExecutorProcessMain {
+
+    static final String ENTERED = "DISPATCH-ENTERED ";
+
+    private ExecutorProcessMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ExecutorConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
+        props.put(ExecutorConfig.TOPIC_PREFIX_CONFIG, args[1]);
+        props.put(ExecutorConfig.GROUP_ID_CONFIG, args[2]);
+        props.put(ExecutorConfig.POLL_TIMEOUT_CONFIG, "100");
+        props.put(ExecutorConfig.CONSUMER_PREFIX + "session.timeout.ms", "1500");
+        props.put(ExecutorConfig.CONSUMER_PREFIX + "heartbeat.interval.ms", "300");
+        Connector webhook = ItSupport.webhook(URI.create(args[3]), Duration.ofSeconds(60));
+        Connector connector = "block-before-dispatch".equals(args[4]) ? new BlockingConnector(webhook) : webhook;
+        Executor.start(new ExecutorConfig(props), ConnectorRegistry.of(connector), new PrometheusRegistry());
+        Thread.sleep(Long.MAX_VALUE);
+    }
+
+    /** Announces the dispatch, then never sends: the process is killed here, between commit and dispatch. */
+    private record BlockingConnector(Connector delegate) implements Connector {
+        @Override
+        public String provider() {
+            return delegate.provider();
+        }
+
+        @Override
+        public Classification classify(String operation, String inputJson) {
+            return delegate.classify(operation, inputJson);
+        }
+
+        @Override
+        public Validation validate(String operation, String inputJson) {
+            return delegate.validate(operation, inputJson);
+        }
+
+        @Override
+        public DispatchResult dispatch(DispatchRequest request) {
+            System.out.println(ENTERED + request.idempotencyKey());
+            System.out.flush();
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return DispatchResult.notSent("INTERRUPTED", "interrupted before sending");
+        }
+
+        @Override
+        public LookupResult lookup(LookupRequest request) {
+            return delegate.lookup(request);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.actiongate.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.actiongate.sandbox.SandboxWebhookProvider.Fault;
+
+class SandboxWebhookProviderTest {
+
+    private final SandboxWebhookProvider sandbox = SandboxWebhookProvider.start();
+    private final HttpClient client = HttpClient.newHttpClient();
+
+    @AfterEach
+    void stop() {
+        sandbox.close();
+    }
+
+    private HttpResponse<String> post(String key) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(sandbox.baseUri().resolve("/send_email"))
+                .timeout(Duration.ofSeconds(5))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"to\":\"a@example.com\"}"));
+        if (key != null) {
+            request.header("Idempotency-Key", key);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> lookup(String key) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(sandbox.baseUri().resolve("/idempotency/" + key)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void shouldApplyOneEffectPerIdempotencyKeyAndAnswerTheSameIdAgain() throws Exception {
+        HttpResponse<String> first = post("k-1");
+        HttpResponse<String> second = post("k-1");
+
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(second.body()).isEqualTo(first.body()).contains(sandbox.effect("k-1").id());
+        assertThat(sandbox.requests("k-1")).isEqualTo(2);
+        assertThat(sandbox.requestTimes("k-1")).hasSize(2).isSorted();
+        assertThat(sandbox.effects("k-1")).isEqualTo(1);
+        assertThat(sandbox.baseUri().getHost()).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void shouldAnswerLookupsWithAppliedOrNotFound() throws Exception {
+        post("k-1");
+        assertThat(lookup("k-1").statusCode()).isEqualTo(200);
+        assertThat(lookup("k-1").body()).contains("\"status\":\"applied\"").contains(sandbox.effect("k-1").id());
+        assertThat(lookup("k-2").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void shouldRejectAPostWithoutIdempotencyKey() throws Exception {
+        assertThat(post(null).statusCode()).isEqualTo(400);
+        assertThat(sandbox.effectCount()).isZero();
+    }
+
+    @Test
+    void shouldRateLimitTheProgrammedNumberOfTimesWithoutApplying() throws Exception {
+        sandbox.program(Fault.rateLimit("k-1", 2, "2"));
+
+        HttpResponse<String> limited = post("k-1");
+        assertThat(limited.statusCode()).isEqualTo(429);
+        assertThat(limited.headers().firstValue("Retry-After")).contains("2");
+        assertThat(post("k-1").statusCode()).isEqualTo(429);
+        assertThat(sandbox.effects("k-1")).isZero();
+        assertThat(post("k-1").statusCode()).isEqualTo(200);
+        assertThat(sandbox.effects("k-1")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldApplyAndThenFailOrDropWhenProgrammedTo() throws Exception {
+        sandbox.program(Fault.errorAfterApply("k-500"));
+        sandbox.program(Fault.dropAfterApply("k-drop"));
+        sandbox.program(Fault.dropBeforeApply("k-drop-early"));
+
+        assertThat(post("k-500").statusCode()).isEqualTo(500);
+        assertThatThrownBy(() -> post("k-drop")).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> post("k-drop-early")).isInstanceOf(IOException.class);
+
+        assertThat(sandbox.effects("k-500")).isEqualTo(1);
+        assertThat(sandbox.effects("k-drop")).isEqualTo(1);
+        assertThat(sandbox.effects("k-drop-early")).isZero();
+    }
+
+    @Test
+    void shouldDelayTheAnswerAfterApplying() {
+        sandbox.program(Fault.delayAfterApply("k-slow", Duration.ofSeconds(2)));
+        HttpRequest request = HttpRequest.newBuilder(sandbox.baseUri().resolve("/send_email"))
+                .timeout(Duration.ofMillis(300)).header("Idempotency-Key", "k-slow")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build();
+
+        assertThatThrownBy(() -> client.send(request, HttpResponse.BodyHandlers.ofString()))
+                .isInstanceOf(java.net.http.HttpTimeoutException.class);
+        assertThat(sandbox.effects("k-slow")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldHoldARequestUntilReleased() throws Exception {
+        sandbox.program(Fault.holdBeforeApply("k-held", Duration.ofSeconds(10)));
+        var pending = client.sendAsync(HttpRequest.newBuilder(sandbox.baseUri().resolve("/send_email"))
+                .header("Idempotency-Key", "k-held").POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        Thread.sleep(200);
+        assertThat(sandbox.effects("k-held")).isZero();
+
+        sandbox.releaseHeld();
+
+        assertThat(pending.get().statusCode()).isEqualTo(200);
+        assertThat(sandbox.effects("k-held")).isEqualTo(1);
+    }
+}
