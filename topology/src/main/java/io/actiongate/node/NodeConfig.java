@@ -18,7 +18,7 @@ public final class NodeConfig extends AbstractConfig {
     public static final String SHUTDOWN_TIMEOUT_CONFIG = "node.shutdown.timeout.ms";
     public static final String SHUTDOWN_TIMEOUT_DOC = "How long stopping the gate may take before it is abandoned.";
 
-    static final ConfigDef DEF = new ConfigDef()
+    public static final ConfigDef DEF = new ConfigDef()
             .define(HTTP_ADVERTISED_HOST_CONFIG, Type.STRING, "127.0.0.1", new ConfigDef.NonEmptyString(),
                     Importance.MEDIUM, HTTP_ADVERTISED_HOST_DOC)
             .define(SHUTDOWN_TIMEOUT_CONFIG, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,

@@ -1,0 +1,38 @@
+package io.actiongate.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.kafka.common.config.ConfigDef;
+import org.junit.jupiter.api.Test;
+
+import io.actiongate.config.CommonConfig;
+import io.actiongate.executor.ExecutorConfig;
+import io.actiongate.gate.GateConfig;
+import io.actiongate.http.HttpServerConfig;
+import io.actiongate.node.NodeConfig;
+import io.actiongate.reconciler.ReconcilerConfig;
+
+/** Every configuration key that actiongate defines is documented in the README, by its exact name. */
+class ConfigurationDocsTest {
+
+    @Test
+    void shouldDocumentEveryConfigurationKeyInTheReadme() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+        List<String> keys = new ArrayList<>();
+        for (ConfigDef def : List.of(CommonConfig.configDef(), GateConfig.CONFIG_DEF, ExecutorConfig.CONFIG,
+                ReconcilerConfig.CONFIG, NodeConfig.DEF)) {
+            keys.addAll(def.names());
+        }
+        keys.add(HttpServerConfig.HTTP_BIND_ADDRESS_CONFIG);
+
+        assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(readme).as("README documents %s", key)
+                .contains("`" + key + "`"));
+    }
+}
