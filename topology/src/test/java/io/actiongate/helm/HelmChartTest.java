@@ -57,7 +57,7 @@ class HelmChartTest {
         sets.put("config.connectors\\.webhook\\.credential", "file:/etc/actiongate/secrets/webhook-token");
         sets.put("config.executor\\.consumer\\.session\\.timeout\\.ms", 45000);
         sets.put("config.kafka\\.security\\.protocol", "SSL");
-        sets.put("config.streams\\.commit\\.interval\\.ms", 200);
+        sets.put("config.gate\\.streams\\.commit\\.interval\\.ms", 200);
         sets.put("extraEnv[0].name", "ACTIONGATE_KAFKA_SASL_JAAS_CONFIG");
         sets.put("extraEnv[0].valueFrom.secretKeyRef.name", "kafka-credentials");
         sets.put("extraEnv[0].valueFrom.secretKeyRef.key", "jaas.config");
