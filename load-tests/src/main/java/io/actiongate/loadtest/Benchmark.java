@@ -46,6 +46,9 @@ public final class Benchmark {
         out.printf(Locale.ROOT, "parameters: actions=%d rounds=%d (+1 warm-up) broker-actions=%d partitions=%d%s%n",
                 options.actions(), options.rounds(), options.brokerActions(), options.partitions(),
                 options.skipBroker() ? " skip-broker" : "");
+        if (!options.nodeSettings().isEmpty()) {
+            out.println("node settings (part 2): " + options.nodeSettings());
+        }
         Path stateRoot = Files.createDirectories(options.stateDir()).resolve("actiongate-bench-" + ProcessHandle
                 .current().pid());
         Files.createDirectories(stateRoot);
@@ -57,7 +60,7 @@ public final class Benchmark {
             if (!options.skipBroker()) {
                 out.println();
                 BrokerBench.Result result = new BrokerBench(options.brokerActions(), options.partitions(),
-                        stateRoot).run();
+                        stateRoot, options.nodeSettings()).run();
                 Report.broker(result, out);
                 ok &= result.complete();
             }

@@ -54,9 +54,11 @@ final class BrokerBench {
         }
     }
 
-    record Result(int actions, int warmup, int partitions, Side baseline, Side gate) {
+    record Result(int actions, int warmup, int partitions, Side baseline, Side gate, long providerRequests) {
+        /** Every action of both sides completed and the provider saw exactly one request per gate action. */
         boolean complete() {
-            return baseline.completed() == actions && gate.completed() == actions;
+            return baseline.completed() == actions && gate.completed() == actions
+                    && providerRequests == actions + warmup;
         }
     }
 
@@ -64,8 +66,15 @@ final class BrokerBench {
     private final int partitions;
     private final Path stateRoot;
     private final int warmup;
+    private final Map<String, String> nodeSettings;
 
     BrokerBench(int actions, int partitions, Path stateRoot) {
+        this(actions, partitions, stateRoot, Map.of());
+    }
+
+    /** {@code nodeSettings} go over the benchmark's own settings of the actiongate node (side f only). */
+    BrokerBench(int actions, int partitions, Path stateRoot, Map<String, String> nodeSettings) {
+        this.nodeSettings = Map.copyOf(nodeSettings);
         this.actions = actions;
         this.partitions = partitions;
         this.stateRoot = stateRoot;
@@ -76,8 +85,10 @@ final class BrokerBench {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().start()) {
             String bootstrap = broker.bootstrapServers();
             Side baseline = baseline(bootstrap);
-            Side gate = gate(bootstrap);
-            return new Result(actions, warmup, partitions, baseline, gate);
+            try (SandboxWebhookProvider provider = SandboxWebhookProvider.start()) {
+                Side gate = gate(bootstrap, provider);
+                return new Result(actions, warmup, partitions, baseline, gate, provider.totalRequests());
+            }
         }
     }
 
@@ -107,7 +118,7 @@ final class BrokerBench {
         }
     }
 
-    private Side gate(String bootstrap) throws Exception {
+    private Side gate(String bootstrap, SandboxWebhookProvider provider) throws Exception {
         String id = "bench-gate-" + UUID.randomUUID().toString().substring(0, 8);
         String prefix = id + ".";
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
@@ -124,22 +135,21 @@ final class BrokerBench {
         config.put("executor.group.id", id + "-executor");
         config.put("http.port", "0");
         config.put("http.bind.address", "127.0.0.1");
-        try (SandboxWebhookProvider provider = SandboxWebhookProvider.start()) {
-            config.put("connectors.webhook.base-url", provider.baseUri().toString());
-            config.put("connectors.webhook.operations", Workload.SEND_TOOL);
-            config.put("connectors.webhook.read-operations", Workload.READ_TOOL);
-            config.put("connectors.webhook.response-timeout-ms", "10000");
-            try (ActiongateNode node = ActiongateNode.start(config, Role.parse("gate,executor"))) {
-                awaitReady(node);
-                Predicate<byte[]> succeeded = v -> Topics.RECEIPTS.valueSerde().deserializer().deserialize(null, v)
-                        .getStatus() == ReceiptStatus.SUCCEEDED;
-                String in = Topics.PROPOSALS.name(prefix);
-                String out = Topics.RECEIPTS.name(prefix);
-                measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now()),
-                        succeeded);
-                return measure(bootstrap, in, out, workload.proposals("f", Workload.READ_TOOL, actions,
-                        Instant.now()), succeeded);
-            }
+        config.put("connectors.webhook.base-url", provider.baseUri().toString());
+        config.put("connectors.webhook.operations", Workload.SEND_TOOL);
+        config.put("connectors.webhook.read-operations", Workload.READ_TOOL);
+        config.put("connectors.webhook.response-timeout-ms", "10000");
+        config.putAll(nodeSettings);
+        try (ActiongateNode node = ActiongateNode.start(config, Role.parse("gate,executor"))) {
+            awaitReady(node);
+            Predicate<byte[]> succeeded = v -> Topics.RECEIPTS.valueSerde().deserializer().deserialize(null, v)
+                    .getStatus() == ReceiptStatus.SUCCEEDED;
+            String in = Topics.PROPOSALS.name(prefix);
+            String out = Topics.RECEIPTS.name(prefix);
+            measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now()),
+                    succeeded);
+            return measure(bootstrap, in, out, workload.proposals("f", Workload.READ_TOOL, actions, Instant.now()),
+                    succeeded);
         }
     }
 

@@ -31,17 +31,19 @@ final class Report {
     static void broker(BrokerBench.Result r, PrintStream out) {
         out.println("Part 2: end to end on the embedded broker (EOS v2, " + r.partitions() + " partitions, "
                 + r.actions() + " actions produced at once after a warm-up of " + r.warmup() + ")");
-        out.printf(Locale.ROOT, "%-4s %-60s %10s %9s %9s %9s %9s %9s%n", "row", "what", "actions/s", "p50 ms",
+        out.printf(Locale.ROOT, "%-4s %-72s %10s %9s %9s %9s %9s %9s%n", "row", "what", "actions/s", "p50 ms",
                 "p95 ms", "p99 ms", "x (e)", "ok");
         line(out, "e", "baseline: produce -> EOS Streams pass-through -> consume", r.baseline(), r.baseline());
         line(out, "f", "actiongate read-only: produce -> gate -> executor -> webhook -> SUCCEEDED", r.gate(),
                 r.baseline());
         out.println("  x (e): time per action (1 / throughput) as a multiple of the baseline's (e) in this same run");
         out.println("  latency: from send() of the proposal to the consumer seeing its output (read_committed)");
+        out.printf(Locale.ROOT, "  sandbox provider requests: %d for %d actions (one dispatch each, warm-up included)%n",
+                r.providerRequests(), r.actions() + r.warmup());
     }
 
     private static void line(PrintStream out, String id, String what, BrokerBench.Side side, BrokerBench.Side base) {
-        out.printf(Locale.ROOT, "%-4s %-60s %10.0f %9.0f %9.0f %9.0f %9.2f %9s%n", id, what, side.throughput(),
+        out.printf(Locale.ROOT, "%-4s %-72s %10.0f %9.0f %9.0f %9.0f %9.2f %9s%n", id, what, side.throughput(),
                 side.p(50), side.p(95), side.p(99), base.throughput() / side.throughput(),
                 side.completed() + "/" + side.actions());
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -19,14 +20,17 @@ class BenchOptionsTest {
         assertThat(o.brokerActions()).isEqualTo(2_000);
         assertThat(o.partitions()).isEqualTo(12);
         assertThat(o.skipBroker()).isFalse();
+        assertThat(o.nodeSettings()).isEmpty();
     }
 
     @Test
     void shouldReadEveryOption() {
         BenchOptions o = BenchOptions.parse(List.of("--actions", "1_000", "--rounds", "3", "--broker-actions", "50",
-                "--partitions", "2", "--skip-broker", "--state-dir", "/tmp/x"));
+                "--partitions", "2", "--skip-broker", "--state-dir", "/tmp/x", "--set", "executor.dispatch.threads=16",
+                "--set", "streams.commit.interval.ms=50"));
 
-        assertThat(o).isEqualTo(new BenchOptions(1_000, 3, 50, 2, true, Path.of("/tmp/x")));
+        assertThat(o).isEqualTo(new BenchOptions(1_000, 3, 50, 2, true, Path.of("/tmp/x"),
+                Map.of("executor.dispatch.threads", "16", "streams.commit.interval.ms", "50")));
     }
 
     @Test
@@ -34,6 +38,7 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--fast"))).hasMessageContaining("unknown option --fast");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--actions"))).hasMessageContaining("needs a value");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--rounds", "0"))).hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--set", "=1"))).hasMessageContaining("key=value");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--actions", "many")))
                 .hasMessageContaining("whole number");
     }
