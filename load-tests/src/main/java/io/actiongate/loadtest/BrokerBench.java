@@ -1,0 +1,228 @@
+package io.actiongate.loadtest;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.function.Predicate;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+
+import io.actiongate.avro.PolicyRecord;
+import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.broker.EmbeddedKafkaBroker;
+import io.actiongate.gate.GateConfig;
+import io.actiongate.node.ActiongateNode;
+import io.actiongate.node.Role;
+import io.actiongate.sandbox.SandboxWebhookProvider;
+import io.actiongate.topics.Topics;
+import io.actiongate.topics.TopicsCreator;
+
+/**
+ * Part 2: actions end to end on the embedded KRaft broker. Side (e) is the baseline: the same proposal bytes
+ * through an exactly-once Kafka Streams pass-through ({@link PassThroughTopology}) and back out. Side (f) is
+ * actiongate's read-only path: gate and executor (one {@link ActiongateNode}, roles gate and executor) with the
+ * webhook connector calling a {@link SandboxWebhookProvider}, until the SUCCEEDED receipt. Both sides use the same
+ * broker, partition count, producer settings, commit interval and one stream thread, one after the other.
+ */
+final class BrokerBench {
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    static final String COMMIT_INTERVAL_MS = "100";
+
+    /** What one side measured. */
+    record Side(int actions, int completed, double throughput, long[] sortedLatencyNanos) {
+        /** Percentile latency in milliseconds over the completed actions (NaN when none completed). */
+        double p(double percentile) {
+            return sortedLatencyNanos.length == 0 ? Double.NaN
+                    : Stats.percentileOfSorted(sortedLatencyNanos, percentile) / 1e6;
+        }
+    }
+
+    record Result(int actions, int warmup, int partitions, Side baseline, Side gate, long providerRequests) {
+        /** Every action of both sides completed and the provider saw exactly one request per gate action. */
+        boolean complete() {
+            return baseline.completed() == actions && gate.completed() == actions
+                    && providerRequests == actions + warmup;
+        }
+    }
+
+    private final int actions;
+    private final int partitions;
+    private final Path stateRoot;
+    private final int warmup;
+    private final Map<String, String> nodeSettings;
+
+    BrokerBench(int actions, int partitions, Path stateRoot) {
+        this(actions, partitions, stateRoot, Map.of());
+    }
+
+    /** {@code nodeSettings} go over the benchmark's own settings of the actiongate node (side f only). */
+    BrokerBench(int actions, int partitions, Path stateRoot, Map<String, String> nodeSettings) {
+        this.nodeSettings = Map.copyOf(nodeSettings);
+        this.actions = actions;
+        this.partitions = partitions;
+        this.stateRoot = stateRoot;
+        this.warmup = Math.max(20, Math.min(500, actions / 4));
+    }
+
+    Result run() throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().start()) {
+            String bootstrap = broker.bootstrapServers();
+            Side baseline = baseline(bootstrap);
+            try (SandboxWebhookProvider provider = SandboxWebhookProvider.start()) {
+                Side gate = gate(bootstrap, provider);
+                return new Result(actions, warmup, partitions, baseline, gate, provider.totalRequests());
+            }
+        }
+    }
+
+    private Side baseline(String bootstrap) throws Exception {
+        String id = "bench-base-" + UUID.randomUUID().toString().substring(0, 8);
+        String in = id + ".in";
+        String out = id + ".out";
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(in, partitions, (short) 1), new NewTopic(out, partitions,
+                    (short) 1))).all().get();
+        }
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, id);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createDirectories(stateRoot.resolve(id)).toString());
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        Workload workload = new Workload("T-" + id);
+        try (KafkaStreams streams = new KafkaStreams(PassThroughTopology.build(in, out), p)) {
+            streams.start();
+            awaitRunning(streams::state);
+            Predicate<byte[]> any = v -> true;
+            measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now()), any);
+            return measure(bootstrap, in, out, workload.proposals("e", Workload.READ_TOOL, actions, Instant.now()),
+                    any);
+        }
+    }
+
+    private Side gate(String bootstrap, SandboxWebhookProvider provider) throws Exception {
+        String id = "bench-gate-" + UUID.randomUUID().toString().substring(0, 8);
+        String prefix = id + ".";
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(prefix, partitions, (short) 1));
+        }
+        Workload workload = new Workload("T-" + id);
+        publishPolicy(bootstrap, prefix, workload.policy());
+        Map<String, String> config = new HashMap<>(workload.gateSettings());
+        config.put(GateConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(GateConfig.TOPIC_PREFIX_CONFIG, prefix);
+        config.put(GateConfig.APPLICATION_ID_CONFIG, id);
+        config.put(GateConfig.STATE_DIR_CONFIG, Files.createDirectories(stateRoot.resolve(id)).toString());
+        config.put(GateConfig.STREAMS_PREFIX + StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
+        config.put("executor.group.id", id + "-executor");
+        config.put("http.port", "0");
+        config.put("http.bind.address", "127.0.0.1");
+        config.put("connectors.webhook.base-url", provider.baseUri().toString());
+        config.put("connectors.webhook.operations", Workload.SEND_TOOL);
+        config.put("connectors.webhook.read-operations", Workload.READ_TOOL);
+        config.put("connectors.webhook.response-timeout-ms", "10000");
+        config.putAll(nodeSettings);
+        try (ActiongateNode node = ActiongateNode.start(config, Role.parse("gate,executor"))) {
+            awaitReady(node);
+            Predicate<byte[]> succeeded = v -> Topics.RECEIPTS.valueSerde().deserializer().deserialize(null, v)
+                    .getStatus() == ReceiptStatus.SUCCEEDED;
+            String in = Topics.PROPOSALS.name(prefix);
+            String out = Topics.RECEIPTS.name(prefix);
+            measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now()),
+                    succeeded);
+            return measure(bootstrap, in, out, workload.proposals("f", Workload.READ_TOOL, actions, Instant.now()),
+                    succeeded);
+        }
+    }
+
+    /** Produces {@code records} at once and waits for each key's first output that {@code done} accepts. */
+    private static Side measure(String bootstrap, String in, String out, Workload.Encoded records,
+                                Predicate<byte[]> done) throws Exception {
+        int n = records.size();
+        Duration timeout = Duration.ofSeconds(60).plusMillis(100L * n);
+        try (OutputWatcher watcher = OutputWatcher.start(bootstrap, out, records.keys(), done);
+             KafkaProducer<String, byte[]> producer = producer(bootstrap)) {
+            long[] sentAt = new long[n];
+            long start = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                sentAt[i] = System.nanoTime();
+                producer.send(new ProducerRecord<>(in, records.keys().get(i), records.values().get(i)));
+            }
+            producer.flush();
+            watcher.awaitAll(timeout);
+            long[] doneAt = watcher.doneAt();
+            List<Long> latencies = new ArrayList<>(n);
+            long last = start;
+            for (int i = 0; i < n; i++) {
+                if (doneAt[i] != 0) {
+                    latencies.add(doneAt[i] - sentAt[i]);
+                    last = Math.max(last, doneAt[i]);
+                }
+            }
+            long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+            double throughput = sorted.length == 0 ? 0 : sorted.length * 1e9 / (last - start);
+            return new Side(n, sorted.length, throughput, sorted);
+        }
+    }
+
+    static KafkaProducer<String, byte[]> producer(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    private static void publishPolicy(String bootstrap, String prefix, Map<String, PolicyRecord> policy)
+            throws Exception {
+        try (KafkaProducer<String, byte[]> producer = producer(bootstrap)) {
+            List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
+            policy.forEach((key, record) -> acks.add(producer.send(new ProducerRecord<>(Topics.POLICY.name(prefix),
+                    key, Topics.POLICY.valueSerde().serializer().serialize(null, record)))));
+            producer.flush();
+            for (java.util.concurrent.Future<?> ack : acks) {
+                ack.get();
+            }
+        }
+    }
+
+    private static void awaitRunning(java.util.function.Supplier<KafkaStreams.State> state)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (state.get() != KafkaStreams.State.RUNNING) {
+            if (System.nanoTime() > deadline || state.get() == KafkaStreams.State.ERROR) {
+                throw new IllegalStateException("baseline streams not RUNNING: " + state.get());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static void awaitReady(ActiongateNode node) throws InterruptedException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (!node.ready()) {
+            if (System.nanoTime() > deadline || node.failure().isPresent()) {
+                throw new IllegalStateException("actiongate node not ready: " + node.failure().orElse("timeout"));
+            }
+            Thread.sleep(50);
+        }
+    }
+}

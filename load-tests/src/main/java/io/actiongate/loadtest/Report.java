@@ -1,0 +1,50 @@
+package io.actiongate.loadtest;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+/** The printed tables. Ratios are "times the baseline's cost per action" (higher = more expensive). */
+final class Report {
+
+    private Report() {
+    }
+
+    static void topology(List<TopologyBench.Row> rows, PrintStream out) {
+        out.println("Part 1: topology cost per action (TopologyTestDriver, no broker, one thread; median of rounds)");
+        out.printf(Locale.ROOT, "%-4s %-72s %12s %10s %9s %9s%n", "row", "what", "actions/s", "us/action",
+                "x (a)", "ok");
+        long baseline = rows.stream().filter(r -> r.id().equals("a")).findFirst().orElseThrow().median();
+        for (TopologyBench.Row r : rows) {
+            out.printf(Locale.ROOT, "%-4s %-72s %12.0f %10.1f %9.2f %9s%n", r.id(), r.what(), r.actionsPerSecond(),
+                    r.median() / 1e3 / r.actions(), (double) r.median() / baseline,
+                    r.verified() + "/" + r.actions());
+        }
+        out.println("  x (a): cost per action as a multiple of the baseline's (a) in this same run");
+        out.println("  ok: actions that ended in the scenario's expected state, lowest over the rounds");
+        for (TopologyBench.Row r : rows) {
+            out.printf(Locale.ROOT, "  rounds %-3s ms: %s%n", r.id(), r.nanos().stream()
+                    .map(n -> String.format(Locale.ROOT, "%.0f", n / 1e6)).toList());
+        }
+    }
+
+    static void broker(BrokerBench.Result r, PrintStream out) {
+        out.println("Part 2: end to end on the embedded broker (EOS v2, " + r.partitions() + " partitions, "
+                + r.actions() + " actions produced at once after a warm-up of " + r.warmup() + ")");
+        out.printf(Locale.ROOT, "%-4s %-72s %10s %9s %9s %9s %9s %9s%n", "row", "what", "actions/s", "p50 ms",
+                "p95 ms", "p99 ms", "x (e)", "ok");
+        line(out, "e", "baseline: produce -> EOS Streams pass-through -> consume", r.baseline(), r.baseline());
+        line(out, "f", "actiongate read-only: produce -> gate -> executor -> webhook -> SUCCEEDED", r.gate(),
+                r.baseline());
+        out.println("  x (e): time per action (1 / throughput) as a multiple of the baseline's (e) in this same run");
+        out.println("  latency: from send() of the proposal to the consumer seeing its output (read_committed)");
+        out.printf(Locale.ROOT, "  sandbox provider requests: %d for %d actions (one dispatch each, warm-up included)%n",
+                r.providerRequests(), r.actions() + r.warmup());
+    }
+
+    private static void line(PrintStream out, String id, String what, BrokerBench.Side side, BrokerBench.Side base) {
+        out.printf(Locale.ROOT, "%-4s %-72s %10.0f %9.0f %9.0f %9.0f %9.2f %9s%n", id, what, side.throughput(),
+                side.p(50), side.p(95), side.p(99), base.throughput() / side.throughput(),
+                side.completed() + "/" + side.actions());
+    }
+}

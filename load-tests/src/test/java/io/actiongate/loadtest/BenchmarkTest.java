@@ -1,0 +1,51 @@
+package io.actiongate.loadtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The benchmark's correctness, never its speed: with a few actions, every scenario of part 1 must bring every
+ * action to the state it claims to measure, or its figures would describe some other work (a rejection path is
+ * much cheaper than a reservation).
+ */
+class BenchmarkTest {
+
+    private static final int ACTIONS = 200;
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void shouldBringEveryActionOfEveryScenarioToItsExpectedState() {
+        List<TopologyBench.Row> rows = new TopologyBench(ACTIONS, 1, stateDir).run();
+
+        assertThat(rows).extracting(TopologyBench.Row::id).containsExactly("a", "b", "c", "c1", "c2", "d");
+        assertThat(rows).allSatisfy(row -> {
+            assertThat(row.verified()).as("row %s actions in the expected state", row.id()).isEqualTo(ACTIONS);
+            assertThat(row.nanos()).as("row %s measured rounds", row.id()).hasSize(1).allMatch(n -> n > 0);
+        });
+    }
+
+    @Test
+    void shouldPrintMachineParametersAndEveryRowWhenSkippingTheBroker() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BenchOptions options = new BenchOptions(50, 1, 10, 1, true, stateDir);
+
+        boolean ok = Benchmark.run(options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(ok).as(out).isTrue();
+        assertThat(out).contains("machine: ", "cores", "parameters: actions=50 rounds=1", "skip-broker",
+                "Part 1:").doesNotContain("Part 2:");
+        assertThat(out.lines().filter(l -> l.matches("^(a|b|c|c1|c2|d) +.*")))
+                .hasSize(6).allMatch(l -> l.endsWith(" 50/50"));
+    }
+}

@@ -1,0 +1,32 @@
+package io.actiongate.loadtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Part 2 with a handful of actions, so a renamed setting of the node, executor or connector cannot silently turn
+ * the end-to-end row into a measurement of timeouts. Asserts completion only, never speed.
+ */
+class BrokerBenchIT {
+
+    private static final int ACTIONS = 40;
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void shouldCompleteEveryActionOnBothSidesWithOneProviderRequestEach() throws Exception {
+        BrokerBench.Result result = new BrokerBench(ACTIONS, 2, stateDir).run();
+
+        assertThat(result.baseline().completed()).as("baseline outputs").isEqualTo(ACTIONS);
+        assertThat(result.gate().completed()).as("SUCCEEDED receipts").isEqualTo(ACTIONS);
+        assertThat(result.providerRequests()).as("provider requests, warm-up included")
+                .isEqualTo(ACTIONS + result.warmup());
+        assertThat(result.complete()).isTrue();
+        assertThat(result.gate().p(50)).isPositive();
+    }
+}
