@@ -70,6 +70,8 @@ final class DispatchLoop implements ConsumerRebalanceListener {
     private final ExecutorMetrics metrics;
     private final ExecutorService pool;
     private final int capacity;
+    private static final Duration PAUSED_POLL = Duration.ofMillis(10);
+
     private final Duration pollTimeout;
     private final Duration revocationTimeout;
     private final Clock clock;
@@ -106,7 +108,9 @@ final class DispatchLoop implements ConsumerRebalanceListener {
     /** One poll, fence and hand-off. Returns the number of reservations handed to the dispatch pool. */
     int pollOnce() {
         adjustPause();
-        ConsumerRecords<String, byte[]> records = consumer.poll(pollTimeout);
+        // while paused nothing can arrive, and a finished dispatch does not wake poll(): poll briefly so freed
+        // capacity is noticed within milliseconds instead of after a whole poll timeout
+        ConsumerRecords<String, byte[]> records = consumer.poll(paused ? PAUSED_POLL : pollTimeout);
         if (records.isEmpty()) {
             return 0;
         }

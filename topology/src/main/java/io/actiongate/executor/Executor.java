@@ -106,7 +106,9 @@ public final class Executor implements AutoCloseable {
         Map<String, Object> props = new HashMap<>(config.kafkaClientProperties());
         props.putAll(config.producerOverrides());
         props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.executorId() + "-producer");
-        props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // each dispatch thread waits for its outcome's acknowledgement before taking the next reservation, so a
+        // linger only delays it; concurrent outcomes still share requests
+        props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         return props;
