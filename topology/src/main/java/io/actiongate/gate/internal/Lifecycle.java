@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.AttemptReservation;
 import io.actiongate.contract.ReasonCode;
+import io.actiongate.key.ActionKey;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.Stores;
 
@@ -64,6 +65,23 @@ public final class Lifecycle {
 
     public ActionState load(String key) {
         return key == null ? null : actions.get(key);
+    }
+
+    /**
+     * The action that an outcome or reconciliation names by {@code taskId}/{@code toolCallId}, when that is also
+     * the record's key and the gate holds it. Otherwise the record becomes a dead letter (INVALID_IDENTIFIER for
+     * ids that are no action key, KEY_MISMATCH for anything else) and this returns null.
+     */
+    public ActionState loadNamed(String recordKey, Inbound<?> inbound, String taskId, String toolCallId,
+                                 String what) {
+        String key = ActionKey.isValid(taskId, toolCallId) ? taskId + ActionKey.SEPARATOR + toolCallId : null;
+        ActionState state = key != null && key.equals(recordKey) ? load(key) : null;
+        if (state == null) {
+            DeadLetters.send(context, inbound.rawKey(), inbound.rawValue(),
+                    key == null ? ReasonCode.INVALID_IDENTIFIER : ReasonCode.KEY_MISMATCH,
+                    what + " names no action the gate holds under this key");
+        }
+        return state;
     }
 
     /** Removes a terminal action after its dedupe window. */

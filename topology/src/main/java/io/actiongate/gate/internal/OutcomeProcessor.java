@@ -9,7 +9,6 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.GateConfig;
-import io.actiongate.key.ActionKey;
 
 /**
  * The outcome of attempt n, matched by attempt number against the action's live reservation. A duplicate, a
@@ -40,19 +39,15 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
     @Override
     public void process(Record<String, Inbound<AttemptOutcome>> record) {
         AttemptOutcome o = record.value().value();
-        String key = ActionKey.isValid(o.getTaskId(), o.getToolCallId())
-                ? o.getTaskId() + ActionKey.SEPARATOR + o.getToolCallId() : null;
-        ActionState state = key != null && key.equals(record.key()) ? lifecycle.load(key) : null;
+        ActionState state = lifecycle.loadNamed(record.key(), record.value(), o.getTaskId(), o.getToolCallId(),
+                "outcome");
         if (state == null) {
-            DeadLetters.send(context, record.value().rawKey(), record.value().rawValue(),
-                    key == null ? ReasonCode.INVALID_IDENTIFIER : ReasonCode.KEY_MISMATCH,
-                    "outcome names no action the gate holds under this key");
             return;
         }
         ActionState.AttemptRecord live = state.lastAttempt();
         if (state.phase() != Phase.DISPATCHING || live == null || live.attempt() != o.getAttempt()
                 || live.settled()) {
-            LOG.debug("action {}: outcome of attempt {} is stale or a duplicate; ignored", key, o.getAttempt());
+            LOG.debug("action {}: outcome of attempt {} is stale or a duplicate; ignored", state.key(), o.getAttempt());
             return;
         }
         long now = lifecycle.now();

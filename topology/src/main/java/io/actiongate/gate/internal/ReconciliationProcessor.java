@@ -7,9 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.Reconciliation;
-import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.GateConfig;
-import io.actiongate.key.ActionKey;
 
 /**
  * The reconciler's verdict on an UNKNOWN action's last attempt: EFFECT_CONFIRMED settles SUCCEEDED, NO_EFFECT
@@ -37,18 +35,14 @@ public final class ReconciliationProcessor implements Processor<String, Inbound<
     @Override
     public void process(Record<String, Inbound<Reconciliation>> record) {
         Reconciliation r = record.value().value();
-        String key = ActionKey.isValid(r.getTaskId(), r.getToolCallId())
-                ? r.getTaskId() + ActionKey.SEPARATOR + r.getToolCallId() : null;
-        ActionState state = key != null && key.equals(record.key()) ? lifecycle.load(key) : null;
+        ActionState state = lifecycle.loadNamed(record.key(), record.value(), r.getTaskId(), r.getToolCallId(),
+                "reconciliation");
         if (state == null) {
-            DeadLetters.send(context, record.value().rawKey(), record.value().rawValue(),
-                    key == null ? ReasonCode.INVALID_IDENTIFIER : ReasonCode.KEY_MISMATCH,
-                    "reconciliation names no action the gate holds under this key");
             return;
         }
         if (state.phase() != Phase.UNKNOWN || state.lastAttempt() == null
                 || state.lastAttempt().attempt() != r.getAttempt()) {
-            LOG.debug("action {}: reconciliation of attempt {} is stale or a duplicate; ignored", key, r.getAttempt());
+            LOG.debug("action {}: reconciliation of attempt {} is stale or a duplicate; ignored", state.key(), r.getAttempt());
             return;
         }
         long now = lifecycle.now();
@@ -58,7 +52,7 @@ public final class ReconciliationProcessor implements Processor<String, Inbound<
                     .to(Phase.SUCCEEDED, state.reasonCode(), "reconciler confirmed the effect", now));
             case NO_EFFECT -> lifecycle.save(state, state.withResolution("RECONCILER", null, null)
                     .to(Phase.NOT_APPLIED, state.reasonCode(), "reconciler found no effect", now));
-            case STILL_UNKNOWN -> LOG.info("action {} still unknown after {} lookups", key, r.getLookups());
+            case STILL_UNKNOWN -> LOG.info("action {} still unknown after {} lookups", state.key(), r.getLookups());
             default -> throw new IllegalStateException("unhandled verdict");
         }
     }
