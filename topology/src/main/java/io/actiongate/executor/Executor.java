@@ -9,7 +9,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -17,7 +16,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -25,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.clients.PollThread;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.topics.Topics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -49,9 +48,7 @@ public final class Executor implements AutoCloseable {
     private final ExecutorService pool;
     private final ExecutorMetrics metrics;
     private final ExecutorConfig config;
-    private final Thread pollThread;
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private volatile boolean closing;
+    private final PollThread pollThread;
 
     private Executor(ExecutorConfig config, ConnectorRegistry connectors, PrometheusRegistry registry,
                      DispatchLoop.BatchHook hook) {
@@ -67,7 +64,17 @@ public final class Executor implements AutoCloseable {
                 Topics.ATTEMPTS.name(prefix), Topics.OUTCOMES.name(prefix), connectors,
                 new OutcomeMapper(config.executorId()), metrics, pool, config.dispatchThreads(),
                 config.pollTimeout(), config.revocationTimeout(), Clock.systemUTC(), hook);
-        this.pollThread = new Thread(this::run, "actiongate-executor-poll");
+        this.pollThread = new PollThread("executor", consumer, new PollThread.Loop() {
+            @Override
+            public void subscribe() {
+                loop.subscribe();
+            }
+
+            @Override
+            public void pollOnce() {
+                loop.pollOnce();
+            }
+        }, this::shutdown);
     }
 
     /** Starts an executor that registers its metrics in the default Prometheus registry. */
@@ -126,25 +133,6 @@ public final class Executor implements AutoCloseable {
                 factory);
     }
 
-    private void run() {
-        try {
-            loop.subscribe();
-            while (!closing) {
-                loop.pollOnce();
-            }
-        } catch (WakeupException e) {
-            if (!closing) {
-                failure.set(e);
-                LOG.error("executor poll loop woken up unexpectedly", e);
-            }
-        } catch (RuntimeException | Error e) {
-            failure.set(e);
-            LOG.error("executor poll loop stopped: {}", e.getClass().getSimpleName(), e);
-        } finally {
-            shutdown();
-        }
-    }
-
     private void shutdown() {
         try {
             if (!loop.awaitAll(config.shutdownTimeout())) {
@@ -170,23 +158,17 @@ public final class Executor implements AutoCloseable {
 
     /** True while the poll loop runs. */
     public boolean isRunning() {
-        return pollThread.isAlive() && !closing;
+        return pollThread.isRunning();
     }
 
     /** Why the poll loop stopped on its own, if it did. */
     public Throwable failure() {
-        return failure.get();
+        return pollThread.failure();
     }
 
     @Override
     public void close() {
-        closing = true;
-        consumer.wakeup();
-        try {
-            pollThread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        pollThread.close();
         LOG.info("executor {} stopped", config.executorId());
     }
 }

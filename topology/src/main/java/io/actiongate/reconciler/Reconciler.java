@@ -3,7 +3,6 @@ package io.actiongate.reconciler;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -11,7 +10,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -19,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.Reconciliation;
+import io.actiongate.clients.PollThread;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.topics.Topics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -36,9 +35,7 @@ public final class Reconciler implements AutoCloseable {
     private final Consumer<String, byte[]> consumer;
     private final Producer<String, Reconciliation> producer;
     private final ReconcilerMetrics metrics;
-    private final Thread pollThread;
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private volatile boolean closing;
+    private final PollThread pollThread;
 
     private Reconciler(ReconcilerConfig config, ConnectorRegistry connectors, PrometheusRegistry registry) {
         this.metrics = new ReconcilerMetrics(registry);
@@ -51,7 +48,17 @@ public final class Reconciler implements AutoCloseable {
                 Topics.UNKNOWN_OUTCOMES.name(prefix), Topics.RECONCILIATIONS.name(prefix), connectors,
                 config.maxLookups(), config.backoff(), config.pollTimeout(), config.lookupBudget(),
                 Clock.systemUTC(), metrics);
-        this.pollThread = new Thread(this::run, "actiongate-reconciler-poll");
+        this.pollThread = new PollThread("reconciler", consumer, new PollThread.Loop() {
+            @Override
+            public void subscribe() {
+                loop.subscribe();
+            }
+
+            @Override
+            public void pollOnce() {
+                loop.pollOnce();
+            }
+        }, this::release);
     }
 
     /** Starts a reconciler that registers its metrics in the default Prometheus registry. */
@@ -89,29 +96,14 @@ public final class Reconciler implements AutoCloseable {
         return props;
     }
 
-    private void run() {
+    private void release() {
         try {
-            loop.subscribe();
-            while (!closing) {
-                loop.pollOnce();
-            }
-        } catch (WakeupException e) {
-            if (!closing) {
-                failure.set(e);
-                LOG.error("reconciler poll loop woken up unexpectedly", e);
-            }
-        } catch (RuntimeException | Error e) {
-            failure.set(e);
-            LOG.error("reconciler poll loop stopped: {}", e.getClass().getSimpleName(), e);
+            producer.flush();
+            consumer.close();
+        } catch (RuntimeException e) {
+            LOG.warn("error closing the reconciler consumer ({})", e.getClass().getSimpleName());
         } finally {
-            try {
-                producer.flush();
-                consumer.close();
-            } catch (RuntimeException e) {
-                LOG.warn("error closing the reconciler consumer ({})", e.getClass().getSimpleName());
-            } finally {
-                producer.close();
-            }
+            producer.close();
         }
     }
 
@@ -120,22 +112,16 @@ public final class Reconciler implements AutoCloseable {
     }
 
     public boolean isRunning() {
-        return pollThread.isAlive() && !closing;
+        return pollThread.isRunning();
     }
 
     public Throwable failure() {
-        return failure.get();
+        return pollThread.failure();
     }
 
     @Override
     public void close() {
-        closing = true;
-        consumer.wakeup();
-        try {
-            pollThread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        pollThread.close();
         LOG.info("reconciler stopped");
     }
 }
