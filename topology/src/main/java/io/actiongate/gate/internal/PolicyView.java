@@ -1,5 +1,9 @@
 package io.actiongate.gate.internal;
 
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import java.util.Optional;
 
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -25,7 +29,25 @@ public final class PolicyView {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyView.class);
 
     private final ReadOnlyKeyValueStore<String, byte[]> store;
+    private static final int CACHE_ENTRIES = 4096;
+
     private final AvroSerde<PolicyRecord> serde = AvroSerdes.serde(PolicyRecord.class);
+    /**
+     * Decoded records by key, reused while the stored bytes stay the same: admission and every recheck look up
+     * five to seven policy records, and comparing a few hundred bytes is far cheaper than decoding them again.
+     * One view belongs to one processor, so one stream thread: no locking.
+     */
+    private final Map<String, Decoded> decoded = new LinkedHashMap<>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Decoded> eldest) {
+            return size() > CACHE_ENTRIES;
+        }
+    };
+
+    private record Decoded(byte[] raw, PolicyRecord record) {
+    }
 
     public PolicyView(ReadOnlyKeyValueStore<String, byte[]> store) {
         this.store = store;
@@ -85,7 +107,14 @@ public final class PolicyView {
             return Optional.empty();
         }
         try {
-            PolicyRecord record = serde.deserialize(null, raw);
+            Decoded hit = decoded.get(key);
+            PolicyRecord record;
+            if (hit != null && Arrays.equals(hit.raw(), raw)) {
+                record = hit.record();
+            } else {
+                record = serde.deserialize(null, raw);
+                decoded.put(key, new Decoded(raw, record));
+            }
             return type.isInstance(record.getBody()) ? Optional.of(type.cast(record.getBody())) : Optional.empty();
         } catch (RuntimeException e) {
             LOG.warn("policy record {} does not decode ({}); treated as absent", key, e.getClass().getSimpleName());
