@@ -1,0 +1,304 @@
+package io.actiongate.pipeline;
+
+import static io.actiongate.executor.ItSupport.createTopics;
+import static io.actiongate.executor.ItSupport.produce;
+import static io.actiongate.executor.ItSupport.readAll;
+import static io.actiongate.executor.ItSupport.readUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.actiongate.avro.ActionProposal;
+import io.actiongate.avro.ApprovalMode;
+import io.actiongate.avro.AttemptSummary;
+import io.actiongate.avro.AuthorizationEpoch;
+import io.actiongate.avro.Decision;
+import io.actiongate.avro.DecisionType;
+import io.actiongate.avro.Grant;
+import io.actiongate.avro.GrantMode;
+import io.actiongate.avro.Integration;
+import io.actiongate.avro.LifecycleStatus;
+import io.actiongate.avro.OutcomeStatus;
+import io.actiongate.avro.PolicyRecord;
+import io.actiongate.avro.Receipt;
+import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.avro.ResolvedBy;
+import io.actiongate.avro.TaskState;
+import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.broker.KafkaBrokerExtension;
+import io.actiongate.broker.TestNames;
+import io.actiongate.cli.commands.DecideCommand;
+import io.actiongate.cli.commands.ProposalJson;
+import io.actiongate.contract.ReasonCode;
+import io.actiongate.key.ActionKey;
+import io.actiongate.keys.KeyFiles;
+import io.actiongate.node.ActiongateNode;
+import io.actiongate.node.Role;
+import io.actiongate.sandbox.SandboxWebhookProvider;
+import io.actiongate.sandbox.SandboxWebhookProvider.Fault;
+import io.actiongate.serde.AvroSetup;
+import io.actiongate.topics.Topics;
+
+/**
+ * The real gate, executor and reconciler (started as an {@link ActiongateNode} from a flat configuration) on the
+ * embedded broker, dispatching through the real webhook connector to the sandbox provider.
+ */
+class GatePipelineIT {
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String ORG = "acme";
+    private static final String TASK = "T-1";
+    private static final String TOOL = "send_email";
+    private static final String SCHEMA = "sha256:schema-v1";
+    private static final String KEY_ID = "owner-key";
+    private static final String OWNER = "owner@acme";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private static SandboxWebhookProvider sandbox;
+    private static KeyPair ownerKey;
+
+    @TempDir
+    Path stateDir;
+
+    private String prefix;
+    private ActiongateNode node;
+
+    @BeforeAll
+    static void startSandbox() throws Exception {
+        AvroSetup.install();
+        sandbox = SandboxWebhookProvider.start();
+        ownerKey = KeyPairGenerator.getInstance(KeyFiles.ALGORITHM).generateKeyPair();
+    }
+
+    @AfterAll
+    static void stopSandbox() {
+        sandbox.close();
+    }
+
+    @BeforeEach
+    void createTopicsAndPolicy(TestInfo test) {
+        prefix = TestNames.topicPrefix(test);
+        sandbox.reset();
+        createTopics(KAFKA.admin(), prefix, 3);
+        publishPolicy(prefix);
+    }
+
+    @AfterEach
+    void stopNode() {
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    /** The short timings every test runs with; the policy was published first, so the global table has it. */
+    Map<String, String> config(TestInfo test) {
+        Map<String, String> c = new HashMap<>();
+        c.put("bootstrap.servers", KAFKA.bootstrapServers());
+        c.put("topic.prefix", prefix);
+        c.put("application.id", TestNames.applicationId(test));
+        c.put("executor.group.id", TestNames.applicationId(test) + "-executor");
+        c.put("reconciler.group.id", TestNames.applicationId(test) + "-reconciler");
+        c.put("state.dir", stateDir.toString());
+        c.put("http.port", "0");
+        c.put("http.bind.address", "127.0.0.1");
+        c.put("node.shutdown.timeout.ms", "5000");
+        c.put("gate.trusted.keys", KEY_ID + "=" + Base64.getEncoder().encodeToString(ownerKey.getPublic().getEncoded()));
+        c.put("gate.lease.duration", "3s");
+        c.put("gate.dispatch.timeout", "2s");
+        c.put("gate.punctuate.interval", "200ms");
+        c.put("gate.streams.commit.interval.ms", "100");
+        c.put("executor.poll.timeout", "100");
+        c.put("executor.shutdown.timeout", "2000");
+        c.put("reconciler.poll.timeout", "100");
+        c.put("reconciler.backoff.initial", "200");
+        c.put("reconciler.backoff.max", "1000");
+        c.put("reconciler.max.lookups", "3");
+        c.put("connectors.webhook.base-url", sandbox.baseUri().toString());
+        c.put("connectors.webhook.operations", TOOL);
+        c.put("connectors.webhook.response-timeout-ms", "1500");
+        return c;
+    }
+
+    ActiongateNode start(Map<String, String> config, String roles) {
+        node = ActiongateNode.start(config, Role.parse(roles));
+        ActiongateNode started = node;
+        await().atMost(Duration.ofSeconds(60)).until(started::ready);
+        return started;
+    }
+
+    @Test
+    void shouldDispatchThreeAttemptsWithOneIdempotencyKeyUnder429AndFailWithRetriesExhausted(TestInfo test) {
+        String key = "idem-" + prefix + "-429";
+        sandbox.program(Fault.rateLimit(key, 10, "1"));
+        start(config(test), "gate,executor,reconciler");
+
+        propose("c-429", key);
+        Receipt failed = awaitReceipt("c-429", r -> r.getStatus() == ReceiptStatus.FAILED);
+
+        assertThat(failed.getReasonCode()).isEqualTo(ReasonCode.RETRIES_EXHAUSTED.name());
+        assertThat(failed.getAttempts()).extracting(AttemptSummary::getAttempt).containsExactly(1, 2, 3);
+        assertThat(failed.getAttempts()).allSatisfy(a -> {
+            assertThat(a.getStatus()).isEqualTo(OutcomeStatus.RETRYABLE);
+            assertThat(a.getDispatched()).isTrue();
+            assertThat(a.getHttpStatus()).isEqualTo(429);
+        });
+        // every attempt reached the provider once, under the action's one idempotency key, Retry-After apart
+        List<Instant> arrivals = sandbox.requestTimes(key);
+        assertThat(arrivals).hasSize(3);
+        assertThat(Duration.between(arrivals.get(0), arrivals.get(1))).isGreaterThanOrEqualTo(Duration.ofMillis(950));
+        assertThat(Duration.between(arrivals.get(1), arrivals.get(2))).isGreaterThanOrEqualTo(Duration.ofMillis(950));
+        assertThat(sandbox.effects(key)).isZero();
+        // never a fourth attempt
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> sandbox.requests(key) == 3);
+        assertThat(receipts("c-429")).isNotEmpty().noneMatch(r -> r.getStatus() == ReceiptStatus.SUCCEEDED
+                || r.getAttempts().size() > 3);
+    }
+
+    @Test
+    void shouldWaitUntilAnHttpDateRetryAfterBeforeTheSecondAttempt(TestInfo test) {
+        String key = "idem-" + prefix + "-date";
+        start(config(test), "gate,executor,reconciler");
+        // HTTP-dates have whole seconds: three seconds ahead is at least two seconds after the 429 is answered
+        String retryAt = DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                Instant.now().plusSeconds(3).atOffset(ZoneOffset.UTC));
+        sandbox.program(Fault.rateLimit(key, 1, retryAt));
+
+        propose("c-date", key);
+        Receipt succeeded = awaitReceipt("c-date", r -> r.getStatus() == ReceiptStatus.SUCCEEDED);
+
+        assertThat(succeeded.getAttempts()).extracting(AttemptSummary::getStatus)
+                .containsExactly(OutcomeStatus.RETRYABLE, OutcomeStatus.SUCCEEDED);
+        List<Instant> arrivals = sandbox.requestTimes(key);
+        assertThat(arrivals).hasSize(2);
+        assertThat(Duration.between(arrivals.get(0), arrivals.get(1))).isGreaterThanOrEqualTo(Duration.ofMillis(1_900));
+        assertThat(sandbox.effects(key)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldKeepAnUnresolvableOutcomeUnknownUntilTheOwnerResolvesItAndKeepTheAttemptHistory(TestInfo test) {
+        String key = "idem-" + prefix + "-still";
+        // applied, but the answer comes after the 1.5 s response timeout; and no lookup can tell
+        sandbox.program(Fault.delayAfterApply(key, Duration.ofSeconds(3)));
+        sandbox.program(Fault.lookupError(key, 100));
+        start(config(test), "gate,executor,reconciler");
+
+        propose("c-still", key);
+        Receipt unknown = awaitReceipt("c-still", r -> r.getStatus() == ReceiptStatus.UNKNOWN);
+        assertThat(unknown.getResolvedBy()).isNull();
+        // the reconciler gives up (STILL_UNKNOWN) after reconciler.max.lookups lookups; the receipt stays UNKNOWN
+        await().atMost(WAIT).until(() -> sandbox.lookups() >= 3);
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> sandbox.lookups() == 3);
+        List<Receipt> settled = receipts("c-still");
+        assertThat(settled).isNotEmpty().noneMatch(r -> r.getStatus() == ReceiptStatus.SUCCEEDED
+                || r.getStatus() == ReceiptStatus.NOT_APPLIED || r.getStatus() == ReceiptStatus.FAILED);
+        assertThat(settled.get(settled.size() - 1).getStatus()).isEqualTo(ReceiptStatus.UNKNOWN);
+        assertThat(sandbox.requests(key)).isEqualTo(1);
+
+        decide("c-still", DecisionType.RESOLVE_EFFECT_CONFIRMED, unknown.getActionDigest());
+        Receipt resolved = awaitReceipt("c-still", r -> r.getStatus() == ReceiptStatus.SUCCEEDED);
+
+        assertThat(resolved.getResolvedBy()).isEqualTo(ResolvedBy.OWNER);
+        assertThat(resolved.getAttempts()).singleElement().satisfies(a -> {
+            assertThat(a.getAttempt()).isEqualTo(1);
+            assertThat(a.getStatus()).isEqualTo(OutcomeStatus.UNKNOWN);
+            assertThat(a.getDispatched()).isTrue();
+            assertThat(a.getErrorCode()).isEqualTo(unknown.getAttempts().get(0).getErrorCode()).isNotNull();
+        });
+        assertThat(sandbox.requests(key)).isEqualTo(1);
+        assertThat(sandbox.effects(key)).isEqualTo(1);
+    }
+
+    // ---- helpers
+
+    private static void publishPolicy(String prefix) {
+        Map<String, PolicyRecord> policy = new HashMap<>();
+        policy.put("epoch:" + ORG, record("epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()));
+        policy.put("task:" + TASK, record("task", TaskState.newBuilder().setTaskId(TASK).setVersion(1)
+                .setStatus(LifecycleStatus.ACTIVE).build()));
+        policy.put("grant:" + ORG + ":chat-default", record("grant", Grant.newBuilder().setOrgId(ORG)
+                .setProfileId("chat-default").setTools(List.of(TOOL)).setMode(GrantMode.FULL_ACCESS)
+                .setChatEnabled(true).build()));
+        policy.put("integration:" + ORG + ":webhook", record("integration", Integration.newBuilder().setOrgId(ORG)
+                .setProvider("webhook").setEnabled(true).setScopes(List.of()).build()));
+        // approval NONE with a trusted read-only hint: admitted without an approval, so the tests are about dispatch
+        policy.put("tool:webhook:" + TOOL, record("tool", ToolDescriptor.newBuilder().setProvider("webhook")
+                .setToolName(TOOL).setOperation(TOOL).setSchemaHash(SCHEMA)
+                .setReadOnlyHint(true).setDestructiveHint(null).setIdempotentHint(null).setOpenWorldHint(null)
+                .setApproval(ApprovalMode.NONE).setMaxInputBytes(4096).setEnabled(true).build()));
+        produce(KAFKA.bootstrapServers(), Topics.POLICY.name(prefix), Topics.POLICY, policy);
+    }
+
+    private static PolicyRecord record(String kind, Object body) {
+        return PolicyRecord.newBuilder().setKind(kind).setBody(body).build();
+    }
+
+    private void propose(String call, String idempotencyKey) {
+        ObjectNode p = JSON.createObjectNode();
+        p.put("task_id", TASK);
+        p.put("tool_call_id", call);
+        p.put("task_version", 1);
+        p.put("org_id", ORG);
+        p.put("principal_id", "user-1");
+        p.put("profile_id", "chat-default");
+        p.put("authorization_epoch", 1);
+        p.put("provider", "webhook");
+        p.put("operation", TOOL);
+        p.put("tool_name", TOOL);
+        p.put("tool_schema_hash", SCHEMA);
+        ObjectNode input = p.putObject("input");
+        input.put("to", "ops@example.com");
+        input.put("body", "disk is full");
+        p.put("summary", "Email ops that the disk is full");
+        p.put("idempotency_key", idempotencyKey);
+        ActionProposal proposal = ProposalJson.fromJson(p, Instant.now());
+        produce(KAFKA.bootstrapServers(), Topics.PROPOSALS.name(prefix), Topics.PROPOSALS,
+                Map.of(TASK + "/" + call, proposal));
+    }
+
+    private void decide(String call, DecisionType type, String actionDigest) {
+        Decision decision = DecideCommand.signed(new ActionKey(TASK, call), type, actionDigest, OWNER, ORG, "test",
+                Duration.ofMinutes(5), KEY_ID, ownerKey.getPrivate(), Instant.now());
+        produce(KAFKA.bootstrapServers(), Topics.DECISIONS.name(prefix), Topics.DECISIONS,
+                Map.of(TASK + "/" + call, decision));
+    }
+
+    private List<Receipt> receipts(String call) {
+        return readAll(KAFKA.bootstrapServers(), Topics.RECEIPTS.name(prefix), Topics.RECEIPTS,
+                Duration.ofSeconds(2)).stream().filter(r -> r.getToolCallId().equals(call)).toList();
+    }
+
+    private Receipt awaitReceipt(String call, Predicate<Receipt> wanted) {
+        Predicate<Receipt> match = r -> r.getToolCallId().equals(call) && wanted.test(r);
+        List<Receipt> read = readUntil(KAFKA.bootstrapServers(), Topics.RECEIPTS.name(prefix), Topics.RECEIPTS,
+                values -> values.stream().anyMatch(match), WAIT);
+        return read.stream().filter(match).findFirst().orElseThrow(() -> new AssertionError(
+                "no such receipt for " + call + "; saw " + read.stream().filter(r -> r.getToolCallId().equals(call))
+                        .map(r -> r.getStatus() + "/" + r.getReasonCode()).toList()));
+    }
+}
