@@ -7,6 +7,10 @@ import static io.actiongate.executor.ItSupport.readUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -18,10 +22,15 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,11 +57,13 @@ import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.ResolvedBy;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.avro.UnknownOutcome;
 import io.actiongate.broker.KafkaBrokerExtension;
 import io.actiongate.broker.TestNames;
 import io.actiongate.cli.commands.DecideCommand;
 import io.actiongate.cli.commands.ProposalJson;
 import io.actiongate.contract.ReasonCode;
+import io.actiongate.executor.ExecutorProcessMain;
 import io.actiongate.key.ActionKey;
 import io.actiongate.keys.KeyFiles;
 import io.actiongate.node.ActiongateNode;
@@ -69,7 +80,8 @@ import io.actiongate.topics.Topics;
 class GatePipelineIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension()
+            .withBrokerProperty("group.min.session.timeout.ms", "500"); // the killed executor's group: 1.5 s
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ORG = "acme";
@@ -86,6 +98,7 @@ class GatePipelineIT {
     @TempDir
     Path stateDir;
 
+    private final List<Process> processes = new CopyOnWriteArrayList<>();
     private String prefix;
     private ActiongateNode node;
 
@@ -111,6 +124,7 @@ class GatePipelineIT {
 
     @AfterEach
     void stopNode() {
+        processes.forEach(Process::destroyForcibly);
         if (node != null) {
             node.close();
         }
@@ -234,7 +248,106 @@ class GatePipelineIT {
         assertThat(sandbox.effects(key)).isEqualTo(1);
     }
 
+    @Test
+    void shouldTurnAnExecutorKilledAfterItsCommitButBeforeDispatchIntoUnknownThenNotApplied(TestInfo test)
+            throws Exception {
+        String key = "idem-" + prefix + "-kill-before";
+        start(config(test), "gate,reconciler");
+        List<String> stdout = new CopyOnWriteArrayList<>();
+        Process executor = spawnExecutor(test, "block-before-dispatch", stdout);
+
+        propose("c-kill-before", key);
+        await().atMost(WAIT).until(() -> stdout.contains(ExecutorProcessMain.ENTERED + key));
+        kill(executor); // after the offset commit, before the connector sent a byte
+
+        Receipt unknown = awaitReceipt("c-kill-before", r -> r.getStatus() == ReceiptStatus.UNKNOWN);
+        assertThat(unknown.getReasonCode()).isEqualTo(ReasonCode.LEASE_EXPIRED.name());
+        assertThat(unknownOutcomes("c-kill-before")).singleElement().satisfies(u -> {
+            assertThat(u.getAttempt()).isEqualTo(1);
+            assertThat(u.getIdempotencyKey()).isEqualTo(key);
+        });
+        Receipt notApplied = awaitReceipt("c-kill-before", r -> r.getStatus() == ReceiptStatus.NOT_APPLIED);
+        assertThat(notApplied.getResolvedBy()).isEqualTo(ResolvedBy.RECONCILER);
+        assertThat(notApplied.getAttempts()).singleElement()
+                .satisfies(a -> assertThat(a.getStatus()).isEqualTo(OutcomeStatus.UNKNOWN));
+        assertThat(sandbox.lookups()).isPositive();
+        assertThat(sandbox.requests(key)).isZero();
+        assertThat(sandbox.effects(key)).isZero();
+    }
+
+    @Test
+    void shouldConfirmTheEffectOfAnExecutorKilledAfterItSentAndNeverSendAgain(TestInfo test) throws Exception {
+        String key = "idem-" + prefix + "-kill-after";
+        sandbox.program(Fault.holdBeforeApply(key, Duration.ofSeconds(30)));
+        start(config(test), "gate,reconciler");
+        Process executor = spawnExecutor(test, "normal", new CopyOnWriteArrayList<>());
+
+        propose("c-kill-after", key);
+        await().atMost(WAIT).until(() -> sandbox.requests(key) == 1);
+        kill(executor); // the request is on the wire, no outcome will ever be produced
+        sandbox.releaseHeld(); // the provider applies it after all
+        assertThat(sandbox.effects(key)).isEqualTo(1);
+
+        Receipt unknown = awaitReceipt("c-kill-after", r -> r.getStatus() == ReceiptStatus.UNKNOWN);
+        assertThat(unknown.getReasonCode()).isEqualTo(ReasonCode.LEASE_EXPIRED.name());
+        Receipt succeeded = awaitReceipt("c-kill-after", r -> r.getStatus() == ReceiptStatus.SUCCEEDED);
+        assertThat(succeeded.getResolvedBy()).isEqualTo(ResolvedBy.RECONCILER);
+        assertThat(succeeded.getProviderReceiptId()).isEqualTo(sandbox.effect(key).id());
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> sandbox.requests(key) == 1);
+        assertThat(sandbox.effects(key)).isEqualTo(1);
+    }
+
     // ---- helpers
+
+    /** An executor in its own JVM (same class path), owning every attempts partition before the test proposes. */
+    private Process spawnExecutor(TestInfo test, String mode, List<String> stdout) throws IOException {
+        String group = TestNames.applicationId(test) + "-executor-process";
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process process = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), ExecutorProcessMain.class.getName(),
+                KAFKA.bootstrapServers(), prefix, group, sandbox.baseUri().toString(), mode)
+                .redirectErrorStream(true).start();
+        processes.add(process);
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    stdout.add(line);
+                }
+            } catch (IOException e) {
+                // the process was killed
+            }
+        }, "executor-process-stdout");
+        reader.setDaemon(true);
+        reader.start();
+        await().atMost(Duration.ofSeconds(60)).until(() -> ownsPartitions(group));
+        return process;
+    }
+
+    private static boolean ownsPartitions(String group) {
+        try {
+            ConsumerGroupDescription description = KAFKA.admin().describeConsumerGroups(List.of(group))
+                    .describedGroups().get(group).get(10, TimeUnit.SECONDS);
+            return description.members().stream()
+                    .mapToInt(m -> m.assignment().topicPartitions().size()).sum() == 3;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static void kill(Process process) throws InterruptedException {
+        process.destroyForcibly(); // SIGKILL: no shutdown hook, no outcome, no LeaveGroup
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private List<UnknownOutcome> unknownOutcomes(String call) {
+        return readAll(KAFKA.bootstrapServers(), Topics.UNKNOWN_OUTCOMES.name(prefix), Topics.UNKNOWN_OUTCOMES,
+                Duration.ofSeconds(2)).stream().filter(u -> u.getToolCallId().equals(call)).toList();
+    }
 
     private static void publishPolicy(String prefix) {
         Map<String, PolicyRecord> policy = new HashMap<>();
