@@ -129,6 +129,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     private final Deque<ProgrammedFault> faults = new ConcurrentLinkedDeque<>();
     private final AtomicLong totalRequests = new AtomicLong();
     private final AtomicLong lookups = new AtomicLong();
+    private final Map<String, AtomicInteger> lookupsByKey = new ConcurrentHashMap<>();
     private volatile CountDownLatch held = new CountDownLatch(1);
 
     private SandboxWebhookProvider(InetSocketAddress address, String requiredAuthorization) throws IOException {
@@ -221,6 +222,12 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         return lookups.get();
     }
 
+    /** {@code GET /idempotency/{key}} lookups received for {@code idempotencyKey}, whatever their answer. */
+    public int lookups(String idempotencyKey) {
+        AtomicInteger count = lookupsByKey.get(idempotencyKey);
+        return count == null ? 0 : count.get();
+    }
+
     public Effect effect(String idempotencyKey) {
         return effects.get(idempotencyKey);
     }
@@ -239,6 +246,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         faults.clear();
         totalRequests.set(0);
         lookups.set(0);
+        lookupsByKey.clear();
         releaseHeld();
     }
 
@@ -267,6 +275,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     private void lookup(HttpExchange exchange, String key) throws IOException {
         lookups.incrementAndGet();
+        lookupsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
         drain(exchange.getRequestBody());
         if (!authorized(exchange)) {
             respond(exchange, 401, Map.of("error", "unauthorized"), null);

@@ -71,6 +71,8 @@ class SandboxWebhookProviderTest {
         assertThat(lookup("k-1").statusCode()).isEqualTo(200);
         assertThat(sandbox.effects("k-1")).isEqualTo(1);
         assertThat(sandbox.lookups()).isEqualTo(3);
+        assertThat(sandbox.lookups("k-1")).isEqualTo(3);
+        assertThat(sandbox.lookups("k-2")).isZero();
     }
 
     @Test
