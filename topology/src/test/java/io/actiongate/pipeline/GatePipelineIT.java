@@ -186,6 +186,7 @@ class GatePipelineIT {
         // every attempt reached the provider once, under the action's one idempotency key, Retry-After apart
         List<Instant> arrivals = sandbox.requestTimes(key);
         assertThat(arrivals).hasSize(3);
+        assertThat(sandbox.totalRequests()).isEqualTo(3); // no attempt came under another key
         assertThat(Duration.between(arrivals.get(0), arrivals.get(1))).isGreaterThanOrEqualTo(Duration.ofMillis(950));
         assertThat(Duration.between(arrivals.get(1), arrivals.get(2))).isGreaterThanOrEqualTo(Duration.ofMillis(950));
         assertThat(sandbox.effects(key)).isZero();
