@@ -38,7 +38,8 @@ import com.sun.net.httpserver.HttpServer;
  *       200 {@code {"id": ...}}; the same key again answers the same id without a second effect.</li>
  *   <li>{@code GET /idempotency/{key}}: 200 {@code {"status":"applied","id":...}} or 404.</li>
  *   <li>Programmable {@link Fault}s, consumed one per matching request: 429 with a {@code Retry-After}, a delay
- *       after applying, 500 after applying, a dropped connection (before or after applying), a held request.</li>
+ *       after applying, 500 after applying, a dropped connection (before or after applying), a held request,
+ *       a lookup that answers 500.</li>
  * </ul>
  * It counts requests and effects per idempotency key. Request bodies are kept only as their size; nothing of
  * them is logged.
@@ -62,7 +63,9 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         /** Apply the effect, then close the connection without an answer. */
         DROP_AFTER_APPLY,
         /** Hold the request, nothing applied yet, until {@link #releaseHeld()} or the delay passes; then apply. */
-        HOLD_BEFORE_APPLY
+        HOLD_BEFORE_APPLY,
+        /** Answer a {@code GET /idempotency/{key}} lookup with 500, whether or not the effect was applied. */
+        LOOKUP_ERROR
     }
 
     /**
@@ -102,8 +105,13 @@ public final class SandboxWebhookProvider implements AutoCloseable {
             return new Fault(Kind.HOLD_BEFORE_APPLY, key, 1, null, maxHold);
         }
 
-        boolean matches(String idempotencyKey) {
-            return key == null || key.equals(idempotencyKey);
+        /** Lookups that answer 500 for {@code key}: the provider cannot tell whether the effect happened. */
+        public static Fault lookupError(String key, int times) {
+            return new Fault(Kind.LOOKUP_ERROR, key, times, null, null);
+        }
+
+        boolean matches(String idempotencyKey, boolean lookup) {
+            return (kind == Kind.LOOKUP_ERROR) == lookup && (key == null || key.equals(idempotencyKey));
         }
     }
 
@@ -121,6 +129,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     private final Deque<ProgrammedFault> faults = new ConcurrentLinkedDeque<>();
     private final AtomicLong totalRequests = new AtomicLong();
     private final AtomicLong lookups = new AtomicLong();
+    private final Map<String, AtomicInteger> lookupsByKey = new ConcurrentHashMap<>();
     private volatile CountDownLatch held = new CountDownLatch(1);
 
     private SandboxWebhookProvider(InetSocketAddress address, String requiredAuthorization) throws IOException {
@@ -213,6 +222,12 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         return lookups.get();
     }
 
+    /** {@code GET /idempotency/{key}} lookups received for {@code idempotencyKey}, whatever their answer. */
+    public int lookups(String idempotencyKey) {
+        AtomicInteger count = lookupsByKey.get(idempotencyKey);
+        return count == null ? 0 : count.get();
+    }
+
     public Effect effect(String idempotencyKey) {
         return effects.get(idempotencyKey);
     }
@@ -231,6 +246,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         faults.clear();
         totalRequests.set(0);
         lookups.set(0);
+        lookupsByKey.clear();
         releaseHeld();
     }
 
@@ -259,9 +275,15 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     private void lookup(HttpExchange exchange, String key) throws IOException {
         lookups.incrementAndGet();
+        lookupsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
         drain(exchange.getRequestBody());
         if (!authorized(exchange)) {
             respond(exchange, 401, Map.of("error", "unauthorized"), null);
+            return;
+        }
+        Fault fault = takeFault(key, true);
+        if (fault != null) {
+            respond(exchange, 500, Map.of("error", "internal error"), null);
             return;
         }
         Effect effect = effects.get(key);
@@ -287,7 +309,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
             respond(exchange, 401, Map.of("error", "unauthorized"), null);
             return;
         }
-        Fault fault = takeFault(key);
+        Fault fault = takeFault(key, false);
         if (fault == null) {
             Effect effect = apply(operation, key, bodyBytes);
             respond(exchange, 200, Map.of("id", effect.id()), null);
@@ -325,9 +347,9 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         });
     }
 
-    private Fault takeFault(String key) {
+    private Fault takeFault(String key, boolean lookup) {
         for (ProgrammedFault programmed : faults) {
-            if (programmed.fault.matches(key) && programmed.take()) {
+            if (programmed.fault.matches(key, lookup) && programmed.take()) {
                 if (programmed.remaining.get() <= 0) {
                     faults.remove(programmed);
                 }

@@ -23,7 +23,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  */
 public final class ExecutorProcessMain {
 
-    static final String ENTERED = "DISPATCH-ENTERED ";
+    public static final String ENTERED = "DISPATCH-ENTERED ";
 
     private ExecutorProcessMain() {
     }

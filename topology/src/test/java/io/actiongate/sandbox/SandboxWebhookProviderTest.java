@@ -62,6 +62,20 @@ class SandboxWebhookProviderTest {
     }
 
     @Test
+    void shouldAnswerProgrammedLookupsWith500WithoutConsumingThemOnPosts() throws Exception {
+        sandbox.program(Fault.lookupError("k-1", 2));
+        assertThat(post("k-1").statusCode()).isEqualTo(200);
+
+        assertThat(lookup("k-1").statusCode()).isEqualTo(500);
+        assertThat(lookup("k-1").statusCode()).isEqualTo(500);
+        assertThat(lookup("k-1").statusCode()).isEqualTo(200);
+        assertThat(sandbox.effects("k-1")).isEqualTo(1);
+        assertThat(sandbox.lookups()).isEqualTo(3);
+        assertThat(sandbox.lookups("k-1")).isEqualTo(3);
+        assertThat(sandbox.lookups("k-2")).isZero();
+    }
+
+    @Test
     void shouldRejectAPostWithoutIdempotencyKey() throws Exception {
         assertThat(post(null).statusCode()).isEqualTo(400);
         assertThat(sandbox.effectCount()).isZero();
