@@ -166,6 +166,11 @@ public final class Executor implements AutoCloseable {
         return pollThread.failure();
     }
 
+    /** The consumer's Kafka client metrics (lag among them), read at scrape time. */
+    public Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> clientMetrics() {
+        return consumer.metrics();
+    }
+
     @Override
     public void close() {
         pollThread.close();

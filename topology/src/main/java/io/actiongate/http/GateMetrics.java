@@ -22,28 +22,22 @@ import io.prometheus.metrics.model.snapshots.Unit;
  *
  * <pre>
  * actiongate_receipts_total{status, reason_code}           receipts published
- * actiongate_dispatches_total{connector}                   dispatches started by the executor
- * actiongate_outcomes_total{connector, status}             attempt outcomes
- * actiongate_dispatch_latency_seconds{connector}           dispatch start to outcome
  * actiongate_approval_wait_seconds                         proposal to approval decision
  * actiongate_unknown_outcomes_open                         UNKNOWN actions not yet resolved
  * actiongate_consumer_lag_records{role}                    max records-lag-max of the role's Kafka consumers
  * </pre>
+ * Dispatches, outcomes and dispatch latency by connector are the executor's ({@code actiongate_executor_*},
+ * {@code io.actiongate.executor.ExecutorMetrics}); reconciliations are the reconciler's.
  */
 public final class GateMetrics {
 
     /** Label value for an absent reason code. */
     public static final String NO_REASON = "none";
 
-    private static final double[] LATENCY_BUCKETS =
-            {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
     private static final double[] APPROVAL_BUCKETS =
             {1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 * 3600};
 
     private final Counter receipts;
-    private final Counter dispatches;
-    private final Counter outcomes;
-    private final Histogram dispatchLatency;
     private final Histogram approvalWait;
     private final Gauge openUnknown;
     private final Map<String, Supplier<? extends Map<MetricName, ? extends Metric>>> lagSources =
@@ -54,14 +48,6 @@ public final class GateMetrics {
         receipts = Counter.builder().name("actiongate_receipts_total")
                 .help("Receipts published, by status and reason code")
                 .labelNames("status", "reason_code").register(registry);
-        dispatches = Counter.builder().name("actiongate_dispatches_total")
-                .help("Dispatches started, by connector").labelNames("connector").register(registry);
-        outcomes = Counter.builder().name("actiongate_outcomes_total")
-                .help("Attempt outcomes, by connector and status")
-                .labelNames("connector", "status").register(registry);
-        dispatchLatency = Histogram.builder().name("actiongate_dispatch_latency_seconds")
-                .help("Time from dispatch start to outcome, by connector").unit(Unit.SECONDS)
-                .classicOnly().classicUpperBounds(LATENCY_BUCKETS).labelNames("connector").register(registry);
         approvalWait = Histogram.builder().name("actiongate_approval_wait_seconds")
                 .help("Time an action waited for a human decision").unit(Unit.SECONDS)
                 .classicOnly().classicUpperBounds(APPROVAL_BUCKETS).register(registry);
@@ -80,19 +66,6 @@ public final class GateMetrics {
     /** A receipt was published with {@code status} and {@code reasonCode} (null when none). */
     public void receipt(String status, String reasonCode) {
         receipts.labelValues(status, reasonCode == null ? NO_REASON : reasonCode).inc();
-    }
-
-    /** The executor is about to contact {@code connector}'s provider. */
-    public void dispatch(String connector) {
-        dispatches.labelValues(connector).inc();
-    }
-
-    /** An attempt on {@code connector} ended with {@code status} after {@code latency}. */
-    public void outcome(String connector, String status, Duration latency) {
-        outcomes.labelValues(connector, status).inc();
-        if (latency != null && !latency.isNegative()) {
-            dispatchLatency.labelValues(connector).observe(seconds(latency));
-        }
     }
 
     /** A human decision arrived {@code wait} after the action started waiting. */

@@ -71,6 +71,7 @@ public final class ActiongateNode implements AutoCloseable {
 
     private void startAll(Map<String, String> config) {
         DeferredActionStateQuery actions = new DeferredActionStateQuery();
+        GateMetrics metrics = new GateMetrics(registry);
         http = new GateHttpServer(HttpServerConfig.from(config), actions, registry, this::ready).start();
         started.push(http);
 
@@ -83,9 +84,9 @@ public final class ActiongateNode implements AutoCloseable {
             HostInfo self = new HostInfo(nodeConfig.advertisedHost(), http.port());
             gateConfig.put(GateConfig.STREAMS_PREFIX + StreamsConfig.APPLICATION_SERVER_CONFIG,
                     self.host() + ":" + self.port());
-            GateMetrics metrics = new GateMetrics(registry);
-            gate = GateStreams.create(new GateConfig(gateConfig), receipt -> metrics.receipt(
-                    receipt.getStatus().name(), receipt.getReasonCode()));
+            gate = GateStreams.create(new GateConfig(gateConfig), new ReceiptMetrics(metrics));
+            GateStreams streams = gate;
+            metrics.consumerLag("gate", () -> streams.streams().metrics());
             started.push(() -> gate.close(Duration.ofMillis(nodeConfig.shutdownTimeoutMs())));
             actions.set(new StreamsActionStateQuery<ActionState>(gate.streams(), Stores.ACTIONS, self,
                     ActionViews::view));
@@ -94,10 +95,12 @@ public final class ActiongateNode implements AutoCloseable {
         if (roles.contains(Role.EXECUTOR)) {
             executor = Executor.start(new ExecutorConfig(config), connectors, registry);
             started.push(executor);
+            metrics.consumerLag("executor", executor::clientMetrics);
         }
         if (roles.contains(Role.RECONCILER)) {
             reconciler = Reconciler.start(new ReconcilerConfig(config), connectors, registry);
             started.push(reconciler);
+            metrics.consumerLag("reconciler", reconciler::clientMetrics);
         }
         LOG.info("actiongate node running roles {}; HTTP on port {}", roles, http.port());
     }

@@ -172,7 +172,7 @@ class GateHttpServerTest {
     void shouldExposeMetricsInPrometheusTextFormat() {
         GateMetrics metrics = new GateMetrics(registry);
         metrics.receipt("SUCCEEDED", null);
-        metrics.outcome("webhook", "SUCCEEDED", Duration.ofMillis(120));
+        metrics.approvalWait(Duration.ofSeconds(42));
 
         HttpResponse<String> response = Http.get(server.port(), "/metrics");
 
@@ -181,7 +181,7 @@ class GateHttpServerTest {
                 type -> assertThat(type).startsWith("text/plain; version=0.0.4"));
         assertThat(response.body())
                 .contains("actiongate_receipts_total{reason_code=\"none\",status=\"SUCCEEDED\"} 1")
-                .contains("actiongate_dispatch_latency_seconds_count{connector=\"webhook\"} 1")
+                .contains("actiongate_approval_wait_seconds_count 1")
                 .contains("# TYPE actiongate_unknown_outcomes_open gauge");
     }
 

@@ -34,19 +34,6 @@ class GateMetricsTest {
     }
 
     @Test
-    void shouldCountDispatchesAndOutcomesByConnectorAndRecordLatency() {
-        metrics.dispatch("smtp");
-        metrics.outcome("smtp", "UNKNOWN", Duration.ofSeconds(3));
-
-        assertThat(scrape())
-                .contains("actiongate_dispatches_total{connector=\"smtp\"} 1")
-                .contains("actiongate_outcomes_total{connector=\"smtp\",status=\"UNKNOWN\"} 1")
-                .contains("actiongate_dispatch_latency_seconds_bucket{connector=\"smtp\",le=\"2.5\"} 0")
-                .contains("actiongate_dispatch_latency_seconds_bucket{connector=\"smtp\",le=\"5.0\"} 1")
-                .contains("actiongate_dispatch_latency_seconds_sum{connector=\"smtp\"} 3.0");
-    }
-
-    @Test
     void shouldTrackOpenUnknownOutcomesAndApprovalWait() {
         metrics.unknownOpened();
         metrics.unknownOpened();
