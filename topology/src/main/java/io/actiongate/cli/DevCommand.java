@@ -18,8 +18,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "dev",
         mixinStandardHelpOptions = true,
         description = {
-            "Start a single-node Kafka broker (KRaft) in this process on 127.0.0.1, create every actiongate topic "
-                    + "and run until Ctrl-C.",
+            "Start a complete local actiongate in this process and run until Ctrl-C: a single-node Kafka broker "
+                    + "(KRaft) on 127.0.0.1, every topic, the gate, executor and reconciler, a sandbox webhook "
+                    + "provider and mail server, a demo approver key and the demo policy.",
             "Nothing to install: no Docker, no separate Kafka."
         })
 final class DevCommand implements Callable<Integer> {
