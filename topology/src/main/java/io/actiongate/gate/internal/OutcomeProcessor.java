@@ -23,7 +23,6 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
     private static final java.util.regex.Pattern ERROR_CODE = java.util.regex.Pattern.compile("[A-Z0-9_]{1,64}");
 
     private final GateConfig config;
-    private ProcessorContext<Object, Object> context;
     private Lifecycle lifecycle;
 
     public OutcomeProcessor(GateConfig config) {
@@ -32,7 +31,6 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
-        this.context = context;
         this.lifecycle = new Lifecycle(context, config);
     }
 

@@ -19,7 +19,6 @@ public final class ReconciliationProcessor implements Processor<String, Inbound<
     private static final Logger LOG = LoggerFactory.getLogger(ReconciliationProcessor.class);
 
     private final GateConfig config;
-    private ProcessorContext<Object, Object> context;
     private Lifecycle lifecycle;
 
     public ReconciliationProcessor(GateConfig config) {
@@ -28,7 +27,6 @@ public final class ReconciliationProcessor implements Processor<String, Inbound<
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
-        this.context = context;
         this.lifecycle = new Lifecycle(context, config);
     }
 
