@@ -107,8 +107,8 @@ public final class DevStack implements DevComponent {
         d.put(GateConfig.TRUSTED_KEYS_DIR_CONFIG, keys.toString());
         d.put("gate.punctuate.interval", "500ms");
         d.put("executor.dispatch.threads", "4");
-        d.put("reconciler.backoff.initial", "500");
-        d.put("reconciler.backoff.max", "5000");
+        d.put("reconciler.backoff.initial", "500ms");
+        d.put("reconciler.backoff.max", "5s");
         d.put("gate.streams.commit.interval.ms", "100");
         d.put("connectors.webhook.base-url", boxes.webhookUri().toString());
         d.put("connectors.webhook.operations", "post_update");

@@ -12,6 +12,7 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
 import io.actiongate.config.CommonConfig;
+import io.actiongate.config.DurationParser;
 
 /**
  * Configuration of the executor role: the common keys of {@link CommonConfig} ({@code bootstrap.servers},
@@ -36,18 +37,18 @@ public final class ExecutorConfig extends CommonConfig {
     public static final String MAX_POLL_RECORDS_DOC = "Most reservations taken (and committed) in one batch.";
 
     public static final String POLL_TIMEOUT_CONFIG = "executor.poll.timeout";
-    public static final String POLL_TIMEOUT_DOC = "How long one poll waits for reservations, in milliseconds.";
+    public static final String POLL_TIMEOUT_DOC = "How long one poll waits for reservations.";
 
     public static final String EXECUTOR_ID_CONFIG = "executor.id";
     public static final String EXECUTOR_ID_DOC = "Identifier written to AttemptOutcome.executor_id. "
             + "Defaults to executor-<pid@host>.";
 
     public static final String REVOCATION_TIMEOUT_CONFIG = "executor.revocation.timeout";
-    public static final String REVOCATION_TIMEOUT_DOC = "How long, in milliseconds, a partition revocation waits "
+    public static final String REVOCATION_TIMEOUT_DOC = "How long a partition revocation waits "
             + "for the in-flight dispatches of that partition to produce their outcomes.";
 
     public static final String SHUTDOWN_TIMEOUT_CONFIG = "executor.shutdown.timeout";
-    public static final String SHUTDOWN_TIMEOUT_DOC = "How long, in milliseconds, close() waits for in-flight "
+    public static final String SHUTDOWN_TIMEOUT_DOC = "How long close() waits for in-flight "
             + "dispatches to produce their outcomes.";
 
     public static final ConfigDef CONFIG = CommonConfig.configDef()
@@ -57,12 +58,12 @@ public final class ExecutorConfig extends CommonConfig {
                     Importance.MEDIUM, DISPATCH_THREADS_DOC)
             .define(MAX_POLL_RECORDS_CONFIG, Type.INT, 100, ConfigDef.Range.between(1, 10_000),
                     Importance.MEDIUM, MAX_POLL_RECORDS_DOC)
-            .define(POLL_TIMEOUT_CONFIG, Type.LONG, 500L, ConfigDef.Range.between(1, 60_000),
+            .define(POLL_TIMEOUT_CONFIG, Type.STRING, "500ms", DurationParser.between(Duration.ofMillis(1), Duration.ofMillis(60000)),
                     Importance.LOW, POLL_TIMEOUT_DOC)
             .define(EXECUTOR_ID_CONFIG, Type.STRING, null, Importance.LOW, EXECUTOR_ID_DOC)
-            .define(REVOCATION_TIMEOUT_CONFIG, Type.LONG, 30_000L, ConfigDef.Range.between(0, 600_000),
+            .define(REVOCATION_TIMEOUT_CONFIG, Type.STRING, "30s", DurationParser.between(Duration.ZERO, Duration.ofMillis(600000)),
                     Importance.LOW, REVOCATION_TIMEOUT_DOC)
-            .define(SHUTDOWN_TIMEOUT_CONFIG, Type.LONG, 30_000L, ConfigDef.Range.between(0, 600_000),
+            .define(SHUTDOWN_TIMEOUT_CONFIG, Type.STRING, "30s", DurationParser.between(Duration.ZERO, Duration.ofMillis(600000)),
                     Importance.LOW, SHUTDOWN_TIMEOUT_DOC);
 
     /** {@code originals} as read from the configuration file and environment; values are taken as strings. */
@@ -89,15 +90,15 @@ public final class ExecutorConfig extends CommonConfig {
     }
 
     public Duration pollTimeout() {
-        return Duration.ofMillis(getLong(POLL_TIMEOUT_CONFIG));
+        return DurationParser.parse(getString(POLL_TIMEOUT_CONFIG));
     }
 
     public Duration revocationTimeout() {
-        return Duration.ofMillis(getLong(REVOCATION_TIMEOUT_CONFIG));
+        return DurationParser.parse(getString(REVOCATION_TIMEOUT_CONFIG));
     }
 
     public Duration shutdownTimeout() {
-        return Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_CONFIG));
+        return DurationParser.parse(getString(SHUTDOWN_TIMEOUT_CONFIG));
     }
 
     public String executorId() {

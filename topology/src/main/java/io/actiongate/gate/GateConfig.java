@@ -11,7 +11,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
 import io.actiongate.gate.internal.ApproverPolicy;
-import io.actiongate.gate.internal.DurationParser;
+import io.actiongate.config.DurationParser;
 import io.actiongate.gate.internal.TrustedKeys;
 import io.actiongate.config.CommonConfig;
 

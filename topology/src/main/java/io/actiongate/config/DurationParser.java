@@ -1,4 +1,4 @@
-package io.actiongate.gate.internal;
+package io.actiongate.config;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
