@@ -74,6 +74,8 @@ final class GateDriver implements AutoCloseable {
 
     final KeyPair keys;
     final GateConfig config;
+    /** The providers' classifiers the gate asks; scriptable between records. */
+    final FakeClassifiers classifiers;
     final Path stateDir;
     final TopologyTestDriver driver;
     final TestInputTopic<String, ActionProposal> proposals;
@@ -96,7 +98,13 @@ final class GateDriver implements AutoCloseable {
     final TestOutputTopic<byte[], byte[]> rawAttempts;
 
     private GateDriver(KeyPair keys, Map<String, String> overrides, Path stateDir) {
+        this(keys, overrides, stateDir, FakeClassifiers.webhook(), ScannerCredentialCheck.defaults());
+    }
+
+    private GateDriver(KeyPair keys, Map<String, String> overrides, Path stateDir, FakeClassifiers classifiers,
+                       io.actiongate.gate.internal.CredentialCheck credentials) {
         this.keys = keys;
+        this.classifiers = classifiers;
         this.stateDir = stateDir;
         Map<String, String> values = new HashMap<>();
         values.put(GateConfig.TRUSTED_KEYS_CONFIG,
@@ -108,7 +116,7 @@ final class GateDriver implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         this.driver = new TopologyTestDriver(
-                GateTopology.build(config, ScannerCredentialCheck.defaults(), observedReceipts::add), props, START);
+                GateTopology.build(config, classifiers, credentials, observedReceipts::add), props, START);
         String prefix = config.topicPrefix();
         StringSerializer strings = new StringSerializer();
         ByteArraySerializer bytes = new ByteArraySerializer();
@@ -149,6 +157,11 @@ final class GateDriver implements AutoCloseable {
 
     static GateDriver start(Path stateDir, Map<String, String> overrides) {
         return new GateDriver(newKeyPair(), overrides, stateDir);
+    }
+
+    /** A driver with another credential check (fault injection). */
+    static GateDriver start(Path stateDir, io.actiongate.gate.internal.CredentialCheck credentials) {
+        return new GateDriver(newKeyPair(), Map.of(), stateDir, FakeClassifiers.webhook(), credentials);
     }
 
     /** A second driver over the same state directory and keys (see {@link #snapshotStores()}). */
@@ -241,9 +254,10 @@ final class GateDriver implements AutoCloseable {
         return b.setInputJson(json).setInputDigest(Digests.inputDigest(json));
     }
 
+    /** An origin on {@code turn} with the owner's message and the assistant's message that made the call. */
     static Origin origin(String turn) {
-        return Origin.newBuilder().setConversationId(CONVERSATION).setTurnId(turn).setAssistantMessageId(null)
-                .setHumanMessageId(null).build();
+        return Origin.newBuilder().setConversationId(CONVERSATION).setTurnId(turn).setAssistantMessageId("m-assistant-7")
+                .setHumanMessageId("m-human-6").build();
     }
 
     static String key(ActionProposal p) {

@@ -140,7 +140,7 @@ class GateStreamsIT {
     }
 
     private GateStreams start() {
-        GateStreams gate = GateStreams.create(config);
+        GateStreams gate = GateStreams.create(config, FakeClassifiers.webhook());
         running.add(gate);
         gate.start();
         await().atMost(WAIT).until(() -> gate.streams().state() == KafkaStreams.State.RUNNING);
