@@ -10,6 +10,7 @@ import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Validation;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.OperationClassifiers;
+import io.actiongate.key.ActionKey;
 
 /**
  * The provider's own classification of an action (ARCHITECTURE.md section 4, "Classification"), asked at admission
@@ -70,11 +71,17 @@ final class OperationCheck {
             return refused(ReasonCode.SCHEMA_INVALID, "input_json fails the provider's validation");
         }
         if (c.kind() == Classification.Kind.EFFECT && CLI.equals(a.provider())
-                && (blank(a.idempotencyKey()) || blank(a.summary()))) {
+                && (!proposedIdempotencyKey(a) || blank(a.summary()))) {
             return refused(ReasonCode.SCHEMA_INVALID, "a CLI effect needs an idempotency_key and a summary");
         }
         boolean trustedRead = c.kind() == Classification.Kind.READ && (perInput || PolicyChecks.readOnly(tool));
         return new Result(null, trustedRead);
+    }
+
+    /** Whether the proposal carried its own key (the gate derives one from the action key otherwise). */
+    private static boolean proposedIdempotencyKey(ActionState.Action a) {
+        return !blank(a.idempotencyKey()) && !a.idempotencyKey().equals(
+                Records.derivedIdempotencyKey(a.taskId() + ActionKey.SEPARATOR + a.toolCallId()));
     }
 
     private static boolean blank(String s) {
