@@ -160,7 +160,7 @@ class GateStreamsIT {
         propose("c-1");
         awaitReceipt("c-1", ReceiptStatus.WAITING_APPROVAL);
         assertThat(calls.get()).as("the record was processed again by the replacement thread").isEqualTo(2);
-        assertThat(gate.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
+        await().atMost(WAIT).until(() -> gate.streams().state() == KafkaStreams.State.RUNNING);
         assertThat(states).doesNotContain(KafkaStreams.State.ERROR, KafkaStreams.State.PENDING_ERROR);
         assertThat(gate.streams().metadataForLocalThreads()).hasSize(1);
         propose("c-2");

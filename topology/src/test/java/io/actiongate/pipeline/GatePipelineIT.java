@@ -155,7 +155,9 @@ class GatePipelineIT {
         c.put("reconciler.backoff.max", "1000");
         c.put("reconciler.max.lookups", "3");
         c.put("connectors.webhook.base-url", sandbox.baseUri().toString());
-        c.put("connectors.webhook.operations", TOOL);
+        // the gate auto-approves only a trusted read: the connector's classifier must say READ (and the descriptor
+        // read_only_hint=true, below)
+        c.put("connectors.webhook.read-operations", TOOL);
         c.put("connectors.webhook.response-timeout-ms", "1500");
         return c;
     }
