@@ -227,6 +227,18 @@ class OperationClassificationTest {
     }
 
     @Test
+    void shouldRejectMalformedCliInputWithoutCrashingOrReserving() {
+        cli();
+        assertRejected(cliCall("c-1", "kubectl", "\"kubectl get pods\""), ReasonCode.UNKNOWN_PROVIDER_METHOD);
+        assertRejected(cliCall("c-2", "kubectl", "[\"kubectl\",\"get\",\"pods\\u0007\"]"),
+                ReasonCode.UNKNOWN_PROVIDER_METHOD);
+        assertRejected(cliCall("c-3", "kubectl", "[\"gh\",\"pr\",\"list\"]"), ReasonCode.UNKNOWN_PROVIDER_METHOD);
+        assertThat(gate.deadLetters.isEmpty()).isTrue();
+        gate.propose(cliCall("c-4", "kubectl", "[\"kubectl\",\"get\",\"pods\"]"));
+        assertThat(gate.lastReceipt().getStatus()).isEqualTo(ReceiptStatus.DISPATCHING);
+    }
+
+    @Test
     void shouldTreatAProviderWithoutConnectorAsUnknownEvenWithADescriptor() {
         ConnectorRegistry registry = ConnectorRegistry.load(Map.of("connectors.cli.enabled", "true"));
         gate = GateDriver.start(stateDir, OperationClassifiers.of(registry));
