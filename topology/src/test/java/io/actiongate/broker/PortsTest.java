@@ -32,8 +32,9 @@ class PortsTest {
             port = listener.getLocalPort();
             try (Socket client = new Socket(InetAddress.getByName(Ports.LOOPBACK), port);
                  Socket accepted = listener.accept()) {
-                // the listening side closes first: its end (local port = the listener's port) goes to TIME-WAIT
-                accepted.close();
+                // the listening side closes first (its FIN goes out now): its end, local port = the listener's
+                // port, goes to TIME-WAIT once the client closes too
+                accepted.shutdownOutput();
                 InputStream in = client.getInputStream();
                 assertThat(in.read()).as("client sees the server's FIN").isEqualTo(-1);
             }

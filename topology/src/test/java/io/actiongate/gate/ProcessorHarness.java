@@ -131,10 +131,6 @@ final class ProcessorHarness {
         }
 
         @Override
-        public void flush() {
-        }
-
-        @Override
         public void close() {
         }
 
