@@ -24,8 +24,10 @@ import org.apache.kafka.streams.test.TestRecord;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.GateTopology;
+import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.topics.Topics;
 
 /** A {@link TopologyTestDriver} over the gate or the baseline, with raw-bytes topics so no clock measures encoding. */
@@ -110,12 +112,23 @@ final class Drivers {
     static Run gate(Workload workload, Path stateRoot) {
         Map<String, String> settings = new HashMap<>(workload.gateSettings());
         GateConfig config = GateConfig.fromStrings(settings);
-        Run run = new Run(GateTopology.build(config), "bench-gate", stateRoot);
+        Run run = new Run(GateTopology.build(config, classifiers()), "bench-gate", stateRoot);
         TestInputTopic<String, byte[]> policy = run.input(Topics.POLICY.name(config.topicPrefix()));
         for (Map.Entry<String, PolicyRecord> e : workload.policy().entrySet()) {
             policy.pipeInput(e.getKey(), Topics.POLICY.valueSerde().serializer().serialize(null, e.getValue()));
         }
         return run;
+    }
+
+    /**
+     * The gate classifies with the webhook connector's own logic, configured as {@code BrokerBench} configures the
+     * node: {@value Workload#READ_TOOL} is a read, {@value Workload#SEND_TOOL} an effect. Classifying never calls out.
+     */
+    static OperationClassifiers classifiers() {
+        return OperationClassifiers.of(ConnectorRegistry.load(Map.of(
+                "connectors.webhook.base-url", "http://127.0.0.1:9",
+                "connectors.webhook.operations", Workload.SEND_TOOL,
+                "connectors.webhook.read-operations", Workload.READ_TOOL)));
     }
 
     static Run baseline(Path stateRoot) {

@@ -13,10 +13,14 @@ final class Ports {
     private Ports() {
     }
 
-    /** Throws {@link PortInUseException} when {@code port} cannot be bound on 127.0.0.1 right now. */
+    /**
+     * Throws {@link PortInUseException} when something listens on {@code port} on 127.0.0.1 right now. The probe
+     * binds with {@code SO_REUSEADDR} on, as the broker's own listener does: connections of a previous run that
+     * linger in TIME-WAIT (about a minute after Ctrl-C or a crash) do not hold the port, only a live listener does.
+     */
     static void requireFree(int port) {
         try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(false);
+            socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), port));
         } catch (IOException e) {
             throw new PortInUseException(LOOPBACK, port);

@@ -10,6 +10,7 @@ import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
@@ -34,22 +35,38 @@ public final class GateStreams implements AutoCloseable {
     private GateStreams(Topology topology, Properties properties) {
         this.topology = topology;
         this.streams = new KafkaStreams(topology, properties);
+        this.streams.setUncaughtExceptionHandler(GateStreams::uncaught);
     }
 
-    /** A gate over {@code config} with the default credential scanner; not started. */
-    public static GateStreams create(GateConfig config) {
-        return new GateStreams(GateTopology.build(config), properties(config));
+    /**
+     * A gate over {@code config} with the default credential scanner, classifying with {@code operations} (see
+     * {@link OperationClassifiers}); not started.
+     */
+    public static GateStreams create(GateConfig config, OperationClassifiers operations) {
+        return new GateStreams(GateTopology.build(config, operations), properties(config));
     }
 
     /** A gate with the default credential scanner whose published receipts {@code receipts} sees; not started. */
-    public static GateStreams create(GateConfig config, ReceiptObserver receipts) {
-        return new GateStreams(GateTopology.build(config, ScannerCredentialCheck.defaults(), receipts),
+    public static GateStreams create(GateConfig config, OperationClassifiers operations, ReceiptObserver receipts) {
+        return new GateStreams(GateTopology.build(config, operations, ScannerCredentialCheck.defaults(), receipts),
                 properties(config));
     }
 
     /** A gate with another credential check (tests, embedders); not started. */
-    public static GateStreams create(GateConfig config, CredentialCheck credentials) {
-        return new GateStreams(GateTopology.build(config, credentials), properties(config));
+    public static GateStreams create(GateConfig config, OperationClassifiers operations,
+                                     CredentialCheck credentials) {
+        return new GateStreams(GateTopology.build(config, operations, credentials), properties(config));
+    }
+
+    /**
+     * What a stream thread that died does next: it is replaced. Failures about one record never get here (the
+     * processors dead-letter them, see {@code Lifecycle.atomically}); what does is not about a record (a store or
+     * client error), so the open transaction is aborted and a new thread resumes from the last commit: no work is
+     * dropped, and the gate does not stop.
+     */
+    static StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse uncaught(Throwable e) {
+        LOG.error("gate stream thread failed ({}); replacing it", e.getClass().getName(), e);
+        return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     }
 
     /**

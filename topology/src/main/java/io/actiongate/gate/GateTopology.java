@@ -50,18 +50,22 @@ public final class GateTopology {
     private GateTopology() {
     }
 
-    /** The gate topology with the default credential scanner. */
-    public static Topology build(GateConfig config) {
-        return build(config, ScannerCredentialCheck.defaults());
+    /**
+     * The gate topology with the default credential scanner. {@code operations} are the providers' classifiers
+     * (asked at admission and before every reservation); {@link OperationClassifiers#NONE} refuses everything.
+     */
+    public static Topology build(GateConfig config, OperationClassifiers operations) {
+        return build(config, operations, ScannerCredentialCheck.defaults());
     }
 
-    /** The gate topology with the given credential check. */
-    public static Topology build(GateConfig config, CredentialCheck credentials) {
-        return build(config, credentials, ReceiptObserver.NONE);
+    /** The gate topology with the given classifiers and credential check. */
+    public static Topology build(GateConfig config, OperationClassifiers operations, CredentialCheck credentials) {
+        return build(config, operations, credentials, ReceiptObserver.NONE);
     }
 
-    /** The gate topology with the given credential check and an observer of every published receipt. */
-    public static Topology build(GateConfig config, CredentialCheck credentials, ReceiptObserver receipts) {
+    /** The gate topology with the given classifiers, credential check and an observer of every published receipt. */
+    public static Topology build(GateConfig config, OperationClassifiers operations, CredentialCheck credentials,
+                                 ReceiptObserver receipts) {
         String prefix = config.topicPrefix();
         Deserializer<byte[]> bytes = Serdes.ByteArray().deserializer();
         Topology t = new Topology();
@@ -72,13 +76,13 @@ public final class GateTopology {
         source(t, PROPOSALS_SOURCE, Topics.PROPOSALS, prefix, bytes);
         t.addProcessor(PROPOSALS_DECODE, DecodeProcessor.supplier(avro(Topics.PROPOSALS), ADMIT), PROPOSALS_SOURCE);
         t.addProcessor(ADMIT, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<ActionProposal>, Object, Object>)
-                () -> new ProposalProcessor(config, credentials), PROPOSALS_DECODE);
-        t.addProcessor(TIMERS, () -> new TimerProcessor(config), PROPOSALS_DECODE);
+                () -> new ProposalProcessor(config, credentials, operations), PROPOSALS_DECODE);
+        t.addProcessor(TIMERS, () -> new TimerProcessor(config, operations), PROPOSALS_DECODE);
 
         source(t, DECISIONS_SOURCE, Topics.DECISIONS, prefix, bytes);
         t.addProcessor(DECISIONS_DECODE, DecodeProcessor.supplier(avro(Topics.DECISIONS), DECIDE), DECISIONS_SOURCE);
         t.addProcessor(DECIDE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<Decision>, Object, Object>)
-                () -> new DecisionProcessor(config), DECISIONS_DECODE);
+                () -> new DecisionProcessor(config, operations), DECISIONS_DECODE);
 
         source(t, OUTCOMES_SOURCE, Topics.OUTCOMES, prefix, bytes);
         t.addProcessor(OUTCOMES_DECODE, DecodeProcessor.supplier(avro(Topics.OUTCOMES), SETTLE), OUTCOMES_SOURCE);
@@ -89,7 +93,7 @@ public final class GateTopology {
         t.addProcessor(RECONCILIATIONS_DECODE, DecodeProcessor.supplier(avro(Topics.RECONCILIATIONS), RECONCILE),
                 RECONCILIATIONS_SOURCE);
         t.addProcessor(RECONCILE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<Reconciliation>, Object, Object>)
-                () -> new ReconciliationProcessor(config), RECONCILIATIONS_DECODE);
+                () -> new ReconciliationProcessor(config, operations), RECONCILIATIONS_DECODE);
 
         String[] stateful = {ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS};
         t.addStateStore(Stores.actions(), stateful);

@@ -21,6 +21,7 @@ import io.actiongate.executor.Executor;
 import io.actiongate.executor.ExecutorConfig;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.GateStreams;
+import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.gate.Stores;
 import io.actiongate.gate.internal.ActionState;
 import io.actiongate.http.GateHttpServer;
@@ -75,7 +76,8 @@ public final class ActiongateNode implements AutoCloseable {
         http = new GateHttpServer(HttpServerConfig.from(config), actions, registry, this::ready).start();
         started.push(http);
 
-        if (roles.contains(Role.EXECUTOR) || roles.contains(Role.RECONCILER)) {
+        // the gate classifies with the providers' own logic (ARCHITECTURE.md section 4, "Classification")
+        if (roles.contains(Role.GATE) || roles.contains(Role.EXECUTOR) || roles.contains(Role.RECONCILER)) {
             connectors = ConnectorRegistry.load(config);
             started.push(connectors);
         }
@@ -84,7 +86,8 @@ public final class ActiongateNode implements AutoCloseable {
             HostInfo self = new HostInfo(nodeConfig.advertisedHost(), http.port());
             gateConfig.put(GateConfig.STREAMS_PREFIX + StreamsConfig.APPLICATION_SERVER_CONFIG,
                     self.host() + ":" + self.port());
-            gate = GateStreams.create(new GateConfig(gateConfig), new ReceiptMetrics(metrics));
+            gate = GateStreams.create(new GateConfig(gateConfig), OperationClassifiers.of(connectors),
+                    new ReceiptMetrics(metrics));
             GateStreams streams = gate;
             metrics.consumerLag("gate", () -> streams.streams().metrics());
             started.push(() -> gate.close(Duration.ofMillis(nodeConfig.shutdownTimeoutMs())));

@@ -111,7 +111,7 @@ class GateConfigTest {
 
     @Test
     void shouldNameEveryNodeAndUseThePolicyTopicAsAGlobalStore() {
-        TopologyDescription d = GateTopology.build(GateConfig.fromStrings(Map.of())).describe();
+        TopologyDescription d = GateTopology.build(GateConfig.fromStrings(Map.of()), OperationClassifiers.NONE).describe();
         String text = d.toString();
         assertThat(d.globalStores()).singleElement().satisfies(g -> {
             assertThat(g.source().topicSet()).containsExactly("actiongate.policy");

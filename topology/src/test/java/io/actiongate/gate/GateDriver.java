@@ -74,6 +74,8 @@ final class GateDriver implements AutoCloseable {
 
     final KeyPair keys;
     final GateConfig config;
+    /** The providers' classifiers the gate asks; scriptable between records (null for real connectors). */
+    final FakeClassifiers classifiers;
     final Path stateDir;
     final TopologyTestDriver driver;
     final TestInputTopic<String, ActionProposal> proposals;
@@ -96,7 +98,13 @@ final class GateDriver implements AutoCloseable {
     final TestOutputTopic<byte[], byte[]> rawAttempts;
 
     private GateDriver(KeyPair keys, Map<String, String> overrides, Path stateDir) {
+        this(keys, overrides, stateDir, FakeClassifiers.webhook(), ScannerCredentialCheck.defaults());
+    }
+
+    private GateDriver(KeyPair keys, Map<String, String> overrides, Path stateDir, OperationClassifiers operations,
+                       io.actiongate.gate.internal.CredentialCheck credentials) {
         this.keys = keys;
+        this.classifiers = operations instanceof FakeClassifiers fake ? fake : null;
         this.stateDir = stateDir;
         Map<String, String> values = new HashMap<>();
         values.put(GateConfig.TRUSTED_KEYS_CONFIG,
@@ -108,7 +116,7 @@ final class GateDriver implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         this.driver = new TopologyTestDriver(
-                GateTopology.build(config, ScannerCredentialCheck.defaults(), observedReceipts::add), props, START);
+                GateTopology.build(config, operations, credentials, observedReceipts::add), props, START);
         String prefix = config.topicPrefix();
         StringSerializer strings = new StringSerializer();
         ByteArraySerializer bytes = new ByteArraySerializer();
@@ -151,6 +159,16 @@ final class GateDriver implements AutoCloseable {
         return new GateDriver(newKeyPair(), overrides, stateDir);
     }
 
+    /** A driver whose gate classifies with {@code operations} (e.g. real connectors). */
+    static GateDriver start(Path stateDir, OperationClassifiers operations) {
+        return new GateDriver(newKeyPair(), Map.of(), stateDir, operations, ScannerCredentialCheck.defaults());
+    }
+
+    /** A driver with another credential check (fault injection). */
+    static GateDriver start(Path stateDir, io.actiongate.gate.internal.CredentialCheck credentials) {
+        return new GateDriver(newKeyPair(), Map.of(), stateDir, FakeClassifiers.webhook(), credentials);
+    }
+
     /** A second driver over the same state directory and keys (see {@link #snapshotStores()}). */
     GateDriver restart(Map<String, String> overrides) {
         return new GateDriver(keys, overrides, stateDir);
@@ -175,6 +193,26 @@ final class GateDriver implements AutoCloseable {
         tool(tool(SEND).build());
         tool(tool(LOOKUP).setReadOnlyHint(true).setApproval(ApprovalMode.NONE).build());
         return this;
+    }
+
+    /** The records of {@link #demoPolicy()} by policy key. */
+    static Map<String, PolicyRecord> demoPolicyRecords() {
+        Map<String, PolicyRecord> r = new java.util.LinkedHashMap<>();
+        r.put("epoch:" + ORG, PolicyRecord.newBuilder().setKind("epoch")
+                .setBody(AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()).build());
+        r.put("task:" + TASK, PolicyRecord.newBuilder().setKind("task").setBody(TaskState.newBuilder()
+                .setTaskId(TASK).setVersion(1).setStatus(LifecycleStatus.ACTIVE).build()).build());
+        r.put("grant:" + ORG + ":" + PROFILE, PolicyRecord.newBuilder().setKind("grant").setBody(Grant.newBuilder()
+                .setOrgId(ORG).setProfileId(PROFILE).setTools(List.of(SEND, LOOKUP)).setMode(GrantMode.FULL_ACCESS)
+                .setChatEnabled(true).build()).build());
+        r.put("integration:" + ORG + ":" + PROVIDER, PolicyRecord.newBuilder().setKind("integration")
+                .setBody(Integration.newBuilder().setOrgId(ORG).setProvider(PROVIDER).setEnabled(true)
+                        .setScopes(List.of()).build()).build());
+        r.put("tool:" + PROVIDER + ":" + SEND, PolicyRecord.newBuilder().setKind("tool").setBody(tool(SEND).build())
+                .build());
+        r.put("tool:" + PROVIDER + ":" + LOOKUP, PolicyRecord.newBuilder().setKind("tool")
+                .setBody(tool(LOOKUP).setReadOnlyHint(true).setApproval(ApprovalMode.NONE).build()).build());
+        return r;
     }
 
     static ToolDescriptor.Builder tool(String name) {
@@ -202,8 +240,12 @@ final class GateDriver implements AutoCloseable {
     }
 
     void integration(boolean enabled) {
-        put("integration:" + ORG + ":" + PROVIDER, "integration", Integration.newBuilder().setOrgId(ORG)
-                .setProvider(PROVIDER).setEnabled(enabled).setScopes(List.of()).build());
+        integration(PROVIDER, enabled);
+    }
+
+    void integration(String provider, boolean enabled) {
+        put("integration:" + ORG + ":" + provider, "integration", Integration.newBuilder().setOrgId(ORG)
+                .setProvider(provider).setEnabled(enabled).setScopes(List.of()).build());
     }
 
     void origin(LifecycleStatus status, String activeTurn) {
@@ -241,9 +283,10 @@ final class GateDriver implements AutoCloseable {
         return b.setInputJson(json).setInputDigest(Digests.inputDigest(json));
     }
 
+    /** An origin on {@code turn} with the owner's message and the assistant's message that made the call. */
     static Origin origin(String turn) {
-        return Origin.newBuilder().setConversationId(CONVERSATION).setTurnId(turn).setAssistantMessageId(null)
-                .setHumanMessageId(null).build();
+        return Origin.newBuilder().setConversationId(CONVERSATION).setTurnId(turn).setAssistantMessageId("m-assistant-7")
+                .setHumanMessageId("m-human-6").build();
     }
 
     static String key(ActionProposal p) {

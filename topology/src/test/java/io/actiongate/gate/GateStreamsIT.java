@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -23,6 +25,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -139,8 +142,34 @@ class GateStreamsIT {
         assertThat(receipts).filteredOn(r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL).hasSize(1);
     }
 
+    @Test
+    void shouldReplaceTheStreamThreadOnAFailureNotAboutARecordAndLoseNothing() {
+        AtomicInteger calls = new AtomicInteger();
+        GateStreams gate = GateStreams.create(config, FakeClassifiers.webhook(), (input, summary) -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new ProcessorStateException("simulated store failure");
+            }
+            return Optional.empty();
+        });
+        List<KafkaStreams.State> states = new java.util.concurrent.CopyOnWriteArrayList<>();
+        gate.streams().setStateListener((next, old) -> states.add(next));
+        running.add(gate);
+        gate.start();
+        await().atMost(WAIT).until(() -> gate.streams().state() == KafkaStreams.State.RUNNING);
+
+        propose("c-1");
+        awaitReceipt("c-1", ReceiptStatus.WAITING_APPROVAL);
+        assertThat(calls.get()).as("the record was processed again by the replacement thread").isEqualTo(2);
+        await().atMost(WAIT).until(() -> gate.streams().state() == KafkaStreams.State.RUNNING);
+        assertThat(states).doesNotContain(KafkaStreams.State.ERROR, KafkaStreams.State.PENDING_ERROR);
+        assertThat(gate.streams().metadataForLocalThreads()).hasSize(1);
+        propose("c-2");
+        awaitReceipt("c-2", ReceiptStatus.WAITING_APPROVAL);
+        assertThat(receipts).filteredOn(r -> r.getToolCallId().equals("c-1")).hasSize(1);
+    }
+
     private GateStreams start() {
-        GateStreams gate = GateStreams.create(config);
+        GateStreams gate = GateStreams.create(config, FakeClassifiers.webhook());
         running.add(gate);
         gate.start();
         await().atMost(WAIT).until(() -> gate.streams().state() == KafkaStreams.State.RUNNING);

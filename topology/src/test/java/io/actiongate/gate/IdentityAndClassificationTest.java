@@ -23,6 +23,7 @@ import io.actiongate.avro.AttemptReservation;
 import io.actiongate.avro.GrantMode;
 import io.actiongate.avro.IdentityConflict;
 import io.actiongate.avro.LifecycleStatus;
+import io.actiongate.avro.Origin;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.contract.ReasonCode;
@@ -173,6 +174,24 @@ class IdentityAndClassificationTest {
     void shouldRejectAnOriginRequestWithoutOrigin() {
         gate.tool(tool(SEND).setApproval(ApprovalMode.ORIGIN_REQUEST).build());
         assertNoActiveHumanSource(proposal("c-1"));
+    }
+
+    @Test
+    void shouldRejectAnOriginRequestWithoutTheHumanMessageItCameFrom() {
+        gate.tool(tool(SEND).setApproval(ApprovalMode.ORIGIN_REQUEST).build());
+        gate.origin(LifecycleStatus.ACTIVE, GateDriver.TURN);
+        Origin noHuman = Origin.newBuilder(GateDriver.origin(GateDriver.TURN)).setHumanMessageId(null).build();
+        assertNoActiveHumanSource(proposal("c-1").setOrigin(noHuman));
+        Origin blankHuman = Origin.newBuilder(GateDriver.origin(GateDriver.TURN)).setHumanMessageId(" ").build();
+        assertNoActiveHumanSource(proposal("c-2").setOrigin(blankHuman));
+    }
+
+    @Test
+    void shouldRejectAnOriginRequestWithoutTheAssistantMessage() {
+        gate.tool(tool(SEND).setApproval(ApprovalMode.ORIGIN_REQUEST).build());
+        gate.origin(LifecycleStatus.ACTIVE, GateDriver.TURN);
+        Origin noAssistant = Origin.newBuilder(GateDriver.origin(GateDriver.TURN)).setAssistantMessageId(null).build();
+        assertNoActiveHumanSource(proposal("c-1").setOrigin(noAssistant));
     }
 
     private void assertNoActiveHumanSource(ActionProposal.Builder p) {

@@ -255,6 +255,77 @@ class OutcomeTest {
         assertThat(gate.attempts.isEmpty()).as("a new effect needs a fresh proposal").isTrue();
     }
 
+    // ---- a read that provably did not happen may run again (issue 8, fix 5) -----------------------------------
+
+    private ActionProposal dispatchingRead() {
+        gate = GateDriver.start(stateDir).demoPolicy();
+        ActionProposal p = gate.propose(GateDriver.lookup("c-1").setIdempotencyKey("read-key-1"));
+        assertThat(gate.attempts.readValue().getAttempt()).isEqualTo(1);
+        gate.drain();
+        return p;
+    }
+
+    @Test
+    void shouldGiveATrustedReadProvenNoEffectItsNextAttemptWithTheSameKey() {
+        ActionProposal p = dispatchingRead();
+        gate.advance(Duration.ofSeconds(121)); // crash between commit and dispatch: lease + dispatch timeout pass
+        assertThat(gate.lastReceipt().getStatus()).isEqualTo(ReceiptStatus.UNKNOWN);
+        gate.reconcile(p, 1, Verdict.NO_EFFECT);
+        Receipt waiting = gate.lastReceipt();
+        assertThat(waiting.getStatus()).as("not NOT_APPLIED: the read may run again").isEqualTo(ReceiptStatus.APPROVED);
+        assertThat(waiting.getResolvedBy()).isNull();
+        gate.advance(Duration.ofSeconds(2));
+        AttemptReservation second = gate.attempts.readValue();
+        assertThat(second.getAttempt()).isEqualTo(2);
+        assertThat(second.getIdempotencyKey()).isEqualTo("read-key-1");
+        Receipt r = gate.lastReceipt();
+        assertThat(r.getStatus()).isEqualTo(ReceiptStatus.DISPATCHING);
+        assertThat(r.getAttempts()).as("the history stays").extracting(AttemptSummary::getStatus)
+                .containsExactly(OutcomeStatus.UNKNOWN);
+        gate.reconcile(p, 1, Verdict.NO_EFFECT);
+        assertThat(gate.receipts()).as("a redelivered reconciliation changes nothing").isEmpty();
+        gate.report(gate.outcome(p, 2, OutcomeStatus.SUCCEEDED));
+        assertThat(gate.lastReceipt().getStatus()).isEqualTo(ReceiptStatus.SUCCEEDED);
+    }
+
+    @Test
+    void shouldRetryATrustedReadThatWasNotDispatched() {
+        ActionProposal p = dispatchingRead();
+        gate.report(gate.outcome(p, 1, OutcomeStatus.NOT_DISPATCHED).setErrorCode("LEASE_EXPIRED"));
+        gate.advance(Duration.ofSeconds(2));
+        AttemptReservation second = gate.attempts.readValue();
+        assertThat(second.getAttempt()).isEqualTo(2);
+        assertThat(second.getIdempotencyKey()).isEqualTo("read-key-1");
+    }
+
+    @Test
+    void shouldSettleAReadNotAppliedOnceItsAttemptsAreUsedUp() {
+        ActionProposal p = dispatchingRead();
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            gate.report(gate.outcome(p, attempt, OutcomeStatus.UNKNOWN));
+            gate.reconcile(p, attempt, Verdict.NO_EFFECT);
+            gate.advance(Duration.ofSeconds(2));
+        }
+        Receipt r = gate.lastReceipt();
+        assertThat(r.getStatus()).isEqualTo(ReceiptStatus.NOT_APPLIED);
+        assertThat(r.getAttempts()).hasSize(3);
+        gate.attempts.readValuesToList();
+        gate.advance(Duration.ofMinutes(5));
+        assertThat(gate.attempts.isEmpty()).as("never a fourth attempt").isTrue();
+    }
+
+    @Test
+    void shouldNotRetryAReadThatIsNoLongerATrustedRead() {
+        ActionProposal p = dispatchingRead();
+        gate.report(gate.outcome(p, 1, OutcomeStatus.UNKNOWN));
+        gate.classifiers.set(GateDriver.PROVIDER, GateDriver.LOOKUP,
+                io.actiongate.connector.spi.Classification.effect("moved to operations"));
+        gate.reconcile(p, 1, Verdict.NO_EFFECT);
+        assertThat(gate.lastReceipt().getStatus()).isEqualTo(ReceiptStatus.NOT_APPLIED);
+        gate.advance(Duration.ofMinutes(5));
+        assertThat(gate.attempts.isEmpty()).isTrue();
+    }
+
     @Test
     void shouldKeepUnknownWhenStillUnknownAndLetTheOwnerSettleItKeepingTheHistory() {
         ActionProposal p = dispatching(Map.of());

@@ -155,7 +155,9 @@ class GatePipelineIT {
         c.put("reconciler.backoff.max", "1000");
         c.put("reconciler.max.lookups", "3");
         c.put("connectors.webhook.base-url", sandbox.baseUri().toString());
-        c.put("connectors.webhook.operations", TOOL);
+        // the gate auto-approves only a trusted read: the connector's classifier must say READ (and the descriptor
+        // read_only_hint=true, below)
+        c.put("connectors.webhook.read-operations", TOOL);
         c.put("connectors.webhook.response-timeout-ms", "1500");
         return c;
     }
@@ -272,7 +274,7 @@ class GatePipelineIT {
     }
 
     @Test
-    void shouldTurnAnExecutorKilledAfterItsCommitButBeforeDispatchIntoUnknownThenNotApplied(TestInfo test)
+    void shouldRunAReadAgainOnceTheReconcilerProvesAKilledExecutorNeverDispatchedIt(TestInfo test)
             throws Exception {
         String key = "idem-" + prefix + "-kill-before";
         start(config(test), "gate,reconciler");
@@ -284,18 +286,24 @@ class GatePipelineIT {
         kill(executor); // after the offset commit, before the connector sent a byte
 
         Receipt unknown = awaitReceipt("c-kill-before", r -> r.getStatus() == ReceiptStatus.UNKNOWN);
+        spawnExecutor(test, "normal", new CopyOnWriteArrayList<>());
         assertThat(unknown.getReasonCode()).isEqualTo(ReasonCode.LEASE_EXPIRED.name());
         assertThat(unknownOutcomes("c-kill-before")).singleElement().satisfies(u -> {
             assertThat(u.getAttempt()).isEqualTo(1);
             assertThat(u.getIdempotencyKey()).isEqualTo(key);
         });
-        Receipt notApplied = awaitReceipt("c-kill-before", r -> r.getStatus() == ReceiptStatus.NOT_APPLIED);
-        assertThat(notApplied.getResolvedBy()).isEqualTo(ResolvedBy.RECONCILER);
-        assertThat(notApplied.getAttempts()).singleElement()
+        // a trusted read proven NO_EFFECT is not NOT_APPLIED: its next attempt runs, same idempotency key (a lease
+        // that expires while the new executor starts makes one more NOT_DISPATCHED attempt, within the budget)
+        Receipt succeeded = awaitReceipt("c-kill-before", r -> r.getStatus() == ReceiptStatus.SUCCEEDED);
+        assertThat(succeeded.getResolvedBy()).isEqualTo(ResolvedBy.GATE);
+        assertThat(succeeded.getAttempts()).first()
                 .satisfies(a -> assertThat(a.getStatus()).isEqualTo(OutcomeStatus.UNKNOWN));
+        assertThat(succeeded.getAttempts()).last()
+                .satisfies(a -> assertThat(a.getStatus()).isEqualTo(OutcomeStatus.SUCCEEDED));
+        assertThat(receipts("c-kill-before")).noneMatch(r -> r.getStatus() == ReceiptStatus.NOT_APPLIED);
         assertThat(sandbox.lookups()).isPositive();
-        assertThat(sandbox.requests(key)).isZero();
-        assertThat(sandbox.effects(key)).isZero();
+        assertThat(sandbox.requests(key)).as("one request, with the action's own key").isEqualTo(1);
+        assertThat(sandbox.effects(key)).isEqualTo(1);
     }
 
     @Test

@@ -7,43 +7,81 @@ import io.actiongate.avro.Grant;
 import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.OriginState;
 import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.contract.ReasonCode;
 
 /**
- * Fail-closed classification of an admitted action. Only the trusted {@link ToolDescriptor} counts; the
- * proposal's {@code claimed_annotations}, input and summary never do (invariant 4).
+ * Fail-closed routing of an admitted action. Only the trusted {@link ToolDescriptor} and the provider's own
+ * classification count ({@link PolicyChecks.Verdict#trustedRead()}); the proposal's {@code claimed_annotations},
+ * input and summary never do (invariant 4).
  */
 public final class Classifier {
 
     /** What an admitted action needs before its first reservation. */
     public enum Route {
-        /** Trusted read-only tool with approval NONE, or an active origin's own request. */
+        /** Approval NONE and a trusted read, or an active origin's own request. */
         AUTO_APPROVE,
         /** Anything else: a signed human decision. */
         HUMAN_APPROVAL,
-        /** ORIGIN_REQUEST without an active, matching, chat-enabled origin: NO_ACTIVE_HUMAN_SOURCE. */
+        /**
+         * ORIGIN_REQUEST without an active, matching, chat-enabled origin, or whose origin lacks the human and
+         * assistant message ids: NO_ACTIVE_HUMAN_SOURCE.
+         */
         NO_ACTIVE_HUMAN_SOURCE
     }
 
     private Classifier() {
     }
 
-    public static Route classify(ActionState.Action a, ToolDescriptor tool, Grant grant, PolicyView policy) {
-        if (tool.getApproval() == ApprovalMode.NONE && PolicyChecks.readOnly(tool)) {
+    /** The route of {@code a} on one policy snapshot; {@code trustedRead} is the provider's verdict. */
+    public static Route classify(ActionState.Action a, PolicySnapshot policy, boolean trustedRead) {
+        ToolDescriptor tool = policy.tool().orElse(null);
+        if (tool == null) {
+            return Route.HUMAN_APPROVAL;
+        }
+        if (tool.getApproval() == ApprovalMode.NONE && trustedRead) {
             return Route.AUTO_APPROVE;
         }
         if (tool.getApproval() == ApprovalMode.ORIGIN_REQUEST) {
-            return originRequestApproved(a, grant, policy) ? Route.AUTO_APPROVE : Route.NO_ACTIVE_HUMAN_SOURCE;
+            return originRequest(a, policy, true) ? Route.AUTO_APPROVE : Route.NO_ACTIVE_HUMAN_SOURCE;
         }
         return Route.HUMAN_APPROVAL;
     }
 
-    private static boolean originRequestApproved(ActionState.Action a, Grant grant, PolicyView policy) {
-        if (a.origin() == null || !grant.getChatEnabled()) {
+    /**
+     * For an action no human approved, before a further reservation: its route must still authorize it. A read
+     * with approval NONE must still be a trusted read; an origin request's origin must still be active and
+     * chat-enabled (its turn may have moved on: the owner's message was on the action's turn). Anything else
+     * needs a fresh proposal and a signed approval.
+     */
+    static Optional<Rejection> stillAuthorized(ActionState.Action a, PolicySnapshot policy, boolean trustedRead) {
+        ToolDescriptor tool = policy.tool().orElse(null);
+        if (tool != null && tool.getApproval() == ApprovalMode.NONE && trustedRead) {
+            return Optional.empty();
+        }
+        if (tool != null && tool.getApproval() == ApprovalMode.ORIGIN_REQUEST) {
+            return originRequest(a, policy, false) ? Optional.empty()
+                    : Optional.of(new Rejection(ReasonCode.NO_ACTIVE_HUMAN_SOURCE,
+                            "origin request without an active, chat-enabled origin"));
+        }
+        return Optional.of(new Rejection(ReasonCode.OPERATION_REFUSED,
+                "no longer a trusted read with approval NONE: an effect needs a fresh proposal and a signed approval"));
+    }
+
+    private static boolean originRequest(ActionState.Action a, PolicySnapshot policy, boolean sameTurn) {
+        ActionState.OriginRef ref = a.origin();
+        if (ref == null || blank(ref.humanMessageId()) || blank(ref.assistantMessageId())) {
             return false;
         }
-        Optional<OriginState> origin = policy.origin(a.origin().conversationId());
+        if (!policy.grant().map(Grant::getChatEnabled).orElse(false)) {
+            return false;
+        }
+        Optional<OriginState> origin = policy.origin();
         return origin.isPresent()
                 && origin.get().getStatus() == LifecycleStatus.ACTIVE
-                && a.origin().turnId().equals(origin.get().getActiveTurnId());
+                && (!sameTurn || ref.turnId().equals(origin.get().getActiveTurnId()));
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
     }
 }

@@ -12,6 +12,7 @@ import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.key.ActionKey;
 
 /**
@@ -27,22 +28,28 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
 
     private final GateConfig config;
     private final DecisionVerifier verifier;
+    private final OperationClassifiers operations;
     private ProcessorContext<Object, Object> context;
     private Lifecycle lifecycle;
 
-    public DecisionProcessor(GateConfig config) {
+    public DecisionProcessor(GateConfig config, OperationClassifiers operations) {
         this.config = config;
         this.verifier = new DecisionVerifier(config.trustedKeys(), config.approvers());
+        this.operations = operations;
     }
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
-        this.lifecycle = new Lifecycle(context, config);
+        this.lifecycle = new Lifecycle(context, config, operations);
     }
 
     @Override
     public void process(Record<String, Inbound<Decision>> record) {
+        lifecycle.atomically(record.value(), "decision", () -> decide(record));
+    }
+
+    private void decide(Record<String, Inbound<Decision>> record) {
         Inbound<Decision> in = record.value();
         Decision d = in.value();
         if (!ActionKey.isValid(d.getTaskId(), d.getToolCallId())) {

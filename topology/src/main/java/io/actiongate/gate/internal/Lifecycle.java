@@ -1,7 +1,11 @@
 package io.actiongate.gate.internal;
 
-import java.util.Optional;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -9,16 +13,21 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.AttemptReservation;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.key.ActionKey;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.gate.Stores;
 
 /**
  * The transitions every processor shares, over the stores of one task: saving an action keeps its one timer and
  * the pending index in step and publishes a receipt (one per transition); reserving an attempt rechecks policy
  * first (invariant 3). All calls are store lookups and forwards: nothing blocks the stream thread.
+ *
+ * <p>A processor handles each record {@link #atomically}: its store writes are journaled and its forwards held
+ * back until it returns, so a record whose processing throws leaves no trace but a dead letter (issue 8, fix 3).
  */
 public final class Lifecycle {
 
@@ -31,10 +40,19 @@ public final class Lifecycle {
     private final KeyValueStore<String, String> pending;
     private final KeyValueStore<String, Long> decisionIds;
     private final PolicyView policy;
+    private final OperationClassifiers operations;
+    /** The record being handled atomically, or null (punctuators, tests). */
+    private Unit unit;
 
+    /** A lifecycle whose rechecks know no provider: every reservation is refused (fail closed). */
     public Lifecycle(ProcessorContext<Object, Object> context, GateConfig config) {
+        this(context, config, OperationClassifiers.NONE);
+    }
+
+    public Lifecycle(ProcessorContext<Object, Object> context, GateConfig config, OperationClassifiers operations) {
         this.context = context;
         this.config = config;
+        this.operations = operations;
         this.actions = context.getStateStore(Stores.ACTIONS);
         this.timers = context.getStateStore(Stores.TIMERS);
         this.pending = context.getStateStore(Stores.PENDING);
@@ -53,6 +71,68 @@ public final class Lifecycle {
 
     public PolicyView policy() {
         return policy;
+    }
+
+    public OperationClassifiers operations() {
+        return operations;
+    }
+
+    /**
+     * Runs {@code body} for one input record as a unit. When it returns, its forwards go out. When it throws
+     * something about this record (any exception but Kafka's own), its store writes are undone, nothing it
+     * forwarded goes out, and the record becomes a dead letter ({@code SCHEMA_INVALID}, naming the failure's
+     * class, never the payload): the partition keeps moving. A {@link KafkaException} (a store or client failure,
+     * not about this record) is rethrown after the undo: the stream thread is replaced and the record processed
+     * again from the last commit, so no work is dropped.
+     */
+    public void atomically(Inbound<?> inbound, String what, Runnable body) {
+        if (unit != null) {
+            body.run(); // already inside a unit
+            return;
+        }
+        Unit current = new Unit();
+        unit = current;
+        try {
+            body.run();
+        } catch (RuntimeException e) {
+            unit = null;
+            current.rollback();
+            if (e instanceof KafkaException) {
+                throw e;
+            }
+            // the message may quote the record: name the class and where it was thrown, never the text
+            StackTraceElement at = e.getStackTrace().length == 0 ? null : e.getStackTrace()[0];
+            LOG.error("{} failed ({} at {}); nothing of it applied{}", what, e.getClass().getName(), at,
+                    inbound == null ? "" : ", the record is dead-lettered");
+            if (inbound != null) {
+                DeadLetters.send(context, inbound.rawKey(), inbound.rawValue(), ReasonCode.SCHEMA_INVALID,
+                        what + " failed (" + e.getClass().getSimpleName() + "); the record was not applied");
+            }
+            return;
+        } finally {
+            unit = null;
+        }
+        current.flush(context);
+    }
+
+    /**
+     * Whether {@code state} is a repeat-safe read on the current policy: no human approved it, its tool needs no
+     * approval and passes every policy check, and the provider classifies it as a trusted read. Such an action may
+     * be attempted again (same idempotency key) after its attempt provably did not happen.
+     */
+    public boolean repeatSafeRead(ActionState state) {
+        if (state.decisionId() != null || state.action().inputJson() == null) {
+            return false;
+        }
+        PolicySnapshot snapshot = policy.snapshot(state.action());
+        PolicyChecks.Verdict verdict = PolicyChecks.check(state.action(), snapshot, operations);
+        return verdict.refusal() == null && verdict.trustedRead()
+                && snapshot.tool().map(t -> t.getApproval() == ApprovalMode.NONE).orElse(false);
+    }
+
+    /** Deletes a timer entry (journaled). */
+    public void deleteTimer(String timerKey) {
+        delete(timers, timerKey);
     }
 
     public KeyValueStore<String, String> timers() {
@@ -86,8 +166,8 @@ public final class Lifecycle {
 
     /** Removes a terminal action after its dedupe window. */
     public void purge(ActionState state) {
-        actions.delete(state.key());
-        pending.delete(state.key());
+        delete(actions, state.key());
+        delete(pending, state.key());
     }
 
     public boolean decisionUsed(String decisionId) {
@@ -97,13 +177,13 @@ public final class Lifecycle {
     /** Records a decision id as used for the dedupe window. */
     public void useDecision(String decisionId) {
         long now = now();
-        decisionIds.put(decisionId, now);
-        timers.put(Timers.key(now + config.dedupeWindow().toMillis(), Timers.Kind.PURGE_DECISION, decisionId),
+        put(decisionIds, decisionId, now);
+        put(timers, Timers.key(now + config.dedupeWindow().toMillis(), Timers.Kind.PURGE_DECISION, decisionId),
                 decisionId);
     }
 
     public void forgetDecision(String decisionId) {
-        decisionIds.delete(decisionId);
+        delete(decisionIds, decisionId);
     }
 
     /**
@@ -116,21 +196,21 @@ public final class Lifecycle {
         String timer = kind == null || due == null ? null : Timers.key(due, kind, next.key());
         String previousTimer = prev == null ? null : prev.timerKey();
         if (previousTimer != null && !previousTimer.equals(timer)) {
-            timers.delete(previousTimer);
+            delete(timers, previousTimer);
         }
         if (timer != null && !timer.equals(previousTimer)) {
-            timers.put(timer, next.key());
+            put(timers, timer, next.key());
         }
         ActionState saved = next.withTimer(timer, due);
         boolean wasPending = prev != null && prev.phase().undispatched();
         boolean isPending = saved.phase().undispatched();
         if (isPending && !wasPending) {
             String conversation = saved.action().conversationId();
-            pending.put(saved.key(), conversation == null ? "" : conversation);
+            put(pending, saved.key(), conversation == null ? "" : conversation);
         } else if (wasPending && !isPending) {
-            pending.delete(saved.key());
+            delete(pending, saved.key());
         }
-        actions.put(saved.key(), saved);
+        put(actions, saved.key(), saved);
         publish(saved);
         LOG.debug("action {} -> {} {}", saved.key(), saved.phase(), saved.reasonCode() == null ? "" : saved.reasonCode());
         return saved;
@@ -159,7 +239,7 @@ public final class Lifecycle {
 
     /** Publishes the receipt of {@code state} (also for an intermediate state that is not saved). */
     public void publish(ActionState state) {
-        context.forward(new Record<Object, Object>(state.key(), Records.receipt(state), now()), Sinks.RECEIPTS);
+        emit(new Record<Object, Object>(state.key(), Records.receipt(state), now()), Sinks.RECEIPTS);
     }
 
     /**
@@ -168,9 +248,9 @@ public final class Lifecycle {
      */
     public ActionState recheckAndReserve(ActionState prev, ActionState state) {
         long now = now();
-        Optional<Rejection> refusal = PolicyChecks.recheck(state, policy, now);
-        if (refusal.isPresent()) {
-            Rejection r = refusal.get();
+        PolicyChecks.Verdict verdict = PolicyChecks.recheck(state, policy.snapshot(state.action()), operations, now);
+        if (verdict.refusal() != null) {
+            Rejection r = verdict.refusal();
             return save(prev, state.to(PolicyChecks.phaseFor(r.code()), r.code().name(), r.reason(), now));
         }
         return reserve(prev, state);
@@ -184,7 +264,7 @@ public final class Lifecycle {
                 now + config.leaseDuration().toMillis());
         ActionState next = state.withAttempt(record).to(Phase.DISPATCHING, null, null, now);
         AttemptReservation reservation = Records.reservation(next, record);
-        context.forward(new Record<Object, Object>(next.key(), reservation, now), Sinks.ATTEMPTS);
+        emit(new Record<Object, Object>(next.key(), reservation, now), Sinks.ATTEMPTS);
         LOG.debug("action {} reserved attempt {}", next.key(), attempt);
         return save(prev, next);
     }
@@ -193,13 +273,67 @@ public final class Lifecycle {
     public ActionState unknown(ActionState prev, ActionState state, ReasonCode code, String reason) {
         long now = now();
         ActionState next = save(prev, state.to(Phase.UNKNOWN, code == null ? null : code.name(), reason, now));
-        context.forward(new Record<Object, Object>(next.key(), Records.unknownOutcome(next, code, reason, now), now),
+        emit(new Record<Object, Object>(next.key(), Records.unknownOutcome(next, code, reason, now), now),
                 Sinks.UNKNOWN_OUTCOMES);
         LOG.info("action {} outcome unknown ({})", next.key(), code == null ? "reported" : code);
         return next;
     }
 
     public void forward(String sink, Object key, Object value) {
-        context.forward(new Record<Object, Object>(key, value, now()), sink);
+        emit(new Record<Object, Object>(key, value, now()), sink);
+    }
+
+    private void emit(Record<Object, Object> record, String sink) {
+        if (unit != null) {
+            unit.forwards.add(new Forward(record, sink));
+        } else {
+            context.forward(record, sink);
+        }
+    }
+
+    private <V> void put(KeyValueStore<String, V> store, String key, V value) {
+        journal(store, key);
+        store.put(key, value);
+    }
+
+    private <V> void delete(KeyValueStore<String, V> store, String key) {
+        journal(store, key);
+        store.delete(key);
+    }
+
+    /** Remembers the value {@code key} had before this record touched it, once per store and key. */
+    private <V> void journal(KeyValueStore<String, V> store, String key) {
+        if (unit != null && unit.touched.add(store.name() + '\u0000' + key)) {
+            V before = store.get(key);
+            unit.undo.add(() -> {
+                if (before == null) {
+                    store.delete(key);
+                } else {
+                    store.put(key, before);
+                }
+            });
+        }
+    }
+
+    private record Forward(Record<Object, Object> record, String sink) {
+    }
+
+    /** What one record did so far: how to undo its store writes, and its held-back forwards. */
+    private static final class Unit {
+        final Set<String> touched = new HashSet<>();
+        final List<Runnable> undo = new ArrayList<>();
+        final List<Forward> forwards = new ArrayList<>();
+
+        void rollback() {
+            for (int i = undo.size() - 1; i >= 0; i--) {
+                undo.get(i).run();
+            }
+        }
+
+        void flush(ProcessorContext<Object, Object> context) {
+            for (Forward f : forwards) {
+                context.forward(f.record(), f.sink());
+            }
+        }
     }
 }

@@ -36,6 +36,10 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
 
     @Override
     public void process(Record<String, Inbound<AttemptOutcome>> record) {
+        lifecycle.atomically(record.value(), "outcome", () -> settle(record));
+    }
+
+    private void settle(Record<String, Inbound<AttemptOutcome>> record) {
         AttemptOutcome o = record.value().value();
         ActionState state = lifecycle.loadNamed(record.key(), record.value(), o.getTaskId(), o.getToolCallId(),
                 "outcome");

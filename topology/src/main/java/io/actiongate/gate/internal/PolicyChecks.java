@@ -11,15 +11,30 @@ import io.actiongate.avro.OriginState;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.contract.ReasonCode;
+import io.actiongate.gate.OperationClassifiers;
 
 /**
  * The policy checks of ARCHITECTURE.md section 4, run at admission and again right before every reservation
- * (invariant 3). Absent evidence fails: no descriptor, integration, grant, task state or epoch is a refusal.
- * Reasons never repeat proposal fields: they go into receipts.
+ * (invariant 3), on one {@link PolicySnapshot} per record. Absent evidence fails: no descriptor, integration,
+ * grant, task state or epoch is a refusal. The provider's own classification ({@link OperationCheck}) runs right
+ * after the descriptor checks, and a read-only grant admits only trusted reads. Reasons never repeat proposal
+ * fields: they go into receipts.
  */
 public final class PolicyChecks {
 
     private PolicyChecks() {
+    }
+
+    /** What the checks found: a refusal, or whether the action is a trusted read. */
+    public record Verdict(Rejection refusal, boolean trustedRead) {
+
+        static Verdict refused(ReasonCode code, String reason) {
+            return new Verdict(new Rejection(code, reason), false);
+        }
+
+        public Optional<Rejection> rejection() {
+            return Optional.ofNullable(refusal);
+        }
     }
 
     /** Whether the descriptor names this provider and operation (UNKNOWN_PROVIDER_METHOD otherwise). */
@@ -35,60 +50,77 @@ public final class PolicyChecks {
         return Optional.empty();
     }
 
-    /** Every policy check, in order; empty when the action may proceed. */
-    public static Optional<Rejection> check(ActionState.Action a, PolicyView policy) {
-        Optional<ToolDescriptor> tool = policy.tool(a.provider(), a.toolName());
-        Optional<Rejection> rejection = toolMatches(a, tool);
+    /** Every policy check, in order, on {@code policy}; the verdict's refusal is null when the action may proceed. */
+    public static Verdict check(ActionState.Action a, PolicySnapshot policy, OperationClassifiers operations) {
+        Optional<Rejection> rejection = toolMatches(a, policy.tool());
         if (rejection.isPresent()) {
-            return rejection;
+            return new Verdict(rejection.get(), false);
         }
-        ToolDescriptor t = tool.get();
+        ToolDescriptor t = policy.tool().get();
         if (!t.getEnabled()) {
-            return reject(ReasonCode.TOOL_DISABLED, "the tool is disabled");
+            return Verdict.refused(ReasonCode.TOOL_DISABLED, "the tool is disabled");
         }
         if (!t.getSchemaHash().equals(a.toolSchemaHash())) {
-            return reject(ReasonCode.TOOL_SCHEMA_CHANGED, "tool_schema_hash differs from the current descriptor");
+            return Verdict.refused(ReasonCode.TOOL_SCHEMA_CHANGED,
+                    "tool_schema_hash differs from the current descriptor");
         }
-        if (!policy.integration(a.orgId(), a.provider()).map(Integration::getEnabled).orElse(false)) {
-            return reject(ReasonCode.INTEGRATION_DISABLED, "the org's integration with this provider is not enabled");
+        OperationCheck.Result operation = OperationCheck.check(a, t, operations);
+        if (operation.refusal() != null) {
+            return new Verdict(operation.refusal(), false);
         }
-        Optional<Grant> grant = policy.grant(a.orgId(), a.profileId());
+        boolean trustedRead = operation.trustedRead();
+        if (!policy.integration().map(Integration::getEnabled).orElse(false)) {
+            return Verdict.refused(ReasonCode.INTEGRATION_DISABLED,
+                    "the org's integration with this provider is not enabled");
+        }
+        Optional<Grant> grant = policy.grant();
         if (grant.isEmpty() || !grant.get().getTools().contains(a.toolName())) {
-            return reject(ReasonCode.PROFILE_NOT_GRANTED, "the profile is not granted this tool");
+            return Verdict.refused(ReasonCode.PROFILE_NOT_GRANTED, "the profile is not granted this tool");
         }
-        if (grant.get().getMode() == GrantMode.READ_ONLY && !readOnly(t)) {
-            return reject(ReasonCode.READ_ONLY_MODE, "profile is read-only and the tool is not");
+        if (grant.get().getMode() == GrantMode.READ_ONLY && !trustedRead) {
+            return Verdict.refused(ReasonCode.READ_ONLY_MODE, "profile is read-only and the action is no trusted read");
         }
-        Optional<TaskState> task = policy.task(a.taskId());
+        Optional<TaskState> task = policy.task();
         if (task.isPresent() && task.get().getStatus() != LifecycleStatus.ACTIVE) {
-            return reject(ReasonCode.TASK_CANCELLED, "task is " + task.get().getStatus());
+            return Verdict.refused(ReasonCode.TASK_CANCELLED, "task is " + task.get().getStatus());
         }
         if (task.isEmpty() || task.get().getVersion() != a.taskVersion()) {
-            return reject(ReasonCode.TASK_VERSION_CHANGED, task.isEmpty() ? "no task state"
+            return Verdict.refused(ReasonCode.TASK_VERSION_CHANGED, task.isEmpty() ? "no task state"
                     : "task_version differs from the task's current version");
         }
-        Optional<OriginState> origin = policy.origin(a.conversationId());
+        Optional<OriginState> origin = policy.origin();
         if (origin.isPresent() && origin.get().getStatus() != LifecycleStatus.ACTIVE) {
-            return reject(ReasonCode.ORIGIN_CANCELLED, "origin is " + origin.get().getStatus());
+            return Verdict.refused(ReasonCode.ORIGIN_CANCELLED, "origin is " + origin.get().getStatus());
         }
-        Optional<AuthorizationEpoch> epoch = policy.epoch(a.orgId());
+        Optional<AuthorizationEpoch> epoch = policy.epoch();
         if (epoch.isEmpty() || epoch.get().getEpoch() != a.authorizationEpoch()) {
-            return reject(ReasonCode.AUTHORIZATION_EPOCH_CHANGED, epoch.isEmpty() ? "no authorization epoch"
+            return Verdict.refused(ReasonCode.AUTHORIZATION_EPOCH_CHANGED, epoch.isEmpty() ? "no authorization epoch"
                     : "authorization_epoch differs from the org's current epoch");
         }
-        return Optional.empty();
+        return new Verdict(null, trustedRead);
     }
 
-    /** Recheck before a reservation: every policy check plus the approval's expiry. */
-    public static Optional<Rejection> recheck(ActionState state, PolicyView policy, long now) {
-        Optional<Rejection> rejection = check(state.action(), policy);
-        if (rejection.isPresent()) {
-            return rejection;
+    /**
+     * Recheck before a reservation: every policy check and the provider's classification again, the approval's
+     * expiry, and for an action no human approved, that its route still authorizes it ({@link Classifier#stillAuthorized}).
+     */
+    public static Verdict recheck(ActionState state, PolicySnapshot policy, OperationClassifiers operations,
+                                  long now) {
+        Verdict verdict = check(state.action(), policy, operations);
+        if (verdict.refusal() != null) {
+            return verdict;
         }
         if (state.approvalExpiresAt() != null && state.approvalExpiresAt() <= now) {
-            return reject(ReasonCode.APPROVAL_EXPIRED, "the approval expired before the reservation");
+            return Verdict.refused(ReasonCode.APPROVAL_EXPIRED, "the approval expired before the reservation");
         }
-        return Optional.empty();
+        if (state.decisionId() == null) {
+            Optional<Rejection> unauthorized = Classifier.stillAuthorized(state.action(), policy,
+                    verdict.trustedRead());
+            if (unauthorized.isPresent()) {
+                return new Verdict(unauthorized.get(), false);
+            }
+        }
+        return verdict;
     }
 
     /** Only an explicit read_only_hint=true counts; null or false is consequential. */

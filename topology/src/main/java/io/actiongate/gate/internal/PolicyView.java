@@ -77,6 +77,12 @@ public final class PolicyView {
         return "origin:" + conversationId;
     }
 
+    /** Every record {@code a} depends on, each read exactly once: decide a record on this, not on lookups. */
+    public PolicySnapshot snapshot(ActionState.Action a) {
+        return new PolicySnapshot(tool(a.provider(), a.toolName()), integration(a.orgId(), a.provider()),
+                grant(a.orgId(), a.profileId()), task(a.taskId()), origin(a.conversationId()), epoch(a.orgId()));
+    }
+
     public Optional<ToolDescriptor> tool(String provider, String toolName) {
         return body(toolKey(provider, toolName), ToolDescriptor.class);
     }

@@ -9,17 +9,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.ActionProposal;
-import io.actiongate.avro.Grant;
-import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.key.ActionKey;
 
 /**
- * A proposal: identity (redelivery or conflict), admission, classification. Admitted actions are either
- * reserved at once (trusted read-only tool, active origin request) or wait for a signed approval.
+ * A proposal: identity (redelivery or conflict), admission, the provider's classification, routing. Admitted
+ * actions are either reserved at once (trusted read with approval NONE, active origin request) or wait for a signed
+ * approval. The policy is read once per record ({@link PolicySnapshot}) and every decision is taken on that
+ * snapshot.
  *
  * <p>Records whose ids are invalid or differ from the key are not held (holding them would let a bad record
  * occupy a key): when the record key is itself a valid action key, a REJECTED receipt goes out under it;
@@ -31,22 +32,28 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
 
     private final GateConfig config;
     private final Admission admission;
+    private final OperationClassifiers operations;
     private ProcessorContext<Object, Object> context;
     private Lifecycle lifecycle;
 
-    public ProposalProcessor(GateConfig config, CredentialCheck credentials) {
+    public ProposalProcessor(GateConfig config, CredentialCheck credentials, OperationClassifiers operations) {
         this.config = config;
         this.admission = new Admission(config.summaryMaxChars(), config.maxInputBytesDefault(), credentials);
+        this.operations = operations;
     }
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
-        this.lifecycle = new Lifecycle(context, config);
+        this.lifecycle = new Lifecycle(context, config, operations);
     }
 
     @Override
     public void process(Record<String, Inbound<ActionProposal>> record) {
+        lifecycle.atomically(record.value(), "admission", () -> admit(record));
+    }
+
+    private void admit(Record<String, Inbound<ActionProposal>> record) {
         ActionProposal p = record.value().value();
         long now = lifecycle.now();
         Optional<Rejection> bad = admission.identity(record.key(), p);
@@ -61,11 +68,14 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
             return;
         }
         ActionState.Action action = Records.action(p);
-        Optional<ToolDescriptor> tool = lifecycle.policy().tool(p.getProvider(), p.getToolName());
+        PolicySnapshot policy = lifecycle.policy().snapshot(action);
         Optional<Rejection> refusal = admission.schema(p)
-                .or(() -> admission.input(p, tool))
-                .or(() -> admission.credentials(p))
-                .or(() -> PolicyChecks.check(action, lifecycle.policy()));
+                .or(() -> admission.input(p, policy.tool()))
+                .or(() -> admission.credentials(p));
+        PolicyChecks.Verdict verdict = refusal.isPresent() ? null : PolicyChecks.check(action, policy, operations);
+        if (verdict != null) {
+            refusal = verdict.rejection();
+        }
         if (refusal.isPresent()) {
             Rejection r = refusal.get();
             ActionState rejected = ActionState.fresh(action.withoutInput(), null, now)
@@ -76,8 +86,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         }
         String actionDigest = Digests.actionDigest(FrozenAction.of(p));
         ActionState admitted = ActionState.fresh(action, actionDigest, now);
-        Grant grant = lifecycle.policy().grant(action.orgId(), action.profileId()).orElseThrow();
-        switch (Classifier.classify(action, tool.orElseThrow(), grant, lifecycle.policy())) {
+        switch (Classifier.classify(action, policy, verdict.trustedRead())) {
             case AUTO_APPROVE -> {
                 lifecycle.publish(admitted);
                 // admission checked policy a moment ago in this same call: reserve directly
@@ -86,7 +95,8 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
             case HUMAN_APPROVAL -> lifecycle.save(null, admitted.to(Phase.WAITING_APPROVAL, null, null, now));
             case NO_ACTIVE_HUMAN_SOURCE -> lifecycle.save(null, ActionState.fresh(action.withoutInput(), actionDigest,
                     now).to(Phase.REJECTED, ReasonCode.NO_ACTIVE_HUMAN_SOURCE.name(),
-                    "origin request without an active, matching, chat-enabled origin", now));
+                    "origin request without a human and assistant message of an active, matching, chat-enabled "
+                            + "origin", now));
             default -> throw new IllegalStateException("unhandled route");
         }
     }

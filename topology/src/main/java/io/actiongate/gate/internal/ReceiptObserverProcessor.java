@@ -4,11 +4,16 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.actiongate.avro.Receipt;
 import io.actiongate.gate.ReceiptObserver;
 
 /** Passes every receipt on to the receipts sink, showing it to a {@link ReceiptObserver} on the way. */
 public final class ReceiptObserverProcessor implements Processor<Object, Object, Object, Object> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReceiptObserverProcessor.class);
 
     private final ReceiptObserver observer;
     private ProcessorContext<Object, Object> context;
@@ -25,7 +30,12 @@ public final class ReceiptObserverProcessor implements Processor<Object, Object,
     @Override
     public void process(Record<Object, Object> record) {
         if (record.value() instanceof Receipt receipt) {
-            observer.published(receipt);
+            try {
+                observer.published(receipt);
+            } catch (RuntimeException e) {
+                // an observer (metrics) never stops the gate or holds back a receipt
+                LOG.warn("receipt observer failed ({}); receipt published anyway", e.getClass().getName());
+            }
         }
         context.forward(record);
     }

@@ -20,6 +20,7 @@ import io.actiongate.avro.OriginState;
 import io.actiongate.avro.TaskState;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.gate.OperationClassifiers;
 
 /**
  * The gate's clocks, driven by wall-clock punctuators (they fire also when no records arrive):
@@ -37,16 +38,18 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
     private static final Logger LOG = LoggerFactory.getLogger(TimerProcessor.class);
 
     private final GateConfig config;
+    private final OperationClassifiers operations;
     private Lifecycle lifecycle;
     private String sweepCursor;
 
-    public TimerProcessor(GateConfig config) {
+    public TimerProcessor(GateConfig config, OperationClassifiers operations) {
         this.config = config;
+        this.operations = operations;
     }
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
-        this.lifecycle = new Lifecycle(context, config);
+        this.lifecycle = new Lifecycle(context, config, operations);
         context.schedule(config.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::fireDue);
         context.schedule(config.cancelSweepInterval(), PunctuationType.WALL_CLOCK_TIME, now -> sweepCancelled());
     }
@@ -68,16 +71,17 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
         for (KeyValue<String, String> entry : due) {
             Timers.Timer timer = Timers.parse(entry.key);
             if (timer.kind() == Timers.Kind.PURGE_DECISION) {
-                lifecycle.timers().delete(entry.key);
+                lifecycle.deleteTimer(entry.key);
                 lifecycle.forgetDecision(timer.id());
                 continue;
             }
             ActionState state = lifecycle.load(timer.id());
             if (state == null || !entry.key.equals(state.timerKey())) {
-                lifecycle.timers().delete(entry.key); // stale: the action moved on
+                lifecycle.deleteTimer(entry.key); // stale: the action moved on
                 continue;
             }
-            fire(timer.kind(), state);
+            // one action whose timer throws is left as it was (and retried next tick); the others still fire
+            lifecycle.atomically(null, "timer " + timer.kind(), () -> fire(timer.kind(), state));
         }
     }
 
@@ -95,7 +99,7 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
                         "no outcome by lease_expires_at plus the dispatch timeout");
             }
             case PURGE_ACTION -> {
-                lifecycle.timers().delete(state.timerKey());
+                lifecycle.deleteTimer(state.timerKey());
                 lifecycle.purge(state);
             }
             default -> throw new IllegalStateException("unhandled timer " + kind);

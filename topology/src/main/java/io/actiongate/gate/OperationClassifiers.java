@@ -1,0 +1,101 @@
+package io.actiongate.gate;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.actiongate.connector.spi.Classification;
+import io.actiongate.connector.spi.Connector;
+import io.actiongate.connector.spi.ConnectorRegistry;
+import io.actiongate.connector.spi.Validation;
+
+/**
+ * The gate's view of the providers' own classification logic (ARCHITECTURE.md section 4, "Classification"): at
+ * admission and again right before each reservation the gate asks the proposal's provider to classify and validate
+ * the operation and input. Empty means no connector is configured for the provider, which the gate treats as
+ * {@code UNKNOWN_PROVIDER_METHOD} (fail closed); so does an exception thrown by an implementation.
+ *
+ * <p>Implementations are called on the stream threads: they must be thread-safe, pure and quick (no I/O).
+ */
+public interface OperationClassifiers {
+
+    /** Providers whose classifier looks at each input (not only the operation name): the CLI connector. */
+    Set<String> PER_INPUT_PROVIDERS = Set.of("cli");
+
+    /** No connector for any provider: every proposal is {@code UNKNOWN_PROVIDER_METHOD}. */
+    OperationClassifiers NONE = new OperationClassifiers() {
+        @Override
+        public Optional<Classification> classify(String provider, String operation, String inputJson) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Validation> validate(String provider, String operation, String inputJson) {
+            return Optional.empty();
+        }
+
+        @Override
+        public boolean classifiesPerInput(String provider) {
+            return false;
+        }
+    };
+
+    /** {@link Connector#classify} of the provider's connector, or empty when none is configured. */
+    Optional<Classification> classify(String provider, String operation, String inputJson);
+
+    /** {@link Connector#validate} of the provider's connector, or empty when none is configured. */
+    Optional<Validation> validate(String provider, String operation, String inputJson);
+
+    /**
+     * Whether the provider's classifier decides per input, so that its {@code READ} is trusted read evidence on its
+     * own; otherwise a {@code READ} counts only together with the descriptor's {@code read_only_hint=true}.
+     */
+    boolean classifiesPerInput(String provider);
+
+    /** The classifiers of the given connectors, by provider name; {@code cli} classifies per input. */
+    static OperationClassifiers of(Map<String, ? extends Connector> connectors) {
+        return of(connectors, PER_INPUT_PROVIDERS);
+    }
+
+    /** The classifiers of the given connectors; {@code perInput} names the providers that classify per input. */
+    static OperationClassifiers of(Map<String, ? extends Connector> connectors, Set<String> perInput) {
+        Map<String, Connector> byProvider = Map.copyOf(connectors);
+        Set<String> perInputProviders = Set.copyOf(perInput);
+        return new OperationClassifiers() {
+            @Override
+            public Optional<Classification> classify(String provider, String operation, String inputJson) {
+                return Optional.ofNullable(byProvider.get(provider)).map(c -> c.classify(operation, inputJson));
+            }
+
+            @Override
+            public Optional<Validation> validate(String provider, String operation, String inputJson) {
+                return Optional.ofNullable(byProvider.get(provider)).map(c -> c.validate(operation, inputJson));
+            }
+
+            @Override
+            public boolean classifiesPerInput(String provider) {
+                return byProvider.containsKey(provider) && perInputProviders.contains(provider);
+            }
+        };
+    }
+
+    /** The classifiers of the registry's connectors (looked up per call); {@code cli} classifies per input. */
+    static OperationClassifiers of(ConnectorRegistry registry) {
+        return new OperationClassifiers() {
+            @Override
+            public Optional<Classification> classify(String provider, String operation, String inputJson) {
+                return registry.find(provider).map(c -> c.classify(operation, inputJson));
+            }
+
+            @Override
+            public Optional<Validation> validate(String provider, String operation, String inputJson) {
+                return registry.find(provider).map(c -> c.validate(operation, inputJson));
+            }
+
+            @Override
+            public boolean classifiesPerInput(String provider) {
+                return registry.find(provider).isPresent() && PER_INPUT_PROVIDERS.contains(provider);
+            }
+        };
+    }
+}

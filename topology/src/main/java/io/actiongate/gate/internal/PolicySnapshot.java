@@ -1,0 +1,24 @@
+package io.actiongate.gate.internal;
+
+import java.util.Optional;
+
+import io.actiongate.avro.AuthorizationEpoch;
+import io.actiongate.avro.Grant;
+import io.actiongate.avro.Integration;
+import io.actiongate.avro.OriginState;
+import io.actiongate.avro.TaskState;
+import io.actiongate.avro.ToolDescriptor;
+
+/**
+ * Every policy record one action depends on, each read once from the global store ({@link PolicyView#snapshot}).
+ * A record is decided on one snapshot, so a policy update landing between two lookups can neither make a check
+ * see two versions of the policy nor throw on the stream thread (issue 8, fix 2). Absent evidence is empty.
+ */
+public record PolicySnapshot(
+        Optional<ToolDescriptor> tool,
+        Optional<Integration> integration,
+        Optional<Grant> grant,
+        Optional<TaskState> task,
+        Optional<OriginState> origin,
+        Optional<AuthorizationEpoch> epoch) {
+}
