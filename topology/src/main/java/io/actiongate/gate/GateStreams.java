@@ -36,20 +36,31 @@ public final class GateStreams implements AutoCloseable {
         this.streams = new KafkaStreams(topology, properties);
     }
 
-    /** A gate over {@code config} with the default credential scanner; not started. */
+    /** How long creating a gate waits to learn the partition count of its input topics. */
+    private static final Duration DESCRIBE_TIMEOUT = Duration.ofSeconds(60);
+
+    /**
+     * A gate over {@code config} with the default credential scanner; not started. Like every {@code create}, it
+     * reads the partition count of the input topics first ({@link InputPartitions}): they must exist.
+     */
     public static GateStreams create(GateConfig config) {
-        return new GateStreams(GateTopology.build(config), properties(config));
+        return create(config, ScannerCredentialCheck.defaults(), ReceiptObserver.NONE);
     }
 
     /** A gate with the default credential scanner whose published receipts {@code receipts} sees; not started. */
     public static GateStreams create(GateConfig config, ReceiptObserver receipts) {
-        return new GateStreams(GateTopology.build(config, ScannerCredentialCheck.defaults(), receipts),
-                properties(config));
+        return create(config, ScannerCredentialCheck.defaults(), receipts);
     }
 
     /** A gate with another credential check (tests, embedders); not started. */
     public static GateStreams create(GateConfig config, CredentialCheck credentials) {
-        return new GateStreams(GateTopology.build(config, credentials), properties(config));
+        return create(config, credentials, ReceiptObserver.NONE);
+    }
+
+    private static GateStreams create(GateConfig config, CredentialCheck credentials, ReceiptObserver receipts) {
+        int partitions = InputPartitions.discover(config, DESCRIBE_TIMEOUT);
+        LOG.info("gate routes by murmur2 over {} partitions per input topic", partitions);
+        return new GateStreams(GateTopology.build(config, credentials, receipts, partitions), properties(config));
     }
 
     /**

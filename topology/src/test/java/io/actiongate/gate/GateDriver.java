@@ -360,7 +360,8 @@ final class GateDriver implements AutoCloseable {
      * puts them back for the next driver. Use the driver for nothing but {@link #close()} afterwards.
      */
     void closeStores() {
-        for (String name : List.of(Stores.ACTIONS, Stores.TIMERS, Stores.PENDING, Stores.DECISION_IDS, Stores.POLICY)) {
+        for (String name : List.of(Stores.ACTIONS, Stores.TIMERS, Stores.PENDING, Stores.DECISION_IDS,
+                Stores.DECISION_CLAIMS, Stores.POLICY)) {
             StateStore store = driver.getKeyValueStore(name);
             store.close();
         }

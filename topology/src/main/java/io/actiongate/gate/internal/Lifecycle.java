@@ -30,6 +30,7 @@ public final class Lifecycle {
     private final KeyValueStore<String, String> timers;
     private final KeyValueStore<String, String> pending;
     private final KeyValueStore<String, Long> decisionIds;
+    private final KeyValueStore<String, DecisionClaim> decisionClaims;
     private final PolicyView policy;
 
     public Lifecycle(ProcessorContext<Object, Object> context, GateConfig config) {
@@ -39,6 +40,7 @@ public final class Lifecycle {
         this.timers = context.getStateStore(Stores.TIMERS);
         this.pending = context.getStateStore(Stores.PENDING);
         this.decisionIds = context.getStateStore(Stores.DECISION_IDS);
+        this.decisionClaims = context.getStateStore(Stores.DECISION_CLAIMS);
         ReadOnlyKeyValueStore<String, byte[]> policyStore = context.getStateStore(Stores.POLICY);
         this.policy = new PolicyView(policyStore);
     }
@@ -104,6 +106,11 @@ public final class Lifecycle {
 
     public void forgetDecision(String decisionId) {
         decisionIds.delete(decisionId);
+    }
+
+    /** Forgets which signed decision owns {@code decisionId} (its claim's time is up). */
+    public void forgetClaim(String decisionId) {
+        decisionClaims.delete(decisionId);
     }
 
     /**
