@@ -95,8 +95,19 @@ final class GateDriver implements AutoCloseable {
     final TestOutputTopic<byte[], byte[]> rawDeadLetters;
     final TestOutputTopic<byte[], byte[]> rawAttempts;
 
+    /** Application id of the driven topology (it names the internal hop topics). */
+    static final String APPLICATION_ID = "gate-test";
+
+    /** The partition count the topology routes by; the driver itself runs one task (partition 0). */
+    final int partitions;
+
     private GateDriver(KeyPair keys, Map<String, String> overrides, Path stateDir) {
+        this(keys, overrides, stateDir, 1);
+    }
+
+    private GateDriver(KeyPair keys, Map<String, String> overrides, Path stateDir, int partitions) {
         this.keys = keys;
+        this.partitions = partitions;
         this.stateDir = stateDir;
         Map<String, String> values = new HashMap<>();
         values.put(GateConfig.TRUSTED_KEYS_CONFIG,
@@ -104,11 +115,12 @@ final class GateDriver implements AutoCloseable {
         values.putAll(overrides);
         this.config = GateConfig.fromStrings(values);
         Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "gate-test");
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         this.driver = new TopologyTestDriver(
-                GateTopology.build(config, ScannerCredentialCheck.defaults(), observedReceipts::add), props, START);
+                GateTopology.build(config, ScannerCredentialCheck.defaults(), observedReceipts::add, partitions), props,
+                START);
         String prefix = config.topicPrefix();
         StringSerializer strings = new StringSerializer();
         ByteArraySerializer bytes = new ByteArraySerializer();
@@ -149,6 +161,20 @@ final class GateDriver implements AutoCloseable {
 
     static GateDriver start(Path stateDir, Map<String, String> overrides) {
         return new GateDriver(newKeyPair(), overrides, stateDir);
+    }
+
+    /**
+     * A driver whose topology routes by {@code partitions} partitions. The driver runs only task 0 and feeds every
+     * input record to partition 0, so a key whose murmur2 home is another partition takes the hop: it is written to
+     * the hop topic and read back (the driver pipes internal topics back into the topology).
+     */
+    static GateDriver startRouted(Path stateDir, int partitions) {
+        return new GateDriver(newKeyPair(), Map.of(), stateDir, partitions);
+    }
+
+    /** What the topology wrote to the internal topic of {@code hop} (a name in {@link GateTopology#HOPS}). */
+    TestOutputTopic<byte[], byte[]> hop(String hop) {
+        return raw(GateTopology.hopTopic(APPLICATION_ID, hop));
     }
 
     /** A second driver over the same state directory and keys (see {@link #snapshotStores()}). */
