@@ -140,7 +140,7 @@ class RoutedTopologyTest {
     }
 
     @Test
-    void shouldRefuseADecisionIdReusedForAnotherActionWhereverEitherLives() {
+    void shouldRefuseADecisionIdReusedForAnotherActionAfterTheClaimHop() {
         ActionProposal first = gate.propose(proposal(callHomeAt(0, "first-")));
         ActionProposal second = gate.propose(proposal(callHomeAt(1, "second-")));
         gate.drain();
