@@ -1,5 +1,8 @@
 package io.actiongate.gate;
 
+import java.util.Set;
+import java.util.stream.Collectors;
+
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -129,6 +132,8 @@ public final class GateTopology {
     public static Topology build(GateConfig config, CredentialCheck credentials, ReceiptObserver receipts,
                                  int partitions) {
         Routing routing = new Routing(partitions);
+        Set<String> hopTopics = HOPS.stream().map(h -> hopTopic(config.applicationId(), h))
+                .collect(Collectors.toUnmodifiableSet());
         String prefix = config.topicPrefix();
         Deserializer<byte[]> bytes = Serdes.ByteArray().deserializer();
         StreamsBuilder dsl = new StreamsBuilder();
@@ -147,7 +152,7 @@ public final class GateTopology {
         RawBytes raw = new RawBytes();
         decisions.merge(toClaim, Named.as(DECISION_CLAIMS_MERGE))
                 .process(() -> new DecisionClaimProcessor(config, avro(Topics.DECISIONS), routing, DECIDE,
-                        hopEntry(DECISIONS_CLAIMED_HOP)), Named.as(CLAIM))
+                        hopEntry(DECISIONS_CLAIMED_HOP), hopTopics), Named.as(CLAIM))
                 .repartition(Repartitioned.<Object, Object>as(DECISIONS_CLAIMED_HOP).withKeySerde(raw)
                         .withValueSerde(raw).withStreamPartitioner(Routing.objectPartitioner()));
         Topology t = dsl.build();
@@ -155,25 +160,26 @@ public final class GateTopology {
         t.addGlobalStore(Stores.policy(), POLICY_SOURCE, bytes, bytes, Topics.POLICY.name(prefix), POLICY_UPDATE,
                 PolicyUpdateProcessor::new);
 
-        t.addProcessor(PROPOSALS_DECODE, DecodeProcessor.supplier(avro(Topics.PROPOSALS), ADMIT), PROPOSALS_ROUTE,
-                hopExit(PROPOSALS_HOP));
+        t.addProcessor(PROPOSALS_DECODE, DecodeProcessor.supplier(avro(Topics.PROPOSALS), ADMIT, hopTopics),
+                PROPOSALS_ROUTE, hopExit(PROPOSALS_HOP));
         t.addProcessor(ADMIT, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<ActionProposal>, Object, Object>)
                 () -> new ProposalProcessor(config, credentials), PROPOSALS_DECODE);
         t.addProcessor(TIMERS, () -> new TimerProcessor(config), PROPOSALS_DECODE);
 
-        t.addProcessor(DECISIONS_DECODE, DecodeProcessor.supplier(avro(Topics.DECISIONS), DECIDE), DECISIONS_ROUTE);
-        t.addProcessor(DECISIONS_CLAIMED_DECODE, DecodeProcessor.supplier(avro(Topics.DECISIONS), DECIDE),
-                hopExit(DECISIONS_CLAIMED_HOP));
+        t.addProcessor(DECISIONS_DECODE, DecodeProcessor.supplier(avro(Topics.DECISIONS), DECIDE, hopTopics),
+                DECISIONS_ROUTE);
+        t.addProcessor(DECISIONS_CLAIMED_DECODE, DecodeProcessor.claimedSupplier(avro(Topics.DECISIONS), DECIDE,
+                hopTopics), hopExit(DECISIONS_CLAIMED_HOP));
         t.addProcessor(DECIDE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<Decision>, Object, Object>)
                 () -> new DecisionProcessor(config), DECISIONS_DECODE, CLAIM, DECISIONS_CLAIMED_DECODE);
 
-        t.addProcessor(OUTCOMES_DECODE, DecodeProcessor.supplier(avro(Topics.OUTCOMES), SETTLE), OUTCOMES_ROUTE,
-                hopExit(OUTCOMES_HOP));
+        t.addProcessor(OUTCOMES_DECODE, DecodeProcessor.supplier(avro(Topics.OUTCOMES), SETTLE, hopTopics),
+                OUTCOMES_ROUTE, hopExit(OUTCOMES_HOP));
         t.addProcessor(SETTLE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<AttemptOutcome>, Object, Object>)
                 () -> new OutcomeProcessor(config), OUTCOMES_DECODE);
 
-        t.addProcessor(RECONCILIATIONS_DECODE, DecodeProcessor.supplier(avro(Topics.RECONCILIATIONS), RECONCILE),
-                RECONCILIATIONS_ROUTE, hopExit(RECONCILIATIONS_HOP));
+        t.addProcessor(RECONCILIATIONS_DECODE,
+                DecodeProcessor.supplier(avro(Topics.RECONCILIATIONS), RECONCILE, hopTopics), RECONCILIATIONS_ROUTE, hopExit(RECONCILIATIONS_HOP));
         t.addProcessor(RECONCILE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<Reconciliation>, Object, Object>)
                 () -> new ReconciliationProcessor(config), RECONCILIATIONS_DECODE);
 

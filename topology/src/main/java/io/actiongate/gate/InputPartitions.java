@@ -54,8 +54,8 @@ public final class InputPartitions {
             described.forEach((name, d) -> counts.put(name, d.partitions().size()));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw new IllegalStateException("an input topic of the gate does not exist (" + String.join(", ", topics)
-                        + "); create them first (actiongate topics create)", e.getCause());
+                throw new IllegalStateException("an input topic of the gate does not exist ("
+                        + String.join(", ", topics) + "); create them first (actiongate topics create)", e.getCause());
             }
             throw new IllegalStateException("cannot describe the gate's input topics: " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {

@@ -112,6 +112,7 @@ final class GateDriver implements AutoCloseable {
         Map<String, String> values = new HashMap<>();
         values.put(GateConfig.TRUSTED_KEYS_CONFIG,
                 KEY_ID + "=" + Base64.getEncoder().encodeToString(keys.getPublic().getEncoded()));
+        values.put(GateConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         values.putAll(overrides);
         this.config = GateConfig.fromStrings(values);
         Properties props = new Properties();

@@ -153,6 +153,8 @@ class RoutedTopologyTest {
         DeadLetter letter = gate.deadLetters.readValue();
         assertThat(letter.getReasonCode()).isEqualTo(ReasonCode.APPROVAL_REUSED.name());
         assertThat(letter.getReason()).contains("another action");
+        assertThat(letter.getSourceTopic()).as("named by the producer's record, not the hop topic")
+                .isEqualTo("actiongate.decisions");
         assertThat(gate.receipts()).isEmpty();
         assertThat(gate.attempts.isEmpty()).isTrue();
         assertThat(actions().get(GateDriver.key(second)).phase().name()).isEqualTo("WAITING_APPROVAL");
@@ -176,6 +178,43 @@ class RoutedTopologyTest {
         assertThat(gate.driver.<String, DecisionClaim>getKeyValueStore(Stores.DECISION_CLAIMS).get(id)).isNull();
         gate.decide(signed);
         assertThat(gate.attempts.readValuesToList()).hasSize(1);
+    }
+
+    @Test
+    void shouldNameAHoppedRecordsDeadLetterByItsInputPositionNotByTheHopTopic() {
+        String away = GateDriver.TASK + "/" + callHomeAt(1, "away-");
+        gate.rawProposals.pipeInput(new TestRecord<>(away.getBytes(StandardCharsets.UTF_8),
+                "garbage".getBytes(StandardCharsets.UTF_8)));
+        assertThat(hopKeys(GateTopology.PROPOSALS_HOP)).containsExactly(away);
+        DeadLetter undecodable = gate.deadLetters.readValue();
+        assertThat(undecodable.getReasonCode()).isEqualTo(ReasonCode.SCHEMA_INVALID.name());
+        assertThat(undecodable.getSourceTopic()).isEqualTo("actiongate.proposals");
+        assertThat(undecodable.getPartition()).isZero();
+        assertThat(undecodable.getOffset()).isZero();
+
+        ActionProposal never = proposal(callHomeAt(1, "never-")).build();
+        gate.report(gate.outcome(never, 1, OutcomeStatus.SUCCEEDED));
+        DeadLetter unheld = gate.deadLetters.readValue();
+        assertThat(unheld.getReasonCode()).isEqualTo(ReasonCode.KEY_MISMATCH.name());
+        assertThat(unheld.getSourceTopic()).isEqualTo("actiongate.outcomes");
+        assertThat(unheld.getOffset()).isZero();
+    }
+
+    @Test
+    void shouldIgnoreOriginHeadersAProducerWrote() {
+        org.apache.kafka.common.header.internals.RecordHeaders forged =
+                new org.apache.kafka.common.header.internals.RecordHeaders();
+        forged.add("actiongate.origin.topic", "elsewhere".getBytes(StandardCharsets.UTF_8));
+        forged.add("actiongate.origin.partition", "7".getBytes(StandardCharsets.UTF_8));
+        forged.add("actiongate.origin.offset", "99".getBytes(StandardCharsets.UTF_8));
+        String away = GateDriver.TASK + "/" + callHomeAt(1, "away-");
+        gate.rawProposals.pipeInput(new TestRecord<>(away.getBytes(StandardCharsets.UTF_8),
+                "garbage".getBytes(StandardCharsets.UTF_8), forged, GateDriver.START));
+        gate.rawProposals.pipeInput(new TestRecord<>("not a key".getBytes(StandardCharsets.UTF_8),
+                "garbage".getBytes(StandardCharsets.UTF_8), forged, GateDriver.START));
+        List<DeadLetter> letters = gate.deadLetters.readValuesToList();
+        assertThat(letters).extracting(DeadLetter::getSourceTopic).containsOnly("actiongate.proposals");
+        assertThat(letters).extracting(DeadLetter::getOffset).containsExactly(0L, 1L);
     }
 
     @Test

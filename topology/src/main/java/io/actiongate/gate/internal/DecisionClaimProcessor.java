@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.Set;
 
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -39,6 +40,7 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
     private final Routing routing;
     private final String decide;
     private final String hop;
+    private final Set<String> hopTopics;
     private final DecisionVerifier verifier;
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<String, DecisionClaim> claims;
@@ -46,8 +48,9 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
     private int current;
 
     public DecisionClaimProcessor(GateConfig config, AvroSerde<Decision> serde, Routing routing, String decide,
-                                  String hop) {
+                                  String hop, Set<String> hopTopics) {
         this.config = config;
+        this.hopTopics = Set.copyOf(hopTopics);
         this.serde = serde;
         this.routing = routing;
         this.decide = decide;
@@ -65,17 +68,18 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        Origin origin = Origin.of(context, record.headers(), hopTopics);
         Decision d;
         try {
             d = serde.deserialize(null, record.value());
         } catch (RuntimeException e) {
             // the route decoded it before; only a record written to the hop topic by someone else gets here
-            DeadLetters.send(context, record.key(), record.value(), ReasonCode.SCHEMA_INVALID,
+            DeadLetters.send(context, origin, record.key(), record.value(), ReasonCode.SCHEMA_INVALID,
                     "Decision does not decode: " + e.getClass().getSimpleName());
             return;
         }
         if (!ActionKey.isValid(d.getTaskId(), d.getToolCallId())) {
-            DeadLetters.send(context, record.key(), record.value(), ReasonCode.INVALID_IDENTIFIER,
+            DeadLetters.send(context, origin, record.key(), record.value(), ReasonCode.INVALID_IDENTIFIER,
                     "task_id/tool_call_id are not valid identifiers");
             return;
         }
@@ -83,14 +87,15 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
         byte[] actionKeyBytes = actionKey.getBytes(StandardCharsets.UTF_8);
         Optional<Rejection> forged = verifier.verifySignature(d);
         if (forged.isPresent()) {
-            DeadLetters.send(context, actionKeyBytes, record.value(), forged.get().code(), forged.get().reason());
+            DeadLetters.send(context, origin, actionKeyBytes, record.value(), forged.get().code(),
+                    forged.get().reason());
             return;
         }
         String id = d.getDecisionId();
         String fingerprint = fingerprint(d);
         DecisionClaim claim = claims.get(id);
         if (claim != null && !claim.fingerprint().equals(fingerprint)) {
-            DeadLetters.send(context, actionKeyBytes, record.value(), ReasonCode.APPROVAL_REUSED,
+            DeadLetters.send(context, origin, actionKeyBytes, record.value(), ReasonCode.APPROVAL_REUSED,
                     claim.actionKey().equals(actionKey)
                             ? "decision_id was already used by another decision for this action"
                             : "decision_id was already used by a decision for another action");
@@ -105,11 +110,11 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
             LOG.debug("decision {} claimed for action {}", id, actionKey);
         }
         if (routing.home(actionKeyBytes) == current) {
-            context.forward(new Record<Object, Object>(actionKey, new Inbound<>(d, actionKeyBytes, record.value()),
-                    record.timestamp(), record.headers()), decide);
+            Inbound<Decision> in = new Inbound<>(d, actionKeyBytes, record.value(), origin, true);
+            context.forward(new Record<Object, Object>(actionKey, in, record.timestamp(), record.headers()), decide);
         } else {
             context.forward(new Record<Object, Object>(actionKeyBytes, record.value(), record.timestamp(),
-                    record.headers()), hop);
+                    origin == null ? record.headers() : origin.stamp(record.headers())), hop);
         }
     }
 

@@ -54,7 +54,9 @@ public final class DecisionRouteProcessor implements Processor<byte[], byte[], b
         if (routing.partitions() == 1 || routing.home(decisionId) == current) {
             context.forward(record, claimLocal);
         } else {
-            context.forward(record.withKey(decisionId), claimHop);
+            Origin here = context.recordMetadata().map(m -> new Origin(m.topic(), m.partition(), m.offset()))
+                    .orElseThrow(() -> new IllegalStateException("a routed record has no source metadata"));
+            context.forward(record.withKey(decisionId).withHeaders(here.stamp(record.headers())), claimHop);
         }
     }
 

@@ -24,10 +24,14 @@ public final class DecisionVerifier {
 
     /** Empty when {@code d} may be applied to {@code action} at {@code now}. */
     public Optional<Rejection> verify(Decision d, ActionState action, boolean alreadyUsed, long now) {
-        Optional<Rejection> forged = verifySignature(d);
-        if (forged.isPresent()) {
-            return forged;
-        }
+        return verifySignature(d).or(() -> verifyAgainst(d, action, alreadyUsed, now));
+    }
+
+    /**
+     * Everything but the signature (which the caller verified already): single use, bound to {@code action}'s
+     * digest, an authorized approver of its org, not expired at {@code now}.
+     */
+    public Optional<Rejection> verifyAgainst(Decision d, ActionState action, boolean alreadyUsed, long now) {
         if (alreadyUsed) {
             return reject(ReasonCode.APPROVAL_REUSED, "decision_id was already used");
         }

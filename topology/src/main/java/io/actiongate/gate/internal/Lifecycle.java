@@ -79,7 +79,7 @@ public final class Lifecycle {
         String key = ActionKey.isValid(taskId, toolCallId) ? taskId + ActionKey.SEPARATOR + toolCallId : null;
         ActionState state = key != null && key.equals(recordKey) ? load(key) : null;
         if (state == null) {
-            DeadLetters.send(context, inbound.rawKey(), inbound.rawValue(),
+            DeadLetters.send(context, inbound,
                     key == null ? ReasonCode.INVALID_IDENTIFIER : ReasonCode.KEY_MISMATCH,
                     what + " names no action the gate holds under this key");
         }

@@ -32,6 +32,15 @@ public final class RouteProcessor implements Processor<byte[], byte[], byte[], b
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        context.forward(record, routing.takesHop(record.key(), record.value(), current) ? hop : local);
+        if (routing.takesHop(record.key(), record.value(), current)) {
+            context.forward(record.withHeaders(here().stamp(record.headers())), hop);
+        } else {
+            context.forward(record, local);
+        }
+    }
+
+    private Origin here() {
+        return context.recordMetadata().map(m -> new Origin(m.topic(), m.partition(), m.offset()))
+                .orElseThrow(() -> new IllegalStateException("a routed record has no source metadata"));
     }
 }

@@ -117,8 +117,11 @@ class RoutingTest {
         route.init(context);
         byte[] home = utf8(keyHomeAt(task, PARTITIONS));
         byte[] away = utf8(keyHomeAt(task + 1, PARTITIONS));
+        context.setRecordMetadata("actiongate.proposals", task, 10L);
         route.process(new Record<>(home, VALUE, 1L));
+        context.setRecordMetadata("actiongate.proposals", task, 11L);
         route.process(new Record<>(away, VALUE, 2L));
+        context.setRecordMetadata("actiongate.proposals", task, 12L);
         route.process(new Record<>(utf8("not-an-action-key"), VALUE, 3L));
         route.process(new Record<>(null, VALUE, 4L));
 
@@ -126,5 +129,11 @@ class RoutingTest {
         assertThat(children).containsExactly("decode", "hop", "decode", "decode");
         assertThat(context.forwarded().get(1).record().key()).isEqualTo(away);
         assertThat(context.forwarded().get(1).record().value()).isSameAs(VALUE);
+        org.apache.kafka.common.header.Headers carried = context.forwarded().get(1).record().headers();
+        assertThat(new String(carried.lastHeader(Origin.TOPIC).value(), StandardCharsets.UTF_8))
+                .isEqualTo("actiongate.proposals");
+        assertThat(new String(carried.lastHeader(Origin.OFFSET).value(), StandardCharsets.UTF_8)).isEqualTo("11");
+        assertThat(context.forwarded().get(0).record().headers().lastHeader(Origin.TOPIC)).as("no hop, no stamp")
+                .isNull();
     }
 }
