@@ -10,13 +10,15 @@ import java.util.Map;
  * {@code --broker-actions M} (part 2, default 2000), {@code --partitions P} (part 2 topics, default 12),
  * {@code --skip-broker}, {@code --state-dir DIR} (default the JVM's temporary directory), and any number of
  * {@code --set key=value}: a setting of the actiongate node in part 2 (e.g. {@code executor.dispatch.threads=16}),
- * applied over the benchmark's own, to compare settings by their ratio to the same baseline.
+ * applied over the benchmark's own, to compare settings by their ratio to the same baseline; {@code --misroute}
+ * produces every proposal of part 2's row f to a partition other than its key's murmur2 home, so each takes the
+ * gate's internal hop.
  */
 record BenchOptions(int actions, int rounds, int brokerActions, int partitions, boolean skipBroker, Path stateDir,
-                    Map<String, String> nodeSettings) {
+                    Map<String, String> nodeSettings, boolean misroute) {
 
     static final String USAGE = "usage: Benchmark [--actions N] [--rounds R] [--broker-actions M] [--partitions P] "
-            + "[--skip-broker] [--state-dir DIR] [--set key=value]...";
+            + "[--skip-broker] [--state-dir DIR] [--set key=value]... [--misroute]";
 
     BenchOptions {
         positive("--actions", actions);
@@ -24,6 +26,11 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         positive("--broker-actions", brokerActions);
         positive("--partitions", partitions);
         nodeSettings = Map.copyOf(nodeSettings);
+    }
+
+    BenchOptions(int actions, int rounds, int brokerActions, int partitions, boolean skipBroker, Path stateDir,
+                 Map<String, String> nodeSettings) {
+        this(actions, rounds, brokerActions, partitions, skipBroker, stateDir, nodeSettings, false);
     }
 
     BenchOptions(int actions, int rounds, int brokerActions, int partitions, boolean skipBroker, Path stateDir) {
@@ -37,6 +44,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
     static BenchOptions parse(List<String> args) {
         BenchOptions o = defaults();
         Map<String, String> settings = new LinkedHashMap<>();
+        boolean misroute = false;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             switch (arg) {
@@ -52,6 +60,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
                         number(args, ++i, arg), o.skipBroker, o.stateDir);
                 case "--state-dir" -> o = new BenchOptions(o.actions, o.rounds, o.brokerActions, o.partitions,
                         o.skipBroker, Path.of(value(args, ++i, arg)));
+                case "--misroute" -> misroute = true;
                 case "--set" -> {
                     String pair = value(args, ++i, arg);
                     int eq = pair.indexOf('=');
@@ -64,7 +73,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
             }
         }
         return new BenchOptions(o.actions, o.rounds, o.brokerActions, o.partitions, o.skipBroker, o.stateDir,
-                settings);
+                settings, misroute);
     }
 
     private static String value(List<String> args, int i, String option) {

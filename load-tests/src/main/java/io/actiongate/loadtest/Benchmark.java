@@ -52,7 +52,7 @@ public final class Benchmark {
         out.println(machine());
         out.printf(Locale.ROOT, "parameters: actions=%d rounds=%d (+1 warm-up) broker-actions=%d partitions=%d%s%n",
                 options.actions(), options.rounds(), options.brokerActions(), options.partitions(),
-                options.skipBroker() ? " skip-broker" : "");
+                (options.skipBroker() ? " skip-broker" : "") + (options.misroute() ? " misroute" : ""));
         out.println("sandbox provider: " + HTTPSERVER_NODELAY + "=" + System.getProperty(HTTPSERVER_NODELAY, "false"));
         if (!options.nodeSettings().isEmpty()) {
             out.println("node settings (part 2): " + options.nodeSettings());
@@ -68,7 +68,7 @@ public final class Benchmark {
             if (!options.skipBroker()) {
                 out.println();
                 BrokerBench.Result result = new BrokerBench(options.brokerActions(), options.partitions(),
-                        stateRoot, options.nodeSettings()).run();
+                        stateRoot, options.nodeSettings(), options.misroute()).run();
                 Report.broker(result, out);
                 ok &= result.complete();
             }

@@ -1,5 +1,6 @@
 package io.actiongate.loadtest;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -20,6 +22,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 
@@ -54,7 +57,8 @@ final class BrokerBench {
         }
     }
 
-    record Result(int actions, int warmup, int partitions, Side baseline, Side gate, long providerRequests) {
+    record Result(int actions, int warmup, int partitions, Side baseline, Side gate, long providerRequests,
+                  boolean misrouted) {
         /** Every action of both sides completed and the provider saw exactly one request per gate action. */
         boolean complete() {
             return baseline.completed() == actions && gate.completed() == actions
@@ -67,14 +71,19 @@ final class BrokerBench {
     private final Path stateRoot;
     private final int warmup;
     private final Map<String, String> nodeSettings;
+    private final boolean misroute;
 
     BrokerBench(int actions, int partitions, Path stateRoot) {
-        this(actions, partitions, stateRoot, Map.of());
+        this(actions, partitions, stateRoot, Map.of(), false);
     }
 
-    /** {@code nodeSettings} go over the benchmark's own settings of the actiongate node (side f only). */
-    BrokerBench(int actions, int partitions, Path stateRoot, Map<String, String> nodeSettings) {
+    /**
+     * {@code nodeSettings} go over the benchmark's own settings of the actiongate node (side f only); with
+     * {@code misroute} side f produces every proposal to a partition other than its key's murmur2 home.
+     */
+    BrokerBench(int actions, int partitions, Path stateRoot, Map<String, String> nodeSettings, boolean misroute) {
         this.nodeSettings = Map.copyOf(nodeSettings);
+        this.misroute = misroute;
         this.actions = actions;
         this.partitions = partitions;
         this.stateRoot = stateRoot;
@@ -87,7 +96,7 @@ final class BrokerBench {
             Side baseline = baseline(bootstrap);
             try (SandboxWebhookProvider provider = SandboxWebhookProvider.start()) {
                 Side gate = gate(bootstrap, provider);
-                return new Result(actions, warmup, partitions, baseline, gate, provider.totalRequests());
+                return new Result(actions, warmup, partitions, baseline, gate, provider.totalRequests(), misroute);
             }
         }
     }
@@ -112,9 +121,10 @@ final class BrokerBench {
             streams.start();
             awaitRunning(streams::state);
             Predicate<byte[]> any = v -> true;
-            measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now()), any);
+            measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now()), any,
+                    null);
             return measure(bootstrap, in, out, workload.proposals("e", Workload.READ_TOOL, actions, Instant.now()),
-                    any);
+                    any, null);
         }
     }
 
@@ -146,16 +156,26 @@ final class BrokerBench {
                     .getStatus() == ReceiptStatus.SUCCEEDED;
             String in = Topics.PROPOSALS.name(prefix);
             String out = Topics.RECEIPTS.name(prefix);
+            ToIntFunction<String> partition = misroute ? this::awayFromHome : null;
             measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now()),
-                    succeeded);
+                    succeeded, partition);
             return measure(bootstrap, in, out, workload.proposals("f", Workload.READ_TOOL, actions, Instant.now()),
-                    succeeded);
+                    succeeded, partition);
         }
     }
 
-    /** Produces {@code records} at once and waits for each key's first output that {@code done} accepts. */
+    /** The partition after {@code key}'s murmur2 home: never the one the gate would pick (with 2+ partitions). */
+    private int awayFromHome(String key) {
+        int home = Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+        return (home + 1) % partitions;
+    }
+
+    /**
+     * Produces {@code records} at once and waits for each key's first output that {@code done} accepts; each record
+     * goes to {@code partition} of its key when given, else where the producer's default partitioner puts it.
+     */
     private static Side measure(String bootstrap, String in, String out, Workload.Encoded records,
-                                Predicate<byte[]> done) throws Exception {
+                                Predicate<byte[]> done, ToIntFunction<String> partition) throws Exception {
         int n = records.size();
         Duration timeout = Duration.ofSeconds(60).plusMillis(100L * n);
         try (OutputWatcher watcher = OutputWatcher.start(bootstrap, out, records.keys(), done);
@@ -164,7 +184,9 @@ final class BrokerBench {
             long start = System.nanoTime();
             for (int i = 0; i < n; i++) {
                 sentAt[i] = System.nanoTime();
-                producer.send(new ProducerRecord<>(in, records.keys().get(i), records.values().get(i)));
+                String key = records.keys().get(i);
+                producer.send(partition == null ? new ProducerRecord<>(in, key, records.values().get(i))
+                        : new ProducerRecord<>(in, partition.applyAsInt(key), key, records.values().get(i)));
             }
             producer.flush();
             watcher.awaitAll(timeout);

@@ -36,6 +36,9 @@ final class Report {
         line(out, "e", "baseline: produce -> EOS Streams pass-through -> consume", r.baseline(), r.baseline());
         line(out, "f", "actiongate read-only: produce -> gate -> executor -> webhook -> SUCCEEDED", r.gate(),
                 r.baseline());
+        if (r.misrouted()) {
+            out.println("  f: every proposal produced to a partition other than its key's murmur2 home (one gate hop each)");
+        }
         out.println("  x (e): time per action (1 / throughput) as a multiple of the baseline's (e) in this same run");
         out.println("  latency: from send() of the proposal to the consumer seeing its output (read_committed)");
         out.printf(Locale.ROOT, "  sandbox provider requests: %d for %d actions (one dispatch each, warm-up included)%n",

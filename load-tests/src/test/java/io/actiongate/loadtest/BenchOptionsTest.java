@@ -27,10 +27,11 @@ class BenchOptionsTest {
     void shouldReadEveryOption() {
         BenchOptions o = BenchOptions.parse(List.of("--actions", "1_000", "--rounds", "3", "--broker-actions", "50",
                 "--partitions", "2", "--skip-broker", "--state-dir", "/tmp/x", "--set", "executor.dispatch.threads=16",
-                "--set", "streams.commit.interval.ms=50"));
+                "--set", "streams.commit.interval.ms=50", "--misroute"));
 
         assertThat(o).isEqualTo(new BenchOptions(1_000, 3, 50, 2, true, Path.of("/tmp/x"),
-                Map.of("executor.dispatch.threads", "16", "streams.commit.interval.ms", "50")));
+                Map.of("executor.dispatch.threads", "16", "streams.commit.interval.ms", "50"), true));
+        assertThat(BenchOptions.parse(List.of()).misroute()).isFalse();
     }
 
     @Test

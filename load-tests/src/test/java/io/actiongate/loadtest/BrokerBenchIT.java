@@ -29,4 +29,15 @@ class BrokerBenchIT {
         assertThat(result.complete()).isTrue();
         assertThat(result.gate().p(50)).isPositive();
     }
+
+    @Test
+    void shouldCompleteEveryMisroutedActionOnceThroughTheGatesHop() throws Exception {
+        BrokerBench.Result result = new BrokerBench(ACTIONS, 2, stateDir, java.util.Map.of(), true).run();
+
+        assertThat(result.misrouted()).isTrue();
+        assertThat(result.gate().completed()).as("SUCCEEDED receipts of misrouted proposals").isEqualTo(ACTIONS);
+        assertThat(result.providerRequests()).as("one provider request each, warm-up included")
+                .isEqualTo(ACTIONS + result.warmup());
+        assertThat(result.complete()).isTrue();
+    }
 }

@@ -38,24 +38,35 @@ public final class GateStreams implements AutoCloseable {
         this.streams.setUncaughtExceptionHandler(GateStreams::uncaught);
     }
 
+    /** How long creating a gate waits to learn the partition count of its input topics. */
+    private static final Duration DESCRIBE_TIMEOUT = Duration.ofSeconds(60);
+
     /**
      * A gate over {@code config} with the default credential scanner, classifying with {@code operations} (see
-     * {@link OperationClassifiers}); not started.
+     * {@link OperationClassifiers}); not started. Like every {@code create}, it reads the partition count of the
+     * input topics first ({@link InputPartitions}): they must exist.
      */
     public static GateStreams create(GateConfig config, OperationClassifiers operations) {
-        return new GateStreams(GateTopology.build(config, operations), properties(config));
+        return create(config, operations, ScannerCredentialCheck.defaults(), ReceiptObserver.NONE);
     }
 
     /** A gate with the default credential scanner whose published receipts {@code receipts} sees; not started. */
     public static GateStreams create(GateConfig config, OperationClassifiers operations, ReceiptObserver receipts) {
-        return new GateStreams(GateTopology.build(config, operations, ScannerCredentialCheck.defaults(), receipts),
-                properties(config));
+        return create(config, operations, ScannerCredentialCheck.defaults(), receipts);
     }
 
     /** A gate with another credential check (tests, embedders); not started. */
     public static GateStreams create(GateConfig config, OperationClassifiers operations,
                                      CredentialCheck credentials) {
-        return new GateStreams(GateTopology.build(config, operations, credentials), properties(config));
+        return create(config, operations, credentials, ReceiptObserver.NONE);
+    }
+
+    private static GateStreams create(GateConfig config, OperationClassifiers operations, CredentialCheck credentials,
+                                      ReceiptObserver receipts) {
+        int partitions = InputPartitions.discover(config, DESCRIBE_TIMEOUT);
+        LOG.info("gate routes by murmur2 over {} partitions per input topic", partitions);
+        return new GateStreams(GateTopology.build(config, operations, credentials, receipts, partitions),
+                properties(config));
     }
 
     /**

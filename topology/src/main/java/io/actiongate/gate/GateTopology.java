@@ -1,9 +1,18 @@
 package io.actiongate.gate;
 
+import java.util.Set;
+import java.util.stream.Collectors;
+
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 
 import io.actiongate.avro.ActionProposal;
@@ -11,12 +20,17 @@ import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.Reconciliation;
 import io.actiongate.gate.internal.CredentialCheck;
+import io.actiongate.gate.internal.DecisionClaimProcessor;
 import io.actiongate.gate.internal.DecisionProcessor;
+import io.actiongate.gate.internal.DecisionRouteProcessor;
 import io.actiongate.gate.internal.DecodeProcessor;
 import io.actiongate.gate.internal.OutcomeProcessor;
 import io.actiongate.gate.internal.PolicyUpdateProcessor;
 import io.actiongate.gate.internal.ProposalProcessor;
+import io.actiongate.gate.internal.RawBytes;
 import io.actiongate.gate.internal.ReconciliationProcessor;
+import io.actiongate.gate.internal.RouteProcessor;
+import io.actiongate.gate.internal.Routing;
 import io.actiongate.gate.internal.Sinks;
 import io.actiongate.gate.internal.TimerProcessor;
 import io.actiongate.serde.AvroSerde;
@@ -25,81 +39,159 @@ import io.actiongate.topics.Topics;
 
 /**
  * The gate: ARCHITECTURE.md section 4 as a Kafka Streams {@link Topology}. A pure factory; {@link GateStreams}
- * runs it. Every input is consumed as bytes and decoded in one place per topic (undecodable records become dead
- * letters); the action-keyed inputs share one sub-topology and its stores, policy is a global store.
+ * runs it. Every input is consumed as bytes, routed to the task that owns its key's murmur2 partition (a record
+ * already there goes straight on; a misrouted one hops once through an internal topic), and decoded in one place
+ * per topic (undecodable records become dead letters). Decisions are first claimed by their decision id. The
+ * action-keyed inputs, the hop topics and the stores form one sub-topology; policy is a global store. The routing
+ * skeleton (sources and hop topics) is built with the DSL, whose {@code repartition} is the public way to have
+ * Kafka Streams create and size an internal topic; the gate's processors are added to it by name.
  * See DESIGN.md in this package.
  */
 public final class GateTopology {
 
     public static final String PROPOSALS_SOURCE = "proposals-source";
+    public static final String PROPOSALS_ROUTE = "proposals-route";
+    /** Hop of misrouted proposals: internal topic {@code <application.id>-proposals-rerouted-repartition}. */
+    public static final String PROPOSALS_HOP = "proposals-rerouted";
     public static final String PROPOSALS_DECODE = "proposals-decode";
     public static final String ADMIT = "gate-admit";
     public static final String DECISIONS_SOURCE = "decisions-source";
+    public static final String DECISIONS_ROUTE = "decisions-route";
     public static final String DECISIONS_DECODE = "decisions-decode";
+    /** Hop of decisions to the task owning their decision id. */
+    public static final String DECISION_CLAIMS_HOP = "decision-claims";
+    public static final String DECISION_CLAIMS_MERGE = "decision-claims-merge";
+    public static final String CLAIM = "gate-claim-decision";
+    /** Hop of claimed decisions to the task owning their action. */
+    public static final String DECISIONS_CLAIMED_HOP = "decisions-claimed";
+    public static final String DECISIONS_CLAIMED_DECODE = "decisions-claimed-decode";
     public static final String DECIDE = "gate-decide";
     public static final String OUTCOMES_SOURCE = "outcomes-source";
+    public static final String OUTCOMES_ROUTE = "outcomes-route";
+    public static final String OUTCOMES_HOP = "outcomes-rerouted";
     public static final String OUTCOMES_DECODE = "outcomes-decode";
     public static final String SETTLE = "gate-settle-outcome";
     public static final String RECONCILIATIONS_SOURCE = "reconciliations-source";
+    public static final String RECONCILIATIONS_ROUTE = "reconciliations-route";
+    public static final String RECONCILIATIONS_HOP = "reconciliations-rerouted";
     public static final String RECONCILIATIONS_DECODE = "reconciliations-decode";
     public static final String RECONCILE = "gate-reconcile";
     public static final String TIMERS = "gate-timers";
     public static final String POLICY_SOURCE = "policy-source";
     public static final String POLICY_UPDATE = "policy-update";
 
+    /** Every hop, in topology order. */
+    public static final java.util.List<String> HOPS = java.util.List.of(PROPOSALS_HOP, DECISION_CLAIMS_HOP,
+            DECISIONS_CLAIMED_HOP, OUTCOMES_HOP, RECONCILIATIONS_HOP);
+
+    private static final Serde<byte[]> BYTES = Serdes.ByteArray();
+
     private GateTopology() {
     }
 
     /**
-     * The gate topology with the default credential scanner. {@code operations} are the providers' classifiers
-     * (asked at admission and before every reservation); {@link OperationClassifiers#NONE} refuses everything.
+     * The internal topic Kafka Streams creates for {@code hop} (one of {@link #HOPS}) under application id
+     * {@code applicationId}; it has as many partitions as the input topics.
+     */
+    public static String hopTopic(String applicationId, String hop) {
+        return applicationId + "-" + hop + "-repartition";
+    }
+
+    /** The first node of {@code hop}'s chain (where a route forwards a misrouted record). */
+    static String hopEntry(String hop) {
+        return hop + "-repartition-filter";
+    }
+
+    /** The node reading {@code hop}'s internal topic back. */
+    static String hopExit(String hop) {
+        return hop + "-repartition-source";
+    }
+
+    /**
+     * The gate topology with the default credential scanner, classifying with {@code operations} (asked at
+     * admission and before every reservation; {@link OperationClassifiers#NONE} refuses everything), for one
+     * partition per input topic (every record is home). {@link GateStreams} builds it for the partition count of
+     * the deployment's topics.
      */
     public static Topology build(GateConfig config, OperationClassifiers operations) {
         return build(config, operations, ScannerCredentialCheck.defaults());
     }
 
-    /** The gate topology with the given classifiers and credential check. */
+    /** The gate topology with the given classifiers and credential check, for one partition per input topic. */
     public static Topology build(GateConfig config, OperationClassifiers operations, CredentialCheck credentials) {
         return build(config, operations, credentials, ReceiptObserver.NONE);
     }
 
-    /** The gate topology with the given classifiers, credential check and an observer of every published receipt. */
+    /** The gate topology for one partition per input topic, with an observer of every published receipt. */
     public static Topology build(GateConfig config, OperationClassifiers operations, CredentialCheck credentials,
                                  ReceiptObserver receipts) {
+        return build(config, operations, credentials, receipts, 1);
+    }
+
+    /**
+     * The gate topology for input topics of {@code partitions} partitions each (see {@link InputPartitions}): a
+     * record is processed by the task owning its key's murmur2 partition, wherever its producer put it.
+     */
+    public static Topology build(GateConfig config, OperationClassifiers operations, CredentialCheck credentials,
+                                 ReceiptObserver receipts, int partitions) {
+        Routing routing = new Routing(partitions);
+        Set<String> hopTopics = HOPS.stream().map(h -> hopTopic(config.applicationId(), h))
+                .collect(Collectors.toUnmodifiableSet());
         String prefix = config.topicPrefix();
         Deserializer<byte[]> bytes = Serdes.ByteArray().deserializer();
-        Topology t = new Topology();
+        StreamsBuilder dsl = new StreamsBuilder();
+
+        // the routing skeleton: each input's source, its route and its hop topic
+        routed(dsl, Topics.PROPOSALS, prefix, PROPOSALS_SOURCE, PROPOSALS_ROUTE, PROPOSALS_HOP, routing,
+                PROPOSALS_DECODE);
+        routed(dsl, Topics.OUTCOMES, prefix, OUTCOMES_SOURCE, OUTCOMES_ROUTE, OUTCOMES_HOP, routing, OUTCOMES_DECODE);
+        routed(dsl, Topics.RECONCILIATIONS, prefix, RECONCILIATIONS_SOURCE, RECONCILIATIONS_ROUTE, RECONCILIATIONS_HOP,
+                routing, RECONCILIATIONS_DECODE);
+        KStream<byte[], byte[]> decisions = dsl.stream(Topics.DECISIONS.name(prefix),
+                Consumed.with(BYTES, BYTES).withName(DECISIONS_SOURCE))
+                .process(() -> new DecisionRouteProcessor(avro(Topics.DECISIONS), routing, DECISIONS_DECODE,
+                        DECISION_CLAIMS_MERGE, hopEntry(DECISION_CLAIMS_HOP)), Named.as(DECISIONS_ROUTE));
+        KStream<byte[], byte[]> toClaim = decisions.repartition(hop(DECISION_CLAIMS_HOP));
+        RawBytes raw = new RawBytes();
+        decisions.merge(toClaim, Named.as(DECISION_CLAIMS_MERGE))
+                .process(() -> new DecisionClaimProcessor(config, avro(Topics.DECISIONS), routing, DECIDE,
+                        hopEntry(DECISIONS_CLAIMED_HOP), hopTopics), Named.as(CLAIM))
+                .repartition(Repartitioned.<Object, Object>as(DECISIONS_CLAIMED_HOP).withKeySerde(raw)
+                        .withValueSerde(raw).withStreamPartitioner(Routing.objectPartitioner()));
+        Topology t = dsl.build();
 
         t.addGlobalStore(Stores.policy(), POLICY_SOURCE, bytes, bytes, Topics.POLICY.name(prefix), POLICY_UPDATE,
                 PolicyUpdateProcessor::new);
 
-        source(t, PROPOSALS_SOURCE, Topics.PROPOSALS, prefix, bytes);
-        t.addProcessor(PROPOSALS_DECODE, DecodeProcessor.supplier(avro(Topics.PROPOSALS), ADMIT), PROPOSALS_SOURCE);
+        t.addProcessor(PROPOSALS_DECODE, DecodeProcessor.supplier(avro(Topics.PROPOSALS), ADMIT, hopTopics),
+                PROPOSALS_ROUTE, hopExit(PROPOSALS_HOP));
         t.addProcessor(ADMIT, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<ActionProposal>, Object, Object>)
                 () -> new ProposalProcessor(config, credentials, operations), PROPOSALS_DECODE);
         t.addProcessor(TIMERS, () -> new TimerProcessor(config, operations), PROPOSALS_DECODE);
 
-        source(t, DECISIONS_SOURCE, Topics.DECISIONS, prefix, bytes);
-        t.addProcessor(DECISIONS_DECODE, DecodeProcessor.supplier(avro(Topics.DECISIONS), DECIDE), DECISIONS_SOURCE);
+        t.addProcessor(DECISIONS_DECODE, DecodeProcessor.supplier(avro(Topics.DECISIONS), DECIDE, hopTopics),
+                DECISIONS_ROUTE);
+        t.addProcessor(DECISIONS_CLAIMED_DECODE, DecodeProcessor.claimedSupplier(avro(Topics.DECISIONS), DECIDE,
+                hopTopics), hopExit(DECISIONS_CLAIMED_HOP));
         t.addProcessor(DECIDE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<Decision>, Object, Object>)
-                () -> new DecisionProcessor(config, operations), DECISIONS_DECODE);
+                () -> new DecisionProcessor(config, operations), DECISIONS_DECODE, CLAIM, DECISIONS_CLAIMED_DECODE);
 
-        source(t, OUTCOMES_SOURCE, Topics.OUTCOMES, prefix, bytes);
-        t.addProcessor(OUTCOMES_DECODE, DecodeProcessor.supplier(avro(Topics.OUTCOMES), SETTLE), OUTCOMES_SOURCE);
+        t.addProcessor(OUTCOMES_DECODE, DecodeProcessor.supplier(avro(Topics.OUTCOMES), SETTLE, hopTopics),
+                OUTCOMES_ROUTE, hopExit(OUTCOMES_HOP));
         t.addProcessor(SETTLE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<AttemptOutcome>, Object, Object>)
                 () -> new OutcomeProcessor(config), OUTCOMES_DECODE);
 
-        source(t, RECONCILIATIONS_SOURCE, Topics.RECONCILIATIONS, prefix, bytes);
-        t.addProcessor(RECONCILIATIONS_DECODE, DecodeProcessor.supplier(avro(Topics.RECONCILIATIONS), RECONCILE),
-                RECONCILIATIONS_SOURCE);
+        t.addProcessor(RECONCILIATIONS_DECODE,
+                DecodeProcessor.supplier(avro(Topics.RECONCILIATIONS), RECONCILE, hopTopics), RECONCILIATIONS_ROUTE, hopExit(RECONCILIATIONS_HOP));
         t.addProcessor(RECONCILE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<Reconciliation>, Object, Object>)
                 () -> new ReconciliationProcessor(config, operations), RECONCILIATIONS_DECODE);
 
         String[] stateful = {ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS};
         t.addStateStore(Stores.actions(), stateful);
-        t.addStateStore(Stores.timers(), stateful);
+        t.addStateStore(Stores.timers(), ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS, CLAIM);
         t.addStateStore(Stores.pending(), stateful);
         t.addStateStore(Stores.decisionIds(), stateful);
+        t.addStateStore(Stores.decisionClaims(), ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS, CLAIM);
 
         t.addProcessor(Sinks.RECEIPTS, () -> new io.actiongate.gate.internal.ReceiptObserverProcessor(receipts),
                 ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS);
@@ -107,14 +199,24 @@ public final class GateTopology {
         sink(t, Sinks.ATTEMPTS, Topics.ATTEMPTS, prefix, ADMIT, DECIDE, TIMERS);
         sink(t, Sinks.UNKNOWN_OUTCOMES, Topics.UNKNOWN_OUTCOMES, prefix, SETTLE, TIMERS);
         sink(t, Sinks.CONFLICTS, Topics.CONFLICTS, prefix, ADMIT);
-        sink(t, Sinks.DEAD_LETTERS, Topics.DEAD_LETTERS, prefix, PROPOSALS_DECODE, DECISIONS_DECODE, OUTCOMES_DECODE,
-                RECONCILIATIONS_DECODE, ADMIT, DECIDE, SETTLE, RECONCILE);
+        sink(t, Sinks.DEAD_LETTERS, Topics.DEAD_LETTERS, prefix, PROPOSALS_DECODE, DECISIONS_DECODE,
+                DECISIONS_CLAIMED_DECODE, OUTCOMES_DECODE, RECONCILIATIONS_DECODE, CLAIM, ADMIT, DECIDE, SETTLE,
+                RECONCILE);
         return t;
     }
 
-    private static void source(Topology t, String name, TopicSpec<?, ?> topic, String prefix,
-                               Deserializer<byte[]> bytes) {
-        t.addSource(name, bytes, bytes, topic.name(prefix));
+    /** Source, route and hop of one action-keyed input; both the route and the hop feed {@code decode}. */
+    private static void routed(StreamsBuilder dsl, TopicSpec<?, ?> topic, String prefix, String source, String route,
+                               String hop, Routing routing, String decode) {
+        dsl.stream(topic.name(prefix), Consumed.with(BYTES, BYTES).withName(source))
+                .process(() -> new RouteProcessor(routing, decode, hopEntry(hop)), Named.as(route))
+                .repartition(hop(hop));
+    }
+
+    /** An internal topic created by Kafka Streams, partitioned by murmur2 of the record key. */
+    private static Repartitioned<byte[], byte[]> hop(String name) {
+        return Repartitioned.<byte[], byte[]>as(name).withKeySerde(BYTES).withValueSerde(BYTES)
+                .withStreamPartitioner(Routing.partitioner());
     }
 
     private static <V extends org.apache.avro.specific.SpecificRecordBase> AvroSerde<V> avro(TopicSpec<?, V> topic) {

@@ -5,6 +5,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 
 import io.actiongate.gate.internal.ActionState;
+import io.actiongate.gate.internal.DecisionClaim;
 import io.actiongate.gate.internal.JsonSerde;
 
 /**
@@ -24,6 +25,11 @@ public final class Stores {
     public static final String PENDING = "gate-pending";
     /** Decision ids already applied (single use), value the wall-clock millis of use. */
     public static final String DECISION_IDS = "gate-decision-ids";
+    /**
+     * Decision id to the one signed decision that claimed it ({@code DecisionClaim}, JSON). Partitioned by the
+     * decision id (not the action key), so single use holds across the deployment.
+     */
+    public static final String DECISION_CLAIMS = "gate-decision-claims";
     /** Global store of the policy topic: policy key to the record's raw bytes (decoded on lookup). */
     public static final String POLICY = "gate-policy";
 
@@ -52,6 +58,12 @@ public final class Stores {
         return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
                 org.apache.kafka.streams.state.Stores.persistentKeyValueStore(DECISION_IDS), Serdes.String(),
                 Serdes.Long()).withCachingEnabled();
+    }
+
+    public static StoreBuilder<KeyValueStore<String, DecisionClaim>> decisionClaims() {
+        return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+                org.apache.kafka.streams.state.Stores.persistentKeyValueStore(DECISION_CLAIMS), Serdes.String(),
+                new JsonSerde<>(DecisionClaim.class)).withCachingEnabled();
     }
 
     /** Global stores are restored from their source topic, so no changelog. */

@@ -121,5 +121,12 @@ class GateConfigTest {
         assertThat(d.subtopologies()).hasSize(1);
         assertThat(text).contains(GateTopology.ADMIT, GateTopology.DECIDE, GateTopology.SETTLE, GateTopology.RECONCILE,
                 GateTopology.TIMERS, Stores.ACTIONS, Stores.TIMERS, Stores.PENDING, Stores.DECISION_IDS);
+        // the route of every input, its hop topic and the decision claim live in the same sub-topology
+        assertThat(text).contains(GateTopology.PROPOSALS_ROUTE, GateTopology.DECISIONS_ROUTE,
+                GateTopology.OUTCOMES_ROUTE, GateTopology.RECONCILIATIONS_ROUTE, GateTopology.CLAIM,
+                Stores.DECISION_CLAIMS);
+        for (String hop : GateTopology.HOPS) {
+            assertThat(text).contains(GateTopology.hopEntry(hop), GateTopology.hopExit(hop), hop + "-repartition");
+        }
     }
 }

@@ -97,26 +97,35 @@ final class GateDriver implements AutoCloseable {
     final TestOutputTopic<byte[], byte[]> rawDeadLetters;
     final TestOutputTopic<byte[], byte[]> rawAttempts;
 
+    /** Application id of the driven topology (it names the internal hop topics). */
+    static final String APPLICATION_ID = "gate-test";
+
+    /** The partition count the topology routes by; the driver itself runs one task (partition 0). */
+    final int partitions;
+
     private GateDriver(KeyPair keys, Map<String, String> overrides, Path stateDir) {
-        this(keys, overrides, stateDir, FakeClassifiers.webhook(), ScannerCredentialCheck.defaults());
+        this(keys, overrides, stateDir, FakeClassifiers.webhook(), ScannerCredentialCheck.defaults(), 1);
     }
 
     private GateDriver(KeyPair keys, Map<String, String> overrides, Path stateDir, OperationClassifiers operations,
-                       io.actiongate.gate.internal.CredentialCheck credentials) {
+                       io.actiongate.gate.internal.CredentialCheck credentials, int partitions) {
         this.keys = keys;
         this.classifiers = operations instanceof FakeClassifiers fake ? fake : null;
+        this.partitions = partitions;
         this.stateDir = stateDir;
         Map<String, String> values = new HashMap<>();
         values.put(GateConfig.TRUSTED_KEYS_CONFIG,
                 KEY_ID + "=" + Base64.getEncoder().encodeToString(keys.getPublic().getEncoded()));
+        values.put(GateConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         values.putAll(overrides);
         this.config = GateConfig.fromStrings(values);
         Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "gate-test");
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         this.driver = new TopologyTestDriver(
-                GateTopology.build(config, operations, credentials, observedReceipts::add), props, START);
+                GateTopology.build(config, operations, credentials, observedReceipts::add, partitions), props,
+                START);
         String prefix = config.topicPrefix();
         StringSerializer strings = new StringSerializer();
         ByteArraySerializer bytes = new ByteArraySerializer();
@@ -161,12 +170,27 @@ final class GateDriver implements AutoCloseable {
 
     /** A driver whose gate classifies with {@code operations} (e.g. real connectors). */
     static GateDriver start(Path stateDir, OperationClassifiers operations) {
-        return new GateDriver(newKeyPair(), Map.of(), stateDir, operations, ScannerCredentialCheck.defaults());
+        return new GateDriver(newKeyPair(), Map.of(), stateDir, operations, ScannerCredentialCheck.defaults(), 1);
     }
 
     /** A driver with another credential check (fault injection). */
     static GateDriver start(Path stateDir, io.actiongate.gate.internal.CredentialCheck credentials) {
-        return new GateDriver(newKeyPair(), Map.of(), stateDir, FakeClassifiers.webhook(), credentials);
+        return new GateDriver(newKeyPair(), Map.of(), stateDir, FakeClassifiers.webhook(), credentials, 1);
+    }
+
+    /**
+     * A driver whose topology routes by {@code partitions} partitions. The driver runs only task 0 and feeds every
+     * input record to partition 0, so a key whose murmur2 home is another partition takes the hop: it is written to
+     * the hop topic and read back (the driver pipes internal topics back into the topology).
+     */
+    static GateDriver startRouted(Path stateDir, int partitions) {
+        return new GateDriver(newKeyPair(), Map.of(), stateDir, FakeClassifiers.webhook(),
+                ScannerCredentialCheck.defaults(), partitions);
+    }
+
+    /** What the topology wrote to the internal topic of {@code hop} (a name in {@link GateTopology#HOPS}). */
+    TestOutputTopic<byte[], byte[]> hop(String hop) {
+        return raw(GateTopology.hopTopic(APPLICATION_ID, hop));
     }
 
     /** A second driver over the same state directory and keys (see {@link #snapshotStores()}). */
@@ -403,7 +427,8 @@ final class GateDriver implements AutoCloseable {
      * puts them back for the next driver. Use the driver for nothing but {@link #close()} afterwards.
      */
     void closeStores() {
-        for (String name : List.of(Stores.ACTIONS, Stores.TIMERS, Stores.PENDING, Stores.DECISION_IDS, Stores.POLICY)) {
+        for (String name : List.of(Stores.ACTIONS, Stores.TIMERS, Stores.PENDING, Stores.DECISION_IDS,
+                Stores.DECISION_CLAIMS, Stores.POLICY)) {
             StateStore store = driver.getKeyValueStore(name);
             store.close();
         }

@@ -48,10 +48,44 @@ public final class DeadLetters {
     /** Publishes a dead letter for the record being processed, keyed by the source key bytes. */
     public static void send(ProcessorContext<Object, Object> context, byte[] rawKey, byte[] payload,
                             ReasonCode code, String reason) {
+        send(context, null, rawKey, payload, code, reason);
+    }
+
+    /** Publishes a dead letter for a decoded input record, naming where it was first read. */
+    public static void send(ProcessorContext<Object, Object> context, Inbound<?> in, ReasonCode code, String reason) {
+        send(context, in.origin(), in.rawKey(), in.rawValue(), code, reason);
+    }
+
+    /**
+     * Publishes a dead letter naming {@code origin} as its source (the record being processed when null): a record
+     * that hopped is named by its position in the input topic, not in the hop topic.
+     */
+    public static void send(ProcessorContext<Object, Object> context, Origin origin, byte[] rawKey, byte[] payload,
+                            ReasonCode code, String reason) {
         long now = context.currentSystemTimeMs();
-        DeadLetter letter = of(context.recordMetadata(), payload, code, reason, now);
+        DeadLetter letter = of(origin == null ? context.recordMetadata() : Optional.of(asMetadata(origin)), payload,
+                code, reason, now);
         LOG.warn("dead letter from {}-{}@{}: {} ({})", letter.getSourceTopic(), letter.getPartition(),
                 letter.getOffset(), code, reason);
         context.forward(new Record<Object, Object>(rawKey, letter, now), SINK);
+    }
+
+    private static RecordMetadata asMetadata(Origin origin) {
+        return new RecordMetadata() {
+            @Override
+            public String topic() {
+                return origin.topic();
+            }
+
+            @Override
+            public int partition() {
+                return origin.partition();
+            }
+
+            @Override
+            public long offset() {
+                return origin.offset();
+            }
+        };
     }
 }

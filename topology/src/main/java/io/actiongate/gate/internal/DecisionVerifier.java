@@ -24,14 +24,14 @@ public final class DecisionVerifier {
 
     /** Empty when {@code d} may be applied to {@code action} at {@code now}. */
     public Optional<Rejection> verify(Decision d, ActionState action, boolean alreadyUsed, long now) {
-        Optional<PublicKey> key = keys.find(d.getKeyId());
-        if (key.isEmpty()) {
-            return reject(ReasonCode.APPROVAL_SIGNATURE_INVALID, "key_id is not a trusted key");
-        }
-        if (!DecisionSigning.verify(d, key.get())) {
-            return reject(ReasonCode.APPROVAL_SIGNATURE_INVALID, "signature does not verify under key "
-                    + d.getKeyId());
-        }
+        return verifySignature(d).or(() -> verifyAgainst(d, action, alreadyUsed, now));
+    }
+
+    /**
+     * Everything but the signature (which the caller verified already): single use, bound to {@code action}'s
+     * digest, an authorized approver of its org, not expired at {@code now}.
+     */
+    public Optional<Rejection> verifyAgainst(Decision d, ActionState action, boolean alreadyUsed, long now) {
         if (alreadyUsed) {
             return reject(ReasonCode.APPROVAL_REUSED, "decision_id was already used");
         }
@@ -43,6 +43,19 @@ public final class DecisionVerifier {
         }
         if (d.getExpiresAt().toEpochMilli() <= now) {
             return reject(ReasonCode.APPROVAL_EXPIRED, "decision expired before it was processed");
+        }
+        return Optional.empty();
+    }
+
+    /** Empty when {@code d} carries a valid Ed25519 signature under a trusted key. */
+    public Optional<Rejection> verifySignature(Decision d) {
+        Optional<PublicKey> key = keys.find(d.getKeyId());
+        if (key.isEmpty()) {
+            return reject(ReasonCode.APPROVAL_SIGNATURE_INVALID, "key_id is not a trusted key");
+        }
+        if (!DecisionSigning.verify(d, key.get())) {
+            return reject(ReasonCode.APPROVAL_SIGNATURE_INVALID, "signature does not verify under key "
+                    + d.getKeyId());
         }
         return Optional.empty();
     }

@@ -1,6 +1,7 @@
 package io.actiongate.gate.internal;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -21,16 +22,30 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
 
     private final AvroSerde<T> serde;
     private final String next;
+    private final Set<String> hopTopics;
+    private final boolean signatureVerified;
     private ProcessorContext<Object, Object> context;
 
-    public DecodeProcessor(AvroSerde<T> serde, String next) {
+    /**
+     * Decodes for {@code next}; records read from one of {@code hopTopics} are named by their {@link Origin}.
+     * {@code signatureVerified}: this decoder reads only decisions whose signature the claim verified.
+     */
+    public DecodeProcessor(AvroSerde<T> serde, String next, Set<String> hopTopics, boolean signatureVerified) {
         this.serde = serde;
         this.next = next;
+        this.hopTopics = Set.copyOf(hopTopics);
+        this.signatureVerified = signatureVerified;
     }
 
     public static <T extends org.apache.avro.specific.SpecificRecordBase> ProcessorSupplier<byte[], byte[], Object, Object>
-            supplier(AvroSerde<T> serde, String next) {
-        return () -> new DecodeProcessor<>(serde, next);
+            supplier(AvroSerde<T> serde, String next, Set<String> hopTopics) {
+        return () -> new DecodeProcessor<>(serde, next, hopTopics, false);
+    }
+
+    /** The decoder of the hop that carries claimed decisions (their signature verified) to their action. */
+    public static <T extends org.apache.avro.specific.SpecificRecordBase> ProcessorSupplier<byte[], byte[], Object, Object>
+            claimedSupplier(AvroSerde<T> serde, String next, Set<String> hopTopics) {
+        return () -> new DecodeProcessor<>(serde, next, hopTopics, true);
     }
 
     @Override
@@ -44,19 +59,20 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
         if (payload == null) {
             return;
         }
+        Origin origin = hopTopics.isEmpty() ? null : Origin.of(context, record.headers(), hopTopics);
         T value;
         try {
             value = serde.deserialize(context.recordMetadata().map(m -> m.topic()).orElse(null), payload);
         } catch (AvroDecodeException e) {
-            DeadLetters.send(context, record.key(), payload, ReasonCode.SCHEMA_INVALID, e.getMessage());
+            DeadLetters.send(context, origin, record.key(), payload, ReasonCode.SCHEMA_INVALID, e.getMessage());
             return;
         } catch (RuntimeException e) {
-            DeadLetters.send(context, record.key(), payload, ReasonCode.SCHEMA_INVALID,
+            DeadLetters.send(context, origin, record.key(), payload, ReasonCode.SCHEMA_INVALID,
                     serde.type().getSimpleName() + " does not decode: " + e.getClass().getSimpleName());
             return;
         }
         String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-        context.forward(new Record<Object, Object>(key, new Inbound<>(value, record.key(), payload),
+        context.forward(new Record<Object, Object>(key, new Inbound<>(value, record.key(), payload, origin, signatureVerified),
                 record.timestamp(), record.headers()), next);
     }
 }

@@ -39,6 +39,7 @@ public final class Lifecycle {
     private final KeyValueStore<String, String> timers;
     private final KeyValueStore<String, String> pending;
     private final KeyValueStore<String, Long> decisionIds;
+    private final KeyValueStore<String, DecisionClaim> decisionClaims;
     private final PolicyView policy;
     private final OperationClassifiers operations;
     /** The record being handled atomically, or null (punctuators, tests). */
@@ -57,6 +58,7 @@ public final class Lifecycle {
         this.timers = context.getStateStore(Stores.TIMERS);
         this.pending = context.getStateStore(Stores.PENDING);
         this.decisionIds = context.getStateStore(Stores.DECISION_IDS);
+        this.decisionClaims = context.getStateStore(Stores.DECISION_CLAIMS);
         ReadOnlyKeyValueStore<String, byte[]> policyStore = context.getStateStore(Stores.POLICY);
         this.policy = new PolicyView(policyStore);
     }
@@ -157,7 +159,7 @@ public final class Lifecycle {
         String key = ActionKey.isValid(taskId, toolCallId) ? taskId + ActionKey.SEPARATOR + toolCallId : null;
         ActionState state = key != null && key.equals(recordKey) ? load(key) : null;
         if (state == null) {
-            DeadLetters.send(context, inbound.rawKey(), inbound.rawValue(),
+            DeadLetters.send(context, inbound,
                     key == null ? ReasonCode.INVALID_IDENTIFIER : ReasonCode.KEY_MISMATCH,
                     what + " names no action the gate holds under this key");
         }
@@ -184,6 +186,11 @@ public final class Lifecycle {
 
     public void forgetDecision(String decisionId) {
         delete(decisionIds, decisionId);
+    }
+
+    /** Forgets which signed decision owns {@code decisionId} (its claim's time is up). */
+    public void forgetClaim(String decisionId) {
+        decisionClaims.delete(decisionId);
     }
 
     /**

@@ -75,6 +75,11 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
                 lifecycle.forgetDecision(timer.id());
                 continue;
             }
+            if (timer.kind() == Timers.Kind.PURGE_CLAIM) {
+                lifecycle.timers().delete(entry.key);
+                lifecycle.forgetClaim(timer.id());
+                continue;
+            }
             ActionState state = lifecycle.load(timer.id());
             if (state == null || !entry.key.equals(state.timerKey())) {
                 lifecycle.deleteTimer(entry.key); // stale: the action moved on

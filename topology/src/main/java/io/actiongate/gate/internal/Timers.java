@@ -18,7 +18,9 @@ public final class Timers {
         /** Terminal action past the dedupe window: removed. */
         PURGE_ACTION('P'),
         /** Used decision id past the dedupe window: forgotten. */
-        PURGE_DECISION('D');
+        PURGE_DECISION('D'),
+        /** Decision id claim past the dedupe window and the decision's expiry: forgotten. */
+        PURGE_CLAIM('C');
 
         private final char code;
 
