@@ -46,7 +46,8 @@ public final class CliClassifier implements OperationClassifier {
         try {
             Optional<List<String>> argv = argv(operation, inputJson);
             if (argv.isEmpty()) {
-                return Classification.unsupported("input is not {\"argv\": [\"" + (OPERATIONS.contains(operation)
+                return Classification.unsupported("input is not {\"argv\": [\"" + (operation != null
+                        && OPERATIONS.contains(operation)
                         ? operation : "kubectl|gh") + "\", ...]} within bounds");
             }
             List<String> args = argv.get().subList(1, argv.get().size());
@@ -61,7 +62,7 @@ public final class CliClassifier implements OperationClassifier {
 
     @Override
     public Validation validate(String operation, String inputJson) {
-        if (!OPERATIONS.contains(operation)) {
+        if (operation == null || !OPERATIONS.contains(operation)) {
             return Validation.invalid("cli supports only kubectl and gh");
         }
         return argv(operation, inputJson).isPresent() ? Validation.ok()

@@ -16,7 +16,8 @@ import java.util.Map;
  * {@code applied-<idempotency key>}; what it does next depends on the object named in the vector:
  * {@code fail} exits 3 after printing a token, {@code slow} sleeps (with a grandchild) far past any test timeout,
  * {@code killed} kills itself with SIGKILL, {@code loud} prints 2 MiB. The status script exits 0 when the marker of
- * {@code $ACTIONGATE_IDEMPOTENCY_KEY} exists.
+ * {@code $ACTIONGATE_IDEMPOTENCY_KEY} exists. With {@code STANDIN_MODE=hang} or {@code killed} in its environment, every
+ * run acts and then hangs, or acts and then dies of SIGKILL.
  */
 public final class StandInTools {
 
@@ -48,6 +49,10 @@ public final class StandInTools {
                 printf -- '--end--\\n' >> "$STANDIN_DIR/calls.log"
                 /usr/bin/env > "$STANDIN_DIR/env.log"
                 touch "$STANDIN_DIR/applied-$ACTIONGATE_IDEMPOTENCY_KEY"
+                case "${STANDIN_MODE:-}" in
+                  hang) sleep 30 & wait; exit 0 ;;
+                  killed) kill -9 $$ ;;
+                esac
                 for a in "$@"; do
                   case "$a" in
                     fail) echo "error: token=@TOKEN@ Bearer @TOKEN@ refused, key ${GH_TOKEN:-none}"; exit 3 ;;
@@ -110,6 +115,15 @@ public final class StandInTools {
                 }
             }
             return calls;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** How many distinct idempotency keys the stand-ins have acted for. */
+    public long effects() {
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("applied-")).count();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
