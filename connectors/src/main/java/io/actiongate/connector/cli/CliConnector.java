@@ -78,7 +78,7 @@ public final class CliConnector implements Connector {
     public DispatchResult dispatch(DispatchRequest request) {
         DispatchResult result = execute(request);
         LOG.info("cli dispatch action={} attempt={} tool={} status={} exit={} error={}", request.actionKey(),
-                request.attempt(), request.operation(), result.status(), result.httpStatus(), result.errorCode());
+                request.attempt(), tool(request.operation()), result.status(), result.httpStatus(), result.errorCode());
         return result;
     }
 
@@ -149,7 +149,7 @@ public final class CliConnector implements Connector {
     public LookupResult lookup(LookupRequest request) {
         LookupResult result = check(request);
         LOG.info("cli lookup action={}/{} tool={} verdict={}", request.taskId(), request.toolCallId(),
-                request.operation(), result.verdict());
+                tool(request.operation()), result.verdict());
         return result;
     }
 
@@ -211,6 +211,11 @@ public final class CliConnector implements Connector {
         env.put(CliSettings.KEY_VARIABLE, idempotencyKey);
         env.put(CliSettings.ACTION_VARIABLE, actionKey);
         return env;
+    }
+
+    /** The operation as it may appear in a log line: one of the two tools, or "other". */
+    private static String tool(String operation) {
+        return operation != null && CliClassifier.OPERATIONS.contains(operation) ? operation : "other";
     }
 
     private static boolean plainKey(String key) {
