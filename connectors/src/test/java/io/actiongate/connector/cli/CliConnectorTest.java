@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static io.actiongate.connector.cli.CliClassifierTest.input;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -74,7 +75,7 @@ class CliConnectorTest {
     }
 
     @Test
-    void shouldGiveTheCommandOnlyTheConfiguredEnvironment() {
+    void shouldGiveTheCommandOnlyTheConfiguredEnvironment() throws Exception {
         connector(Map.of("env-allow", "PATH", "gh.env.GH_HOST", "github.example.com"))
                 .dispatch(run("gh pr merge 12 --squash", "key-2"));
 
@@ -85,10 +86,14 @@ class CliConnectorTest {
                 .containsEntry("ACTIONGATE_IDEMPOTENCY_KEY", "key-2")
                 .containsEntry("ACTIONGATE_ACTION", "T-1/C-1")
                 .containsEntry("PATH", System.getenv("PATH"));
-        // nothing of the executor's own environment that was not allow-listed (dash adds PWD itself)
-        assertThat(env.keySet()).containsOnly("GH_TOKEN", "GH_HOST", "STANDIN_DIR", "ACTIONGATE_IDEMPOTENCY_KEY",
-                "ACTIONGATE_ACTION", "PATH", "PWD");
-        assertThat(env.get("PWD")).isEqualTo(dir.toString());
+        // nothing of the executor's own environment that was not allow-listed; the shell itself may add PWD, SHLVL, _
+        Set<String> names = new java.util.HashSet<>(env.keySet());
+        names.removeAll(Set.of("PWD", "OLDPWD", "SHLVL", "_"));
+        assertThat(names).containsExactlyInAnyOrder("GH_TOKEN", "GH_HOST", "STANDIN_DIR", "ACTIONGATE_IDEMPOTENCY_KEY",
+                "ACTIONGATE_ACTION", "PATH");
+        System.getenv().keySet().stream().filter(name -> !Set.of("PATH", "PWD", "OLDPWD", "SHLVL", "_").contains(name))
+                .forEach(name -> assertThat(env).as("executor variable %s", name).doesNotContainKey(name));
+        assertThat(Path.of(env.get("PWD")).toRealPath()).isEqualTo(dir.toRealPath());
     }
 
     @Test
