@@ -14,8 +14,9 @@ import io.actiongate.cli.commands.PolicyJson;
 
 /**
  * The demo organisation's policy ({@code io/actiongate/dev/demo-policy.json}): org {@code demo}, profile
- * {@code assistant}, an email tool and a webhook tool that need a human's approval, a read-only notes tool that
- * does not, and an active task {@code T-1} to try things with.
+ * {@code assistant}, an email tool and a webhook tool that need a human's approval, {@code kubectl} through the cli
+ * connector (approval {@code NONE}: only a vector the classifier proves read-only runs without a human), a
+ * read-only notes tool that does not, and an active task {@code T-1} to try things with.
  */
 public final class DemoPolicy {
 

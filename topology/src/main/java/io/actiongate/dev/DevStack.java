@@ -33,7 +33,7 @@ import io.actiongate.topics.Topics;
 /**
  * Everything {@code actiongate dev} runs beside the broker: the sandbox providers, a demo approver key that the gate
  * trusts, the demo policy, and one {@link ActiongateNode} with all three roles whose connectors point at the
- * sandboxes. Settings from the user's configuration win over the dev defaults set here.
+ * sandboxes (and, for the cli connector, at the stand-in kubectl and gh of {@link DevCliTools}). Settings from the user's configuration win over the dev defaults set here.
  */
 public final class DevStack implements DevComponent {
 
@@ -75,6 +75,7 @@ public final class DevStack implements DevComponent {
         try {
             Map<String, String> config = new HashMap<>(context.config());
             devDefaults(boxes, keys, secrets).forEach(config::putIfAbsent);
+            DevCliTools.install(work.resolve("cli")).forEach(config::putIfAbsent);
             config.putAll(overrides);
             publish(context, DemoPolicy.entries());
             ActiongateNode started = ActiongateNode.start(config, Role.parse("all"));
@@ -125,7 +126,6 @@ public final class DevStack implements DevComponent {
         d.put("connectors.smtp.imap-username", Sandboxes.IMAP_USER);
         d.put("connectors.smtp.imap-password", "file:" + secrets.resolve("imap-password"));
         d.put("connectors.smtp.imap-authoritative", "true");
-        d.put("connectors.cli.enabled", "true");
         return d;
     }
 

@@ -35,7 +35,8 @@ import com.sun.net.httpserver.HttpServer;
  * {@code actiongate dev}, the demo and tests.
  * <ul>
  *   <li>{@code POST /{operation}} with an {@code Idempotency-Key}: applies the effect once per key and answers
- *       200 {@code {"id": ...}}; the same key again answers the same id without a second effect.</li>
+ *       200 {@code {"status":"applied","id":...}} (the protocol's documented dispatch answer, the same as a positive
+ *       lookup); the same key again answers the same id without a second effect.</li>
  *   <li>{@code GET /idempotency/{key}}: 200 {@code {"status":"applied","id":...}} or 404.</li>
  *   <li>Programmable {@link Fault}s, consumed one per matching request: 429 with a {@code Retry-After}, a delay
  *       after applying, 500 after applying, a dropped connection (before or after applying), a held request,
@@ -290,7 +291,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         if (effect == null) {
             respond(exchange, 404, Map.of("status", "unknown"), null);
         } else {
-            respond(exchange, 200, Map.of("status", "applied", "id", effect.id()), null);
+            respond(exchange, 200, applied(effect), null);
         }
     }
 
@@ -312,7 +313,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         Fault fault = takeFault(key, false);
         if (fault == null) {
             Effect effect = apply(operation, key, bodyBytes);
-            respond(exchange, 200, Map.of("id", effect.id()), null);
+            respond(exchange, 200, applied(effect), null);
             return;
         }
         switch (fault.kind()) {
@@ -320,7 +321,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
             case DELAY_AFTER_APPLY -> {
                 Effect effect = apply(operation, key, bodyBytes);
                 sleep(fault.delay());
-                respond(exchange, 200, Map.of("id", effect.id()), null);
+                respond(exchange, 200, applied(effect), null);
             }
             case ERROR_AFTER_APPLY -> {
                 apply(operation, key, bodyBytes);
@@ -334,10 +335,15 @@ public final class SandboxWebhookProvider implements AutoCloseable {
             case HOLD_BEFORE_APPLY -> {
                 awaitRelease(fault.delay());
                 Effect effect = apply(operation, key, bodyBytes);
-                respond(exchange, 200, Map.of("id", effect.id()), null);
+                respond(exchange, 200, applied(effect), null);
             }
             default -> throw new IllegalStateException("unhandled fault " + fault.kind());
         }
+    }
+
+    /** The documented positive answer of the webhook protocol, to a dispatch and to a lookup alike. */
+    private static Map<String, String> applied(Effect effect) {
+        return Map.of("status", "applied", "id", effect.id());
     }
 
     private Effect apply(String operation, String key, int bodyBytes) {

@@ -8,10 +8,17 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.actiongate.connector.spi.Connector;
+import io.actiongate.connector.spi.ConnectorRegistry;
+import io.actiongate.connector.spi.DispatchRequest;
+import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.sandbox.SandboxWebhookProvider.Fault;
 
 class SandboxWebhookProviderTest {
@@ -51,6 +58,23 @@ class SandboxWebhookProviderTest {
         assertThat(sandbox.requestTimes("k-1")).hasSize(2).isSorted();
         assertThat(sandbox.effects("k-1")).isEqualTo(1);
         assertThat(sandbox.baseUri().getHost()).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void shouldAnswerADispatchInTheDocumentedShapeSoTheWebhookConnectorCallsItSucceeded() throws Exception {
+        assertThat(post("k-0").body()).contains("\"status\":\"applied\"");
+        try (ConnectorRegistry registry = ConnectorRegistry.load(Map.of(
+                "connectors.webhook.base-url", sandbox.baseUri().toString(),
+                "connectors.webhook.operations", "send_email"))) {
+            Connector webhook = registry.find("webhook").orElseThrow();
+
+            DispatchResult result = webhook.dispatch(new DispatchRequest("T-1", "C-1", 1, "k-1", "demo", "webhook",
+                    "send_email", "send_email", "{\"to\":\"a@example.com\"}", List.of(),
+                    Instant.now().plusSeconds(60)));
+
+            assertThat(result.status()).isEqualTo(DispatchResult.Status.SUCCEEDED);
+            assertThat(result.providerReceiptId()).isEqualTo(sandbox.effect("k-1").id());
+        }
     }
 
     @Test

@@ -95,7 +95,7 @@ final class GhClassifier {
     static Classification classify(List<String> args) {
         Argv argv = Argv.parse(args, GhClassifier::tableFor);
         String group = argv.positional(0);
-        if (CliConnector.usesFlag(args, AUTH_FLAGS) || argv.has("--hostname")) {
+        if (CliClassifier.usesFlag(args, AUTH_FLAGS) || argv.has("--hostname")) {
             return new Classification(Kind.REJECTED_AUTH_OR_CONFIG, "targets another GitHub host");
         }
         if (group == null) {
@@ -113,7 +113,7 @@ final class GhClassifier {
             return new Classification(Kind.REJECTED_UNBOUNDED, "gh run watch never ends on its own");
         }
         if (argv.unknownFlag() != null) {
-            return Classification.unsupported("unrecognised flag " + CliConnector.shortened(argv.unknownFlag()));
+            return Classification.unsupported("unrecognised flag " + CliClassifier.shortened(argv.unknownFlag()));
         }
         if (argv.on("--watch")) {
             return new Classification(Kind.REJECTED_UNBOUNDED, "--watch never ends on its own");
@@ -150,6 +150,6 @@ final class GhClassifier {
         if (method.equals("GET") || method.equals("HEAD")) {
             return Classification.read("gh api " + method);
         }
-        return Classification.effect("gh api " + CliConnector.shortened(method));
+        return Classification.effect("gh api " + CliClassifier.shortened(method));
     }
 }

@@ -69,7 +69,7 @@ final class KubectlClassifier {
 
     static Classification classify(List<String> args) {
         Argv argv = Argv.parse(args, KubectlClassifier::tableFor);
-        if (CliConnector.usesFlag(args, AUTH_FLAGS) || argv.flags().keySet().stream().anyMatch(AUTH_FLAGS::contains)) {
+        if (CliClassifier.usesFlag(args, AUTH_FLAGS) || argv.flags().keySet().stream().anyMatch(AUTH_FLAGS::contains)) {
             return new Classification(Kind.REJECTED_AUTH_OR_CONFIG, "selects credentials, a user or a server");
         }
         String verb = argv.positional(0);
@@ -88,7 +88,7 @@ final class KubectlClassifier {
             return new Classification(Kind.REJECTED_AUTH_OR_CONFIG, "reads or writes Secrets or tokens");
         }
         if (argv.unknownFlag() != null) {
-            return Classification.unsupported("unrecognised flag " + CliConnector.shortened(argv.unknownFlag()));
+            return Classification.unsupported("unrecognised flag " + CliClassifier.shortened(argv.unknownFlag()));
         }
         if (argv.on("--watch") || argv.on("--watch-only")) {
             return new Classification(Kind.REJECTED_UNBOUNDED, "--watch never ends");

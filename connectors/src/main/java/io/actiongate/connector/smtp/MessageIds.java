@@ -13,6 +13,14 @@ public final class MessageIds {
     private MessageIds() {
     }
 
+    private static final java.util.regex.Pattern FORM =
+            java.util.regex.Pattern.compile("<[0-9a-f]{" + HEX_CHARS + "}@" + SmtpSettings.DOMAIN.pattern() + ">");
+
+    /** Whether {@code messageId} has the form {@link #forKey} produces. */
+    public static boolean isWellFormed(String messageId) {
+        return messageId != null && FORM.matcher(messageId).matches();
+    }
+
     public static String forKey(String idempotencyKey, String domain) {
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(idempotencyKey.getBytes(StandardCharsets.UTF_8));

@@ -33,16 +33,20 @@ public final class SmtpConnector implements Connector {
 
     private static final Logger LOG = LoggerFactory.getLogger(SmtpConnector.class);
 
-    static final String OPERATION = "send_email";
+    static final String OPERATION = SmtpClassifier.OPERATION;
+    /** The one reply that means "accepted for delivery" after the final dot (RFC 5321 section 4.2.5). */
+    static final int ACCEPTED = 250;
 
     private final SmtpSettings settings;
     private final Session session;
     private final SmtpOutcomes outcomes;
     private final java.time.Clock clock;
+    private final SmtpClassifier classifier;
 
     SmtpConnector(SmtpSettings settings, java.time.Clock clock) {
         this.settings = settings;
         this.clock = clock;
+        this.classifier = new SmtpClassifier(settings.allowedDomains());
         this.session = Session.getInstance(properties(settings));
         List<String> secrets = new ArrayList<>();
         if (settings.password() != null) {
@@ -85,18 +89,12 @@ public final class SmtpConnector implements Connector {
 
     @Override
     public Classification classify(String operation, String inputJson) {
-        return OPERATION.equals(operation)
-                ? Classification.effect("sends an email")
-                : Classification.unsupported("smtp supports only 'send_email'");
+        return classifier.classify(operation, inputJson);
     }
 
     @Override
     public Validation validate(String operation, String inputJson) {
-        if (!OPERATION.equals(operation)) {
-            return Validation.invalid("smtp supports only 'send_email'");
-        }
-        EmailInput.Parsed parsed = EmailInput.parse(inputJson, settings.allowedDomains());
-        return parsed.input() == null ? Validation.invalid(parsed.violation()) : Validation.ok();
+        return classifier.validate(operation, inputJson);
     }
 
     @Override
@@ -135,7 +133,7 @@ public final class SmtpConnector implements Connector {
             } catch (MessagingException e) {
                 return outcomes.sendFailed(e, transport.contentStarted());
             }
-            return DispatchResult.succeeded(transport.getLastReturnCode(), messageId);
+            return accepted(transport.getLastReturnCode(), messageId);
         } finally {
             try {
                 transport.close();
@@ -143,6 +141,18 @@ public final class SmtpConnector implements Connector {
                 LOG.debug("smtp close failed after the outcome was known: {}", e.getClass().getSimpleName());
             }
         }
+    }
+
+    /**
+     * The domain check of a send that raised no error: SUCCEEDED only on the 250 that accepts the message, and the
+     * receipt is our own Message-ID only when it has the documented form. Anything else cannot prove acceptance.
+     */
+    static DispatchResult accepted(int lastReply, String messageId) {
+        if (lastReply != ACCEPTED) {
+            return DispatchResult.unknown(lastReply > 0 ? lastReply : null, ErrorCodes.UNEXPECTED_RESPONSE,
+                    "SMTP send ended without the 250 that accepts the message; cannot tell whether it was accepted");
+        }
+        return DispatchResult.succeeded(lastReply, MessageIds.isWellFormed(messageId) ? messageId : null);
     }
 
     private MimeMessage message(EmailInput email, String messageId, String actionKey) throws MessagingException {

@@ -3,6 +3,7 @@ package io.actiongate.connector.smtp;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorContext;
 import io.actiongate.connector.spi.ConnectorFactory;
+import io.actiongate.connector.spi.OperationClassifier;
 
 import java.time.Clock;
 
@@ -19,5 +20,10 @@ public final class SmtpConnectorFactory implements ConnectorFactory {
     @Override
     public Connector create(ConnectorContext context) {
         return new SmtpConnector(SmtpSettings.from(context), Clock.systemUTC());
+    }
+
+    @Override
+    public OperationClassifier classifier(ConnectorContext context) {
+        return SmtpClassifier.from(context);
     }
 }

@@ -39,15 +39,7 @@ record SmtpSettings(
         } catch (AddressException e) {
             throw new IllegalArgumentException("connector setting 'from' is not an email address", e);
         }
-        Set<String> domains = Settings.lowerCaseList(context, "allowed-domains");
-        if (domains.isEmpty()) {
-            throw new IllegalArgumentException("missing connector setting 'allowed-domains'");
-        }
-        for (String domain : domains) {
-            if (!DOMAIN.matcher(domain).matches()) {
-                throw new IllegalArgumentException("connector setting 'allowed-domains' holds a malformed domain");
-            }
-        }
+        Set<String> domains = SmtpClassifier.allowedDomains(context);
         String idDomain = context.setting("message-id-domain").map(String::strip).orElse("actiongate.local")
                 .toLowerCase(java.util.Locale.ROOT);
         if (!DOMAIN.matcher(idDomain).matches()) {

@@ -1,22 +1,12 @@
 package io.actiongate.connector.spi;
 
 /**
- * One provider adapter. Instances are shared by the executor's dispatch pool and the reconciler,
- * so implementations are thread-safe.
+ * One provider adapter: its {@link OperationClassifier} (what the gate uses) plus {@link #dispatch} (the executor)
+ * and {@link #lookup} (the reconciler). Instances are shared by the executor's dispatch pool and the reconciler,
+ * so implementations are thread-safe. {@code classify} and {@code validate} must answer exactly as the classifier
+ * the same factory builds with {@link ConnectorFactory#classifier} for the same settings.
  */
-public interface Connector extends AutoCloseable {
-
-    /** The provider name that proposals and reservations carry, e.g. {@code webhook}. */
-    String provider();
-
-    /**
-     * Says whether {@code operation} with {@code inputJson} only reads or has an effect. Fails closed:
-     * an operation the connector does not recognise is {@link Classification.Kind#UNSUPPORTED}, never READ.
-     */
-    Classification classify(String operation, String inputJson);
-
-    /** Checks the input against the connector's bounds before anything is reserved. Pure; never calls out. */
-    Validation validate(String operation, String inputJson);
+public interface Connector extends OperationClassifier, AutoCloseable {
 
     /**
      * Performs the effect once. Never retries by itself: the gate decides about further attempts.

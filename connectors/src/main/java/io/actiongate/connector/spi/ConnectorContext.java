@@ -30,4 +30,12 @@ public interface ConnectorContext {
     static ConnectorContext of(Map<String, String> settings) {
         return new SimpleConnectorContext(Map.copyOf(settings));
     }
+
+    /**
+     * The same settings with no way to read a secret: {@link #secret} throws {@link CredentialsUnavailableException}
+     * for any reference. What {@link ConnectorFactory#classifier} is built with.
+     */
+    static ConnectorContext withoutCredentials(Map<String, String> settings) {
+        return new CredentialFreeContext(Map.copyOf(settings));
+    }
 }

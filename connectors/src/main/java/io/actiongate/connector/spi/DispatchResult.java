@@ -50,6 +50,14 @@ public record DispatchResult(
         return new DispatchResult(Status.FAILED, false, null, null, errorCode, errorDetail, null);
     }
 
+    /**
+     * Provably nothing happened and nothing was attempted at the provider (the binary to run is missing, say): the
+     * gate may try again in a later attempt, bounded by three.
+     */
+    public static DispatchResult notDispatched(String errorCode, String errorDetail) {
+        return new DispatchResult(Status.NOT_DISPATCHED, false, null, null, errorCode, errorDetail, null);
+    }
+
     /** The request may have reached the provider and we cannot tell what happened. Never replayed. */
     public static DispatchResult unknown(Integer httpStatus, String errorCode, String errorDetail) {
         return new DispatchResult(Status.UNKNOWN, true, httpStatus, null, errorCode, errorDetail, null);

@@ -1,9 +1,9 @@
 package io.actiongate.connector.spi;
 
 /**
- * The {@code error_code} values the bundled connectors put into a {@link DispatchResult}. The first two are
- * reason codes of ARCHITECTURE.md section 4 and keep their exact spelling; the rest only describe transport
- * failures. Third-party connectors may use these or their own upper-case codes.
+ * The {@code error_code} values the bundled connectors put into a {@link DispatchResult}. {@code RATE_LIMITED},
+ * {@code PROVIDER_REJECTED}, {@code OPERATION_REFUSED} and {@code SCHEMA_INVALID} are reason codes of ARCHITECTURE.md
+ * section 4 and keep their exact spelling; the rest only describe transport or process failures. Third-party connectors may use these or their own upper-case codes.
  */
 public final class ErrorCodes {
 
@@ -25,6 +25,16 @@ public final class ErrorCodes {
     public static final String UNEXPECTED_RESPONSE = "UNEXPECTED_RESPONSE";
     /** The provider said "try again later" before the effect's content was sent (SMTP 4xx before DATA). */
     public static final String PROVIDER_UNAVAILABLE = "PROVIDER_UNAVAILABLE";
+    /** The connector's classifier refused the input at dispatch time (auth/config, unbounded, unsupported). */
+    public static final String OPERATION_REFUSED = "OPERATION_REFUSED";
+    /** The configured binary is missing, not executable or could not be started: nothing ran. */
+    public static final String EXECUTABLE_UNAVAILABLE = "EXECUTABLE_UNAVAILABLE";
+    /** The command ran and exited with a non-zero status (carried in {@code http_status}). */
+    public static final String COMMAND_FAILED = "COMMAND_FAILED";
+    /** The command was still running at the timeout and was killed: it may have acted. */
+    public static final String COMMAND_TIMEOUT = "COMMAND_TIMEOUT";
+    /** The command was killed after it started (signal, executor shutdown): it may have acted. */
+    public static final String COMMAND_KILLED = "COMMAND_KILLED";
     /** The input broke the connector's bounds at dispatch time; nothing was sent. */
     public static final String SCHEMA_INVALID = "SCHEMA_INVALID";
 

@@ -1,5 +1,7 @@
 package io.actiongate.connector.webhook;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.actiongate.connector.internal.Json;
 import io.actiongate.connector.internal.http.HttpCaller;
 import io.actiongate.connector.internal.http.HttpOutcomes;
@@ -26,6 +28,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The generic webhook connector: {@code POST {base-url}/{operation}} with the input as the body, and
@@ -37,6 +40,8 @@ public final class WebhookConnector implements Connector {
 
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     static final String ACTION_HEADER = "X-ActionGate-Action";
+    /** The documented form of a provider's receipt id: 1-128 characters, letters, digits and {@code . _ : -}. */
+    static final Pattern RECEIPT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
 
     private final WebhookSettings settings;
     private final HttpCaller http;
@@ -59,31 +64,12 @@ public final class WebhookConnector implements Connector {
 
     @Override
     public Classification classify(String operation, String inputJson) {
-        if (operation != null && settings.readOperations().contains(operation)) {
-            return Classification.read("configured in read-operations");
-        }
-        if (operation != null && settings.effectOperations().contains(operation)) {
-            return Classification.effect("configured in operations");
-        }
-        return Classification.unsupported("operation not configured for this webhook");
+        return settings.classifier().classify(operation, inputJson);
     }
 
     @Override
     public Validation validate(String operation, String inputJson) {
-        if (operation == null || !(settings.readOperations().contains(operation)
-                || settings.effectOperations().contains(operation))) {
-            return Validation.invalid("operation not configured for this webhook");
-        }
-        if (inputJson == null) {
-            return Validation.invalid("input missing");
-        }
-        if (inputJson.getBytes(StandardCharsets.UTF_8).length > settings.maxInputBytes()) {
-            return Validation.invalid("input larger than " + settings.maxInputBytes() + " bytes");
-        }
-        if (Json.object(inputJson).isEmpty()) {
-            return Validation.invalid("input is not a JSON object");
-        }
-        return Validation.ok();
+        return settings.classifier().validate(operation, inputJson);
     }
 
     @Override
@@ -111,10 +97,9 @@ public final class WebhookConnector implements Connector {
         DispatchResult result;
         try {
             HttpCaller.Response response = http.send(httpRequest);
-            Optional<String> receipt = Json.object(response.body()).flatMap(body -> Json.text(body, "id"));
             result = outcomes.forResponse(response.status(),
                     RetryAfter.parse(response.headers().firstValue("Retry-After").orElse(null), outcomes.now()),
-                    receipt, response.body());
+                    appliedBody(response.body()), response.body());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             result = outcomes.forFailure(e);
@@ -159,15 +144,35 @@ public final class WebhookConnector implements Connector {
             return LookupResult.noEffect("provider has no record of the idempotency key (404)");
         }
         if (response.status() == 200) {
-            var body = Json.object(response.body());
-            Optional<String> status = body.flatMap(b -> Json.text(b, "status"));
-            if (status.isPresent() && status.get().equals("applied")) {
-                String id = body.flatMap(b -> Json.text(b, "id"))
-                        .map(v -> Redaction.identifier(v, 128, outcomes.secrets())).orElse(null);
-                return LookupResult.confirmed("provider reports the key applied (200)", id);
+            HttpOutcomes.SuccessBody applied = appliedBody(response.body());
+            if (applied.documented()) {
+                return LookupResult.confirmed("provider reports the key applied (200)",
+                        Redaction.identifier(applied.receiptId(), 128, outcomes.secrets()));
             }
-            return LookupResult.stillUnknown("provider answered 200 without status 'applied'");
+            return LookupResult.stillUnknown("provider answered 200 without the documented "
+                    + "{\"status\":\"applied\",\"id\":...} body");
         }
         return LookupResult.stillUnknown("provider answered " + response.status() + " to the lookup");
+    }
+
+    /**
+     * The protocol's one positive answer, to a dispatch (2xx) and to a lookup (200) alike: a JSON object with
+     * {@code "status":"applied"} and a string {@code "id"}. The id is kept only when it is of the documented form
+     * ({@link #RECEIPT_ID}); otherwise the effect still counts, but the id is not copied into the receipt.
+     */
+    static HttpOutcomes.SuccessBody appliedBody(byte[] raw) {
+        Optional<ObjectNode> body = Json.object(raw);
+        if (body.isEmpty()) {
+            return HttpOutcomes.SuccessBody.undocumented("the body is not a JSON object");
+        }
+        JsonNode status = body.get().get("status");
+        if (status == null || !status.isTextual() || !status.asText().equals("applied")) {
+            return HttpOutcomes.SuccessBody.undocumented("the body has no \"status\":\"applied\"");
+        }
+        JsonNode id = body.get().get("id");
+        if (id == null || !id.isTextual()) {
+            return HttpOutcomes.SuccessBody.undocumented("the body has no string \"id\"");
+        }
+        return HttpOutcomes.SuccessBody.documented(RECEIPT_ID.matcher(id.asText()).matches() ? id.asText() : null);
     }
 }

@@ -28,7 +28,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Posts text to X. X's API takes no idempotency key, so a lost answer can only be reconciled by looking for
@@ -38,8 +38,12 @@ public final class XConnector implements Connector {
 
     private static final Logger LOG = LoggerFactory.getLogger(XConnector.class);
 
-    static final String OPERATION = "post";
-    static final int MAX_TEXT = 280;
+    static final String OPERATION = XClassifier.OPERATION;
+    static final int MAX_TEXT = XClassifier.MAX_TEXT;
+    /** X's documented post id: a decimal snowflake id, sent as a string. */
+    static final Pattern POST_ID = Pattern.compile("[0-9]{1,19}");
+
+    private final XClassifier classifier = new XClassifier();
 
     private final XSettings settings;
     private final HttpCaller http;
@@ -58,36 +62,12 @@ public final class XConnector implements Connector {
 
     @Override
     public Classification classify(String operation, String inputJson) {
-        return OPERATION.equals(operation)
-                ? Classification.effect("publishes a post")
-                : Classification.unsupported("x supports only 'post'");
+        return classifier.classify(operation, inputJson);
     }
 
     @Override
     public Validation validate(String operation, String inputJson) {
-        if (!OPERATION.equals(operation)) {
-            return Validation.invalid("x supports only 'post'");
-        }
-        Optional<ObjectNode> input = Json.object(inputJson);
-        if (input.isEmpty()) {
-            return Validation.invalid("input is not a JSON object");
-        }
-        Optional<String> extra = Json.unexpectedField(input.get(), Set.of("text"));
-        if (extra.isPresent()) {
-            return Validation.invalid("unexpected field '" + Redaction.snippet(extra.get(), 40, List.of()) + "'");
-        }
-        JsonNode text = input.get().get("text");
-        if (text == null || !text.isTextual()) {
-            return Validation.invalid("'text' must be a string");
-        }
-        String value = text.asText();
-        if (value.isBlank()) {
-            return Validation.invalid("'text' is empty");
-        }
-        if (value.codePointCount(0, value.length()) > MAX_TEXT) {
-            return Validation.invalid("'text' longer than " + MAX_TEXT + " characters");
-        }
-        return Validation.ok();
+        return classifier.validate(operation, inputJson);
     }
 
     @Override
@@ -106,8 +86,8 @@ public final class XConnector implements Connector {
         DispatchResult result;
         try {
             HttpCaller.Response response = http.send(builder.build());
-            Optional<String> id = Json.object(response.body()).flatMap(b -> Json.text(b, "data", "id"));
-            result = outcomes.forResponse(response.status(), retryAt(response.headers()), id, response.body());
+            result = outcomes.forResponse(response.status(), retryAt(response.headers()), createdBody(response.body()),
+                    response.body());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             result = outcomes.forFailure(e);
@@ -117,6 +97,27 @@ public final class XConnector implements Connector {
         LOG.info("x dispatch action={} attempt={} status={} http={} error={}", request.actionKey(), request.attempt(),
                 result.status(), result.httpStatus(), result.errorCode());
         return result;
+    }
+
+    /**
+     * X's documented answer to {@code POST /2/tweets}: {@code {"data": {"id": "<digits>", "text": ...}}}. Anything
+     * else (no {@code data}, an {@code errors}-only body, an id that is not a string) is not proof that the post
+     * exists. An id that is a string but not a decimal post id still counts as created, but is not copied.
+     */
+    static HttpOutcomes.SuccessBody createdBody(byte[] raw) {
+        Optional<ObjectNode> body = Json.object(raw);
+        if (body.isEmpty()) {
+            return HttpOutcomes.SuccessBody.undocumented("the body is not a JSON object");
+        }
+        JsonNode data = body.get().get("data");
+        if (data == null || !data.isObject()) {
+            return HttpOutcomes.SuccessBody.undocumented("the body has no \"data\" object");
+        }
+        JsonNode id = data.get("id");
+        if (id == null || !id.isTextual()) {
+            return HttpOutcomes.SuccessBody.undocumented("the body has no string \"data.id\"");
+        }
+        return HttpOutcomes.SuccessBody.documented(POST_ID.matcher(id.asText()).matches() ? id.asText() : null);
     }
 
     /** {@code Retry-After} when X sends it, else {@code x-rate-limit-reset} (epoch seconds). */
@@ -174,8 +175,9 @@ public final class XConnector implements Connector {
                 JsonNode postText = post.get("text");
                 JsonNode id = post.get("id");
                 if (postText != null && id != null && text.equals(unescape(postText.asText()))) {
+                    String postId = id.isTextual() && POST_ID.matcher(id.asText()).matches() ? id.asText() : null;
                     return LookupResult.confirmed("a recent post has exactly this text",
-                            Redaction.identifier(id.asText(), 64, outcomes.secrets()));
+                            Redaction.identifier(postId, 64, outcomes.secrets()));
                 }
             }
         }

@@ -3,6 +3,7 @@ package io.actiongate.connector.x;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorContext;
 import io.actiongate.connector.spi.ConnectorFactory;
+import io.actiongate.connector.spi.OperationClassifier;
 
 import java.time.Clock;
 
@@ -19,5 +20,11 @@ public final class XConnectorFactory implements ConnectorFactory {
     @Override
     public Connector create(ConnectorContext context) {
         return new XConnector(XSettings.from(context), Clock.systemUTC());
+    }
+
+    /** X classifies by operation alone; its settings (base URL, token, user id) are for sending only. */
+    @Override
+    public OperationClassifier classifier(ConnectorContext context) {
+        return new XClassifier();
     }
 }

@@ -3,9 +3,6 @@ package io.actiongate.connector.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.actiongate.connector.internal.Json;
 import io.actiongate.connector.spi.Classification.Kind;
-import io.actiongate.connector.spi.DispatchResult;
-import io.actiongate.connector.spi.LookupResult;
-import io.actiongate.connector.testing.Requests;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -15,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class CliClassifierTest {
 
-    private final CliConnector connector = new CliConnector();
+    private final CliClassifier connector = new CliClassifier();
 
     static String input(String commandLine) {
         ArrayNode argv = Json.MAPPER.createArrayNode();
@@ -292,14 +289,15 @@ class CliClassifierTest {
     }
 
     @Test
-    void shouldNeverExecuteOnDispatch() {
-        DispatchResult result = connector.dispatch(Requests.dispatch("cli", "kubectl", input("kubectl delete pod x")));
+    void shouldClassifyPerInput() {
+        assertThat(connector.classifiesPerInput()).isTrue();
+    }
 
-        assertThat(result.status()).isEqualTo(DispatchResult.Status.FAILED);
-        assertThat(result.dispatched()).isFalse();
-        assertThat(result.errorCode()).isEqualTo("PROVIDER_REJECTED");
-        assertThat(result.errorDetail()).contains("not enabled");
-        assertThat(connector.lookup(Requests.lookup("cli", "kubectl", "k", null)).verdict())
-                .isEqualTo(LookupResult.Verdict.NO_EFFECT);
+    @Test
+    void shouldRefuseVectorsAboveTheInputBoundWithoutParsingThem() {
+        String huge = "{\"argv\":[\"kubectl\",\"get\",\"" + "p".repeat(CliClassifier.MAX_INPUT_CHARS) + "\"]}";
+
+        assertThat(connector.classify("kubectl", huge).kind()).isEqualTo(Kind.UNSUPPORTED);
+        assertThat(connector.validate("kubectl", huge).valid()).isFalse();
     }
 }

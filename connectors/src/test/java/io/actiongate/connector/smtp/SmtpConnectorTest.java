@@ -240,6 +240,37 @@ class SmtpConnectorTest {
     }
 
     @Test
+    void shouldSucceedOnlyOnThe250ThatAcceptsTheMessage() {
+        try (ScriptedSmtpServer server = new ScriptedSmtpServer()) {
+            Map<String, String> settings = new HashMap<>(Map.of("port", String.valueOf(server.port()),
+                    "timeout-ms", "2000"));
+            settings.put("username", "");
+            SmtpConnector connector = connector(settings);
+
+            server.endOfDataReply = "250 2.0.0 queued as 4A1";
+            DispatchResult accepted = connector.dispatch(send(INPUT, "k"));
+            assertThat(accepted.status()).isEqualTo(Status.SUCCEEDED);
+            assertThat(accepted.providerReceiptId()).isEqualTo(MessageIds.forKey("k", "gate.example.net"));
+
+            server.endOfDataReply = "252 2.0.0 cannot verify, will try";
+            DispatchResult odd = connector.dispatch(send(INPUT, "k"));
+            assertThat(odd.status()).isEqualTo(Status.UNKNOWN);
+            assertThat(odd.dispatched()).isTrue();
+            assertThat(odd.providerReceiptId()).isNull();
+        }
+    }
+
+    @Test
+    void shouldKeepOnlyAWellFormedMessageIdAsReceipt() {
+        assertThat(SmtpConnector.accepted(250, "<0123456789abcdef0123456789abcdef@example.com>").providerReceiptId())
+                .isEqualTo("<0123456789abcdef0123456789abcdef@example.com>");
+        assertThat(SmtpConnector.accepted(250, "<not-ours@example.com>").providerReceiptId()).isNull();
+        assertThat(SmtpConnector.accepted(251, "<0123456789abcdef0123456789abcdef@example.com>"))
+                .extracting(DispatchResult::status, DispatchResult::errorCode)
+                .containsExactly(Status.UNKNOWN, ErrorCodes.UNEXPECTED_RESPONSE);
+    }
+
+    @Test
     void shouldRefuseInvalidInputOrAttachmentsWithoutConnecting() {
         DispatchResult invalid = connector().dispatch(send("{\"to\":\"a@evil.com\",\"subject\":\"s\",\"body\":\"b\"}", "k"));
         DispatchRequest withAttachment = new DispatchRequest("T-1", "C-1", 1, "k", "acme", "smtp", "send_email",

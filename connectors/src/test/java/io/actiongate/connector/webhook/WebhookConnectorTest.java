@@ -4,6 +4,7 @@ import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.DispatchResult.Status;
 import io.actiongate.connector.spi.ErrorCodes;
+import io.actiongate.connector.spi.LookupResult;
 import io.actiongate.connector.spi.LookupResult.Verdict;
 import io.actiongate.connector.testing.LocalHttpServer;
 import io.actiongate.connector.testing.LogCapture;
@@ -11,6 +12,9 @@ import io.actiongate.connector.testing.Requests;
 import io.actiongate.connector.testing.TestContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -59,7 +63,7 @@ class WebhookConnectorTest {
 
     @Test
     void shouldPostInputWithProtocolHeadersAndBearerCredential() {
-        server.answer(200, Map.of(), "{\"id\":\"rcpt-9\"}");
+        server.answer(200, Map.of(), "{\"status\":\"applied\",\"id\":\"rcpt-9\"}");
 
         DispatchResult result = dispatch(connector());
 
@@ -87,18 +91,51 @@ class WebhookConnectorTest {
 
     @Test
     void shouldKeepUuidReceiptIds() {
-        server.answer(201, Map.of(), "{\"id\":\"123e4567-e89b-12d3-a456-426614174000\"}");
+        server.answer(201, Map.of(), "{\"status\":\"applied\",\"id\":\"123e4567-e89b-12d3-a456-426614174000\"}");
 
         assertThat(dispatch(connector()).providerReceiptId()).isEqualTo("123e4567-e89b-12d3-a456-426614174000");
     }
 
-    @Test
-    void shouldSucceedWithoutReceiptWhenBodyHasNoId() {
-        server.answer(204, Map.of(), "");
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = '|', value = {
+            "204 | ''",
+            "200 | '{}'",
+            "200 | '<html>ok</html>'",
+            "200 | '{\"id\":\"rcpt-1\"}'",
+            "202 | '{\"status\":\"queued\",\"id\":\"rcpt-1\"}'",
+            "200 | '{\"status\":\"applied\"}'",
+            "200 | '{\"status\":\"applied\",\"id\":17}'",
+            "200 | '[{\"status\":\"applied\",\"id\":\"rcpt-1\"}]'"})
+    void shouldCallA2xxWithoutTheDocumentedBodyUnknownNeverSucceeded(int status, String body) {
+        server.answer(status, Map.of(), body);
+
+        DispatchResult result = dispatch(connector());
+
+        assertThat(result.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.dispatched()).isTrue();
+        assertThat(result.errorCode()).isEqualTo(ErrorCodes.UNEXPECTED_RESPONSE);
+        assertThat(result.providerReceiptId()).isNull();
+        assertThat(result.httpStatus()).isEqualTo(status);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"has space", "-leading-dash", "semi;colon", "slash/id", ""})
+    void shouldNotCopyAReceiptIdThatIsNotOfTheDocumentedForm(String id) {
+        server.answer(200, Map.of(), "{\"status\":\"applied\",\"id\":\"" + id + "\"}");
 
         DispatchResult result = dispatch(connector());
 
         assertThat(result.status()).isEqualTo(Status.SUCCEEDED);
+        assertThat(result.providerReceiptId()).isNull();
+    }
+
+    @Test
+    void shouldConfirmALookupButNotCopyAnIdOfTheWrongForm() {
+        server.answer(200, Map.of(), "{\"status\":\"applied\",\"id\":\"x y\"}");
+
+        LookupResult result = connector().lookup(Requests.lookup("webhook", "notify", "key-123", null));
+
+        assertThat(result.verdict()).isEqualTo(LookupResult.Verdict.EFFECT_CONFIRMED);
         assertThat(result.providerReceiptId()).isNull();
     }
 

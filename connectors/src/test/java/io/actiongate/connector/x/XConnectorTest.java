@@ -80,6 +80,35 @@ class XConnectorTest {
         });
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "",
+            "{}",
+            "{\"errors\":[{\"message\":\"something\"}]}",
+            "{\"data\":[]}",
+            "{\"data\":{\"text\":\"no id\"}}",
+            "{\"data\":{\"id\":1445880548472328192}}",
+            "not json"})
+    void shouldCallA2xxWithoutTheDocumentedPostBodyUnknown(String body) {
+        server.answer(201, Map.of(), body);
+
+        DispatchResult result = post(connector());
+
+        assertThat(result.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.errorCode()).isEqualTo(ErrorCodes.UNEXPECTED_RESPONSE);
+        assertThat(result.providerReceiptId()).isNull();
+    }
+
+    @Test
+    void shouldNotCopyAPostIdThatIsNotDecimal() {
+        server.answer(201, Map.of(), "{\"data\":{\"id\":\"abc-123\",\"text\":\"x\"}}");
+
+        DispatchResult result = post(connector());
+
+        assertThat(result.status()).isEqualTo(Status.SUCCEEDED);
+        assertThat(result.providerReceiptId()).isNull();
+    }
+
     @Test
     void shouldRetryAtRateLimitResetWhenRetryAfterIsAbsent() {
         server.answer(429, rateHeaders(NOW.getEpochSecond() + 120), "{\"title\":\"Too Many Requests\"}");

@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * The outcome table of ARCHITECTURE.md section 5 for HTTP-style connectors, in one place:
  * <pre>
- * 2xx                                   SUCCEEDED
+ * 2xx, body passes the domain checks     SUCCEEDED
+ * 2xx, body not the documented shape    UNKNOWN (UNEXPECTED_RESPONSE): the provider may or may not have acted
  * 429, retry_at within the cap          RETRYABLE (RATE_LIMITED), retry_at from the provider's header,
  *                                       or now + default delay when it sent none we can read
  * 429, retry_at beyond the cap          FAILED (RATE_LIMITED)
@@ -45,13 +46,33 @@ public final class HttpOutcomes {
     }
 
     /**
-     * Maps an answered request. {@code retryAt} is what the provider's rate-limit headers say (already parsed);
-     * {@code receiptId} is the provider's id for the effect, read from a 2xx body.
+     * What a connector's domain checks made of a 2xx body: the documented shape (with the provider's receipt id, or
+     * null when the id is not of the provider's documented form, so it is not copied), or not (with a short,
+     * value-free description of what is wrong).
      */
-    public DispatchResult forResponse(int status, Optional<Instant> retryAt, Optional<String> receiptId, byte[] body) {
+    public record SuccessBody(boolean documented, String receiptId, String problem) {
+
+        public static SuccessBody documented(String receiptId) {
+            return new SuccessBody(true, receiptId, null);
+        }
+
+        public static SuccessBody undocumented(String problem) {
+            return new SuccessBody(false, null, problem);
+        }
+    }
+
+    /**
+     * Maps an answered request. {@code retryAt} is what the provider's rate-limit headers say (already parsed);
+     * {@code success} is the connector's reading of the body, used only for a 2xx: SUCCEEDED needs the documented
+     * shape, anything else is UNKNOWN (then reconciled), never SUCCEEDED.
+     */
+    public DispatchResult forResponse(int status, Optional<Instant> retryAt, SuccessBody success, byte[] body) {
         if (status >= 200 && status < 300) {
-            return DispatchResult.succeeded(status, receiptId.map(id -> Redaction.identifier(id, 128, secrets))
-                    .orElse(null));
+            if (!success.documented()) {
+                return DispatchResult.unknown(status, ErrorCodes.UNEXPECTED_RESPONSE, "provider answered " + status
+                        + " but " + success.problem() + "; cannot tell whether it acted");
+            }
+            return DispatchResult.succeeded(status, Redaction.identifier(success.receiptId(), 128, secrets));
         }
         if (status == 429) {
             Instant now = now();

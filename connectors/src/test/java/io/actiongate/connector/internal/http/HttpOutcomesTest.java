@@ -28,6 +28,8 @@ class HttpOutcomesTest {
     final HttpOutcomes outcomes = new HttpOutcomes(Duration.ofMinutes(10), Clock.fixed(NOW, ZoneOffset.UTC),
             List.of("topsecret"));
 
+    private static final HttpOutcomes.SuccessBody DOCUMENTED = HttpOutcomes.SuccessBody.documented("id-1");
+
     @ParameterizedTest(name = "{0} -> {1}/{2}")
     @CsvSource({
             "200, SUCCEEDED, ",
@@ -42,7 +44,7 @@ class HttpOutcomesTest {
             "301, UNKNOWN, UNEXPECTED_RESPONSE",
             "101, UNKNOWN, UNEXPECTED_RESPONSE"})
     void shouldMapStatusCodesAsSection5(int status, Status expected, String errorCode) {
-        DispatchResult result = outcomes.forResponse(status, Optional.empty(), Optional.empty(), new byte[0]);
+        DispatchResult result = outcomes.forResponse(status, Optional.empty(), DOCUMENTED, new byte[0]);
 
         assertThat(result.status()).isEqualTo(expected);
         assertThat(result.errorCode()).isEqualTo(errorCode);
@@ -50,10 +52,35 @@ class HttpOutcomesTest {
     }
 
     @Test
+    void shouldNeverCallAnUndocumentedSuccessBodySucceeded() {
+        DispatchResult result = outcomes.forResponse(200, Optional.empty(),
+                HttpOutcomes.SuccessBody.undocumented("the body is not a JSON object"), "<html>".getBytes(
+                        StandardCharsets.UTF_8));
+
+        assertThat(result.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.dispatched()).isTrue();
+        assertThat(result.errorCode()).isEqualTo(ErrorCodes.UNEXPECTED_RESPONSE);
+        assertThat(result.providerReceiptId()).isNull();
+        assertThat(result.errorDetail()).contains("200").contains("not a JSON object");
+    }
+
+    @Test
+    void shouldCopyOnlyTheCheckedReceiptIdOfADocumentedBody() {
+        assertThat(outcomes.forResponse(201, Optional.empty(), HttpOutcomes.SuccessBody.documented("r-1"), null))
+                .extracting(DispatchResult::status, DispatchResult::providerReceiptId)
+                .containsExactly(Status.SUCCEEDED, "r-1");
+        assertThat(outcomes.forResponse(200, Optional.empty(), HttpOutcomes.SuccessBody.documented(null), null))
+                .extracting(DispatchResult::status, DispatchResult::providerReceiptId)
+                .containsExactly(Status.SUCCEEDED, null);
+        assertThat(outcomes.forResponse(200, Optional.empty(),
+                HttpOutcomes.SuccessBody.documented("x-topsecret-y"), null).providerReceiptId()).isNull();
+    }
+
+    @Test
     void shouldApplyCapToRetryAt() {
-        assertThat(outcomes.forResponse(429, Optional.of(NOW.plusSeconds(600)), Optional.empty(), null).status())
+        assertThat(outcomes.forResponse(429, Optional.of(NOW.plusSeconds(600)), DOCUMENTED, null).status())
                 .isEqualTo(Status.RETRYABLE);
-        assertThat(outcomes.forResponse(429, Optional.of(NOW.plusSeconds(601)), Optional.empty(), null).status())
+        assertThat(outcomes.forResponse(429, Optional.of(NOW.plusSeconds(601)), DOCUMENTED, null).status())
                 .isEqualTo(Status.FAILED);
     }
 
@@ -61,7 +88,7 @@ class HttpOutcomesTest {
     void shouldRedactConfiguredSecretFromDetail() {
         byte[] body = "token topsecret was wrong".getBytes(StandardCharsets.UTF_8);
 
-        assertThat(outcomes.forResponse(403, Optional.empty(), Optional.empty(), body).errorDetail())
+        assertThat(outcomes.forResponse(403, Optional.empty(), DOCUMENTED, body).errorDetail())
                 .doesNotContain("topsecret").contains("[redacted]");
     }
 
