@@ -1,5 +1,6 @@
 package io.actiongate.http;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,6 +18,31 @@ public record HttpServerConfig(String bindAddress, int port) {
     public static final String HTTP_BIND_ADDRESS_DOC = "Address the HTTP surface binds to; 0.0.0.0 in containers, "
             + "127.0.0.1 for a local dev setup.";
     public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
+
+    public static final String HTTP_AUTH_TOKENS_FILE_CONFIG = "http.auth.tokens.file";
+    public static final String HTTP_AUTH_TOKENS_FILE_DOC = "File (a mounted secret) of the bearer tokens /v1/... "
+            + "accepts, one per line (# comments and blank lines ignored); several for rotation. Re-read when it "
+            + "changes.";
+    public static final String HTTP_AUTH_METRICS_CONFIG = "http.auth.metrics";
+    public static final String HTTP_AUTH_METRICS_DOC = "true: /metrics requires the same credentials as /v1/...";
+    public static final String HTTP_AUTH_REQUIRED_CONFIG = "http.auth.required";
+    public static final String HTTP_AUTH_REQUIRED_DOC = "false: /v1/... is open to anyone who reaches the port "
+            + "(only for a trusted network). true (default): a bearer token or a trusted client certificate is "
+            + "required; with neither configured every /v1 request is refused.";
+    public static final String HTTP_TLS_CERTIFICATE_FILE_CONFIG = "http.tls.certificate.file";
+    public static final String HTTP_TLS_CERTIFICATE_FILE_DOC = "PEM certificate chain of the HTTPS server; set "
+            + "together with http.tls.key.file to serve HTTPS instead of HTTP.";
+    public static final String HTTP_TLS_KEY_FILE_CONFIG = "http.tls.key.file";
+    public static final String HTTP_TLS_KEY_FILE_DOC = "PEM PKCS#8 private key (BEGIN PRIVATE KEY, RSA or EC) of "
+            + "the HTTPS server.";
+    public static final String HTTP_TLS_CLIENT_CA_FILE_CONFIG = "http.tls.client.ca.file";
+    public static final String HTTP_TLS_CLIENT_CA_FILE_DOC = "PEM CA certificates whose client certificates "
+            + "/v1/... accepts (mutual TLS); needs http.tls.certificate.file.";
+
+    /** Every key this class reads. */
+    public static final List<String> KEYS = List.of(HTTP_PORT_CONFIG, HTTP_BIND_ADDRESS_CONFIG,
+            HTTP_AUTH_TOKENS_FILE_CONFIG, HTTP_AUTH_METRICS_CONFIG, HTTP_AUTH_REQUIRED_CONFIG,
+            HTTP_TLS_CERTIFICATE_FILE_CONFIG, HTTP_TLS_KEY_FILE_CONFIG, HTTP_TLS_CLIENT_CA_FILE_CONFIG);
 
     public HttpServerConfig {
         if (bindAddress == null || bindAddress.isBlank()) {
