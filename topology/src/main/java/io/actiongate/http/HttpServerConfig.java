@@ -1,5 +1,6 @@
 package io.actiongate.http;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -7,7 +8,7 @@ import java.util.Map;
  * Where the gate's HTTP surface listens. Keys follow the configuration convention ({@code X_CONFIG} /
  * {@code X_DOC}) so the run configuration can declare them beside its own.
  */
-public record HttpServerConfig(String bindAddress, int port) {
+public record HttpServerConfig(String bindAddress, int port, HttpSecurity security) {
 
     public static final String HTTP_PORT_CONFIG = "http.port";
     public static final String HTTP_PORT_DOC = "TCP port of the HTTP surface (action state, /metrics, /health). "
@@ -44,7 +45,13 @@ public record HttpServerConfig(String bindAddress, int port) {
             HTTP_AUTH_TOKENS_FILE_CONFIG, HTTP_AUTH_METRICS_CONFIG, HTTP_AUTH_REQUIRED_CONFIG,
             HTTP_TLS_CERTIFICATE_FILE_CONFIG, HTTP_TLS_KEY_FILE_CONFIG, HTTP_TLS_CLIENT_CA_FILE_CONFIG);
 
+    /** Credentials required ({@link HttpSecurity#REQUIRED}): {@code /v1} refuses everyone until some are set. */
+    public HttpServerConfig(String bindAddress, int port) {
+        this(bindAddress, port, HttpSecurity.REQUIRED);
+    }
+
     public HttpServerConfig {
+        java.util.Objects.requireNonNull(security, "security");
         if (bindAddress == null || bindAddress.isBlank()) {
             throw new IllegalArgumentException(HTTP_BIND_ADDRESS_CONFIG + " must not be empty");
         }
@@ -63,11 +70,43 @@ public record HttpServerConfig(String bindAddress, int port) {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(HTTP_PORT_CONFIG + " must be a number, was '" + port + "'", e);
         }
-        return new HttpServerConfig(bind == null ? DEFAULT_BIND_ADDRESS : bind.toString().trim(), parsedPort);
+        HttpSecurity security = new HttpSecurity(
+                bool(config, HTTP_AUTH_REQUIRED_CONFIG, true),
+                bool(config, HTTP_AUTH_METRICS_CONFIG, false),
+                path(config, HTTP_AUTH_TOKENS_FILE_CONFIG),
+                path(config, HTTP_TLS_CERTIFICATE_FILE_CONFIG),
+                path(config, HTTP_TLS_KEY_FILE_CONFIG),
+                path(config, HTTP_TLS_CLIENT_CA_FILE_CONFIG));
+        return new HttpServerConfig(bind == null ? DEFAULT_BIND_ADDRESS : bind.toString().trim(), parsedPort,
+                security);
     }
 
-    /** Loopback on an ephemeral port: for tests. */
+    /** Loopback on an ephemeral port with no authentication: for tests. */
     public static HttpServerConfig loopbackEphemeral() {
-        return new HttpServerConfig("127.0.0.1", 0);
+        return new HttpServerConfig("127.0.0.1", 0, HttpSecurity.OPEN);
+    }
+
+    public HttpServerConfig withSecurity(HttpSecurity newSecurity) {
+        return new HttpServerConfig(bindAddress, port, newSecurity);
+    }
+
+    private static boolean bool(Map<String, ?> config, String key, boolean otherwise) {
+        Object value = config.get(key);
+        if (value == null || value.toString().isBlank()) {
+            return otherwise;
+        }
+        String text = value.toString().trim();
+        if ("true".equalsIgnoreCase(text)) {
+            return true;
+        }
+        if ("false".equalsIgnoreCase(text)) {
+            return false;
+        }
+        throw new IllegalArgumentException(key + " must be true or false, was '" + text + "'");
+    }
+
+    private static Path path(Map<String, ?> config, String key) {
+        Object value = config.get(key);
+        return value == null || value.toString().isBlank() ? null : Path.of(value.toString().trim());
     }
 }
