@@ -187,6 +187,18 @@ class HelmChartOptionsTest {
     }
 
     @Test
+    void shouldShipTheGrafanaDashboardAsASidecarConfigMapOnlyWhenEnabled() throws IOException {
+        assertThat(defaults.names()).doesNotContain("ConfigMap/" + FULLNAME + "-dashboard");
+        ChartRender render = ChartRender.render(Map.of("metrics.grafanaDashboard.enabled", true));
+        JsonNode configMap = render.get("ConfigMap", FULLNAME + "-dashboard");
+        assertThat(configMap.path("metadata").path("labels").path("grafana_dashboard").asText()).isEqualTo("1");
+        JsonNode dashboard = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(configMap.path("data").path("actiongate.json").asText());
+        assertThat(dashboard.path("uid").asText()).isEqualTo("actiongate");
+        assertThat(dashboard.path("panels").size()).isGreaterThan(10);
+    }
+
+    @Test
     void shouldRenderANetworkPolicyOnlyWhenEnabled() {
         assertThat(defaults.ofKind("NetworkPolicy")).isEmpty();
         Map<String, Object> sets = new LinkedHashMap<>();
