@@ -120,6 +120,8 @@ Whole numbers print without a fraction; backslashes and line breaks are escaped.
   valueFrom:
     fieldRef:
       fieldPath: metadata.namespace
+- name: ACTIONGATE_LOG_FORMAT
+  value: {{ .Values.logFormat | quote }}
 {{- with .Values.jvmOptions }}
 - name: JAVA_TOOL_OPTIONS
   value: {{ . | quote }}

@@ -39,6 +39,7 @@ import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.DispatchRequest;
 import io.actiongate.connector.spi.DispatchResult;
+import io.actiongate.key.ActionLogContext;
 
 /**
  * The executor's poll loop: the single dispatch fence of ARCHITECTURE.md section 5. Single-threaded except for
@@ -201,8 +202,10 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         try {
             pool.execute(() -> {
                 Throwable failure = null;
-                try {
-                    dispatch(pending.reservation());
+                AttemptReservation reservation = pending.reservation();
+                try (ActionLogContext.Scope ignored = ActionLogContext.enter(reservation.getTaskId(),
+                        reservation.getToolCallId())) {
+                    dispatch(reservation);
                 } catch (RuntimeException | Error e) {
                     failure = e;
                     LOG.error("dispatch task failed ({}); the gate will mark the attempt UNKNOWN",

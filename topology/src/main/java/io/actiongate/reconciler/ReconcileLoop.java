@@ -37,6 +37,7 @@ import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
 import io.actiongate.executor.Redaction;
+import io.actiongate.key.ActionLogContext;
 
 /**
  * The reconciler's poll loop. Each unknown outcome becomes a job with a due time; inconclusive lookups are
@@ -144,7 +145,10 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
                     return;
                 }
                 if (job.reconciliation == null && !clock.instant().isBefore(job.due)) {
-                    step(job);
+                    try (ActionLogContext.Scope ignored = ActionLogContext.enter(job.unknown.getTaskId(),
+                            job.unknown.getToolCallId())) {
+                        step(job);
+                    }
                 }
             }
         }

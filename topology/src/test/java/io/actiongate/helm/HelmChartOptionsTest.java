@@ -53,6 +53,7 @@ class HelmChartOptionsTest {
         // a misspelt top-level key fails instead of being silently ignored
         assertRejected(Map.of("gaet.replicas", 3), "gaet");
         assertRejected(Map.of("executor.topologySpreadConstraints[0].maxSkew", 1), "topologyKey");
+        assertRejected(Map.of("logFormat", "xml"), "logFormat");
         // and the schema accepts every default and the documented options
         assertThat(defaults.all()).isNotEmpty();
     }
@@ -62,6 +63,27 @@ class HelmChartOptionsTest {
                 .as("values %s", sets)
                 .hasMessageContaining("schema")
                 .hasMessageContaining(mentioned);
+    }
+
+    @Test
+    void shouldSwitchEveryContainerToJsonLogsWithOneValue() {
+        assertThat(defaults.workloads()).allSatisfy(w -> assertThat(envValue(w, "ACTIONGATE_LOG_FORMAT"))
+                .isEqualTo("text"));
+        ChartRender json = ChartRender.render(Map.of("logFormat", "json"));
+        assertThat(json.workloads()).hasSize(4).allSatisfy(w -> assertThat(envValue(w, "ACTIONGATE_LOG_FORMAT"))
+                .isEqualTo("json"));
+        // not a configuration key: no unrecognized-key warning for it
+        assertThat(io.actiongate.config.EnvironmentOverrides.from(Map.of("ACTIONGATE_LOG_FORMAT", "json")))
+                .isEmpty();
+    }
+
+    private static String envValue(JsonNode workload, String name) {
+        for (JsonNode e : container(workload).path("env")) {
+            if (name.equals(e.path("name").asText())) {
+                return e.path("value").asText();
+            }
+        }
+        return null;
     }
 
     @Test

@@ -8,6 +8,7 @@ import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
 
 import io.actiongate.contract.ReasonCode;
+import io.actiongate.key.ActionLogContext;
 import io.actiongate.serde.AvroDecodeException;
 import io.actiongate.serde.AvroSerde;
 
@@ -56,7 +57,10 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
             return;
         }
         String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-        context.forward(new Record<Object, Object>(key, new Inbound<>(value, record.key(), payload),
-                record.timestamp(), record.headers()), next);
+        // every processor downstream runs inside this forward: their log lines carry the action key
+        try (ActionLogContext.Scope ignored = ActionLogContext.enter(key)) {
+            context.forward(new Record<Object, Object>(key, new Inbound<>(value, record.key(), payload),
+                    record.timestamp(), record.headers()), next);
+        }
     }
 }
