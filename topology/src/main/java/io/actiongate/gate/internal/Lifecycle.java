@@ -10,10 +10,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.AttemptReservation;
+import io.actiongate.connector.spi.Tracing;
 import io.actiongate.contract.ReasonCode;
-import io.actiongate.key.ActionKey;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.Stores;
+import io.actiongate.key.ActionKey;
+import io.actiongate.serde.TraceHeaders;
 
 /**
  * The transitions every processor shares, over the stores of one task: saving an action keeps its one timer and
@@ -111,6 +113,9 @@ public final class Lifecycle {
      * pending entry to match the new phase, and publishes its receipt.
      */
     public ActionState save(ActionState prev, ActionState next) {
+        if (prev == null && next.trace() == null) {
+            next = next.withTrace(Tracing.currentHeaders()); // a new action keeps its proposal's trace
+        }
         Long due = dueAt(prev, next);
         Timers.Kind kind = timerKind(next.phase());
         String timer = kind == null || due == null ? null : Timers.key(due, kind, next.key());
@@ -159,7 +164,8 @@ public final class Lifecycle {
 
     /** Publishes the receipt of {@code state} (also for an intermediate state that is not saved). */
     public void publish(ActionState state) {
-        context.forward(new Record<Object, Object>(state.key(), Records.receipt(state), now()), Sinks.RECEIPTS);
+        context.forward(traced(new Record<Object, Object>(state.key(), Records.receipt(state), now()), state),
+                Sinks.RECEIPTS);
     }
 
     /**
@@ -184,7 +190,7 @@ public final class Lifecycle {
                 now + config.leaseDuration().toMillis());
         ActionState next = state.withAttempt(record).to(Phase.DISPATCHING, null, null, now);
         AttemptReservation reservation = Records.reservation(next, record);
-        context.forward(new Record<Object, Object>(next.key(), reservation, now), Sinks.ATTEMPTS);
+        context.forward(traced(new Record<Object, Object>(next.key(), reservation, now), next), Sinks.ATTEMPTS);
         LOG.debug("action {} reserved attempt {}", next.key(), attempt);
         return save(prev, next);
     }
@@ -193,10 +199,16 @@ public final class Lifecycle {
     public ActionState unknown(ActionState prev, ActionState state, ReasonCode code, String reason) {
         long now = now();
         ActionState next = save(prev, state.to(Phase.UNKNOWN, code == null ? null : code.name(), reason, now));
-        context.forward(new Record<Object, Object>(next.key(), Records.unknownOutcome(next, code, reason, now), now),
-                Sinks.UNKNOWN_OUTCOMES);
+        context.forward(traced(new Record<Object, Object>(next.key(), Records.unknownOutcome(next, code, reason, now),
+                now), next), Sinks.UNKNOWN_OUTCOMES);
         LOG.info("action {} outcome unknown ({})", next.key(), code == null ? "reported" : code);
         return next;
+    }
+
+    /** {@code record} with the action's trace headers (W3C), so its trace continues downstream. */
+    private static Record<Object, Object> traced(Record<Object, Object> record, ActionState state) {
+        TraceHeaders.write(record.headers(), state.trace());
+        return record;
     }
 
     public void forward(String sink, Object key, Object value) {
