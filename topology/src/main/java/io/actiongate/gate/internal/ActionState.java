@@ -6,6 +6,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.actiongate.connector.spi.Tracing;
+
 /**
  * The gate's state of one action, stored in {@code gate-actions} under its action key (JSON, see
  * {@link JsonSerde}; {@code v} is the layout version). Immutable: every transition builds a new value.
@@ -56,9 +58,10 @@ public record ActionState(
         trace = trace == null || trace.isEmpty() ? null : Map.copyOf(trace);
     }
 
+    /** A new action; it keeps the current trace context (its proposal's, made current by the decode step). */
     public static ActionState fresh(Action action, String actionDigest, long now) {
         return new ActionState(VERSION, action, Phase.APPROVED, null, null, actionDigest, null, null, List.of(),
-                null, null, null, null, null, now, now, null);
+                null, null, null, null, null, now, now, Tracing.currentHeaders());
     }
 
     public String key() {
@@ -100,13 +103,6 @@ public record ActionState(
         }
         return new ActionState(v, action, phase, reasonCode, reason, actionDigest, decisionId, approvalExpiresAt,
                 next, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt, trace);
-    }
-
-    /** The same state carrying {@code w3cTrace} (see {@link #trace}). */
-    public ActionState withTrace(Map<String, String> w3cTrace) {
-        return new ActionState(v, action, phase, reasonCode, reason, actionDigest, decisionId, approvalExpiresAt,
-                attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt,
-                w3cTrace);
     }
 
     public ActionState withTimer(String nextTimerKey, Long nextDueAt) {

@@ -10,7 +10,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.AttemptReservation;
-import io.actiongate.connector.spi.Tracing;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.Stores;
@@ -113,9 +112,6 @@ public final class Lifecycle {
      * pending entry to match the new phase, and publishes its receipt.
      */
     public ActionState save(ActionState prev, ActionState next) {
-        if (prev == null && next.trace() == null) {
-            next = next.withTrace(Tracing.currentHeaders()); // a new action keeps its proposal's trace
-        }
         Long due = dueAt(prev, next);
         Timers.Kind kind = timerKind(next.phase());
         String timer = kind == null || due == null ? null : Timers.key(due, kind, next.key());
