@@ -17,8 +17,8 @@ COPY --chmod=0444 cli/target/actiongate-cli-*-all.jar /opt/actiongate/actiongate
 USER 10001:10001
 WORKDIR /tmp
 VOLUME ["/tmp", "/var/lib/actiongate/state"]
-# JAVA_TOOL_OPTIONS (the chart's jvmOptions) adds heap and other JVM settings.
-ENV ACTIONGATE_STATE_DIR=/var/lib/actiongate/state
+# JAVA_TOOL_OPTIONS (the chart's jvmOptions) adds heap and other JVM settings; ACTIONGATE_LOG_FORMAT=json switches
+# to JSON logs. The gate's state directory is the config key state.dir (the chart sets /var/lib/actiongate/state).
 EXPOSE 8080
 ENTRYPOINT ["java", "-Djava.io.tmpdir=/tmp", "-jar", "/opt/actiongate/actiongate.jar"]
 CMD ["--help"]
