@@ -200,6 +200,16 @@ class HelmChartOptionsTest {
         assertThat(endpoint.path("path").asText()).isEqualTo("/metrics");
         assertThat(endpoint.has("authorization")).isFalse();
 
+        ChartRender relabelled = ChartRender.render(Map.of("metrics.serviceMonitor.enabled", true,
+                "metrics.serviceMonitor.metricRelabelings[0].sourceLabels[0]", "__name__",
+                "metrics.serviceMonitor.metricRelabelings[0].regex", "kafka_streams_state_.*",
+                "metrics.serviceMonitor.metricRelabelings[0].action", "drop"));
+        JsonNode relabeling = relabelled.get("ServiceMonitor", FULLNAME).path("spec").path("endpoints").get(0)
+                .path("metricRelabelings").get(0);
+        assertThat(relabeling.path("action").asText()).isEqualTo("drop");
+        assertThat(relabeling.path("regex").asText()).isEqualTo("kafka_streams_state_.*");
+        assertThat(endpoint.has("metricRelabelings")).isFalse();
+
         ChartRender authenticated = ChartRender.render(Map.of("metrics.serviceMonitor.enabled", true,
                 "http.auth.existingSecret", "http-tokens", "http.auth.metrics", true));
         JsonNode credentials = authenticated.get("ServiceMonitor", FULLNAME).path("spec").path("endpoints").get(0)
