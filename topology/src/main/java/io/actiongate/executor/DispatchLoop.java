@@ -136,7 +136,10 @@ final class DispatchLoop implements ConsumerRebalanceListener {
                 }
                 if (!now.isBefore(reservation.getLeaseExpiresAt())) {
                     metrics.recordLeaseExpired();
-                    produceAsync(mapper.leaseExpired(reservation, now));
+                    try (Tracing.Scope traced = Tracing.continueTrace(TraceHeaders.read(record.headers()),
+                            "actiongate.dispatch", SpanKind.CONSUMER)) {
+                        produceAsync(mapper.leaseExpired(reservation, now)); // the outcome keeps the trace too
+                    }
                     continue;
                 }
                 accepted.add(new Pending(partition, reservation, TraceHeaders.read(record.headers())));
