@@ -94,4 +94,5 @@ spec:
       tolerations:
         {{- toYaml . | nindent 8 }}
       {{- end }}
+      {{- include "actiongate.topologySpread" (dict "root" $root "component" .component "constraints" $role.topologySpreadConstraints) | nindent 6 }}
 {{- end }}

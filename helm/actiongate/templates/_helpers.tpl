@@ -46,8 +46,13 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end }}
 
+{{/* repository@digest when image.digest is set (the tag is then ignored), else repository:tag. */}}
 {{- define "actiongate.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
 {{- end }}
 
 {{- define "actiongate.gateHeadless" -}}
@@ -59,6 +64,9 @@ app.kubernetes.io/component: {{ .component }}
 {{- define "actiongate.stateDir" -}}/var/lib/actiongate/state{{- end }}
 {{- define "actiongate.trustedKeysDir" -}}/etc/actiongate/trusted-keys{{- end }}
 {{- define "actiongate.secretsDir" -}}/etc/actiongate/secrets{{- end }}
+{{- define "actiongate.httpAuthDir" -}}/etc/actiongate/http-auth{{- end }}
+{{- define "actiongate.httpTlsDir" -}}/etc/actiongate/http-tls{{- end }}
+{{- define "actiongate.httpScheme" -}}{{ if .Values.http.tls.existingSecret }}HTTPS{{ else }}HTTP{{ end }}{{- end }}
 
 {{/*
 The configuration as a Java properties file, keys sorted: values.config overlaid with the keys the chart derives
@@ -77,6 +85,17 @@ Whole numbers print without a fraction; backslashes and line breaks are escaped.
 {{- $_ = set $config "gate.streams.num.stream.threads" .Values.gate.streamThreads }}
 {{- if .Values.trustedKeys.existingSecret }}
 {{- $_ = set $config "gate.trusted.keys.dir" (include "actiongate.trustedKeysDir" .) }}
+{{- end }}
+{{- if .Values.http.auth.existingSecret }}
+{{- $_ = set $config "http.auth.tokens.file" (printf "%s/%s" (include "actiongate.httpAuthDir" .) .Values.http.auth.tokensKey) }}
+{{- end }}
+{{- $_ = set $config "http.auth.metrics" .Values.http.auth.metrics }}
+{{- if .Values.http.tls.existingSecret }}
+{{- $_ = set $config "http.tls.certificate.file" (printf "%s/tls.crt" (include "actiongate.httpTlsDir" .)) }}
+{{- $_ = set $config "http.tls.key.file" (printf "%s/tls.key" (include "actiongate.httpTlsDir" .)) }}
+{{- with .Values.http.tls.clientCaKey }}
+{{- $_ = set $config "http.tls.client.ca.file" (printf "%s/%s" (include "actiongate.httpTlsDir" $) .) }}
+{{- end }}
 {{- end -}}
 # Rendered by the actiongate Helm chart from values.config and the chart's derived keys.
 {{- range $key := keys $config | sortAlpha }}
@@ -101,6 +120,8 @@ Whole numbers print without a fraction; backslashes and line breaks are escaped.
   valueFrom:
     fieldRef:
       fieldPath: metadata.namespace
+- name: ACTIONGATE_LOG_FORMAT
+  value: {{ .Values.logFormat | quote }}
 {{- with .Values.jvmOptions }}
 - name: JAVA_TOOL_OPTIONS
   value: {{ . | quote }}
@@ -116,6 +137,7 @@ readinessProbe:
   httpGet:
     path: {{ .Values.probes.readiness.path }}
     port: http
+    scheme: {{ include "actiongate.httpScheme" . }}
   initialDelaySeconds: {{ .Values.probes.readiness.initialDelaySeconds }}
   periodSeconds: {{ .Values.probes.readiness.periodSeconds }}
   timeoutSeconds: {{ .Values.probes.readiness.timeoutSeconds }}
@@ -124,6 +146,7 @@ livenessProbe:
   httpGet:
     path: {{ .Values.probes.liveness.path }}
     port: http
+    scheme: {{ include "actiongate.httpScheme" . }}
   initialDelaySeconds: {{ .Values.probes.liveness.initialDelaySeconds }}
   periodSeconds: {{ .Values.probes.liveness.periodSeconds }}
   timeoutSeconds: {{ .Values.probes.liveness.timeoutSeconds }}
@@ -137,6 +160,9 @@ checksum/config: {{ include "actiongate.properties" . | sha256sum }}
 prometheus.io/scrape: "true"
 prometheus.io/port: {{ .Values.http.port | quote }}
 prometheus.io/path: /metrics
+{{- if .Values.http.tls.existingSecret }}
+prometheus.io/scheme: https
+{{- end }}
 {{- end }}
 {{- with .Values.podAnnotations }}
 {{ toYaml . }}
@@ -151,6 +177,19 @@ prometheus.io/path: /metrics
   readOnly: true
 - name: tmp
   mountPath: /tmp
+{{- if .Values.http.auth.existingSecret }}
+- name: http-auth
+  mountPath: {{ include "actiongate.httpAuthDir" . }}
+  readOnly: true
+{{- end }}
+{{- if .Values.http.tls.existingSecret }}
+- name: http-tls
+  mountPath: {{ include "actiongate.httpTlsDir" . }}
+  readOnly: true
+{{- end }}
+{{- with .Values.extraVolumeMounts }}
+{{ toYaml . }}
+{{- end }}
 {{- end }}
 
 {{- define "actiongate.baseVolumes" -}}
@@ -160,4 +199,58 @@ prometheus.io/path: /metrics
 - name: tmp
   emptyDir:
     sizeLimit: {{ .Values.tmpSizeLimit }}
+{{- if .Values.http.auth.existingSecret }}
+- name: http-auth
+  secret:
+    secretName: {{ .Values.http.auth.existingSecret }}
+    defaultMode: 0440
+{{- end }}
+{{- if .Values.http.tls.existingSecret }}
+- name: http-tls
+  secret:
+    secretName: {{ .Values.http.tls.existingSecret }}
+    defaultMode: 0440
+{{- end }}
+{{- with .Values.extraVolumes }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+topologySpreadConstraints of one component; call with (dict "root" $ "component" "gate" "constraints" list).
+A constraint without a labelSelector gets the component's selector labels.
+*/}}
+{{- define "actiongate.topologySpread" -}}
+{{- $out := list }}
+{{- range .constraints }}
+{{- $c := deepCopy . }}
+{{- if not (hasKey $c "labelSelector") }}
+{{- $_ := set $c "labelSelector" (dict "matchLabels" (include "actiongate.selectorLabels" (dict "root" $.root "component" $.component) | fromYaml)) }}
+{{- end }}
+{{- $out = append $out $c }}
+{{- end }}
+{{- if $out }}
+topologySpreadConstraints:
+  {{- toYaml $out | nindent 2 }}
+{{- end }}
+{{- end }}
+
+{{/* A PodDisruptionBudget of one component; call with (dict "root" $ "component" "executor" "pdb" .podDisruptionBudget). */}}
+{{- define "actiongate.pdb" -}}
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: {{ include "actiongate.fullname" .root }}-{{ .component }}
+  labels:
+    {{- include "actiongate.labels" .root | nindent 4 }}
+    app.kubernetes.io/component: {{ .component }}
+spec:
+  {{- if hasKey .pdb "minAvailable" }}
+  minAvailable: {{ .pdb.minAvailable }}
+  {{- else }}
+  maxUnavailable: {{ .pdb.maxUnavailable }}
+  {{- end }}
+  selector:
+    matchLabels:
+      {{- include "actiongate.selectorLabels" (dict "root" .root "component" .component) | nindent 6 }}
 {{- end }}

@@ -34,6 +34,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Logging.quietForLocalEnvironment();
         PrintWriter out = spec.commandLine().getOut();
         out.println("Starting a private actiongate environment (Kafka, gate, executor, reconciler, sandboxes) ...");
         out.flush();

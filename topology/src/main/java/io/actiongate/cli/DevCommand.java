@@ -46,6 +46,7 @@ final class DevCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Logging.quietForLocalEnvironment();
         PrintWriter out = spec.commandLine().getOut();
         DevEnvironment env;
         try {

@@ -3,16 +3,20 @@ package io.actiongate.cli;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.broker.EmbeddedKafkaBroker;
 import io.actiongate.config.CommonConfig;
+import io.actiongate.topics.Topics;
 import io.actiongate.topics.TopicsCreator;
 import io.actiongate.topics.TopicsReport;
 
@@ -66,6 +70,7 @@ public final class DevEnvironment implements AutoCloseable {
                 // one broker: replication factor 1 whatever the configuration says
                 topics = new TopicsCreator(admin, ADMIN_TIMEOUT_MS).create(TopicsCreator.Plan.of(
                         common.topicPrefix(), common.topicPartitions(), (short) 1));
+                awaitLeaders(admin, Topics.names(common.topicPrefix()));
             }
             env = new DevEnvironment(broker, topics, new DevContext(config, broker.dataDir()));
             env.started.push(new Named("kafka", broker));
@@ -81,6 +86,37 @@ public final class DevEnvironment implements AutoCloseable {
                 broker.close();
             }
             throw e;
+        }
+    }
+
+    /**
+     * Waits until the broker leads every partition of {@code names}: a fresh topic is in the metadata a moment
+     * before the broker acts as its leader, and a client writing in that moment logs a NOT_LEADER_OR_FOLLOWER
+     * warning per partition and retry (harmless, but a newcomer reads it as a failure). Listing offsets is answered
+     * by the leader itself, so once it succeeds for every partition, writes do too.
+     */
+    static void awaitLeaders(Admin admin, List<String> names) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(ADMIN_TIMEOUT_MS);
+        Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+        try {
+            admin.describeTopics(names).allTopicNames().get(ADMIN_TIMEOUT_MS, java.util.concurrent.TimeUnit.MILLISECONDS)
+                    .forEach((name, description) -> description.partitions().forEach(p ->
+                            partitions.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.debug("cannot describe the new topics; not waiting for their leaders", e);
+            return;
+        }
+        while (true) {
+            try {
+                admin.listOffsets(partitions).all().get(ADMIN_TIMEOUT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                return;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                if (System.nanoTime() - deadline > 0) {
+                    LOG.debug("partition leaders not ready after {} ms; continuing", ADMIN_TIMEOUT_MS, e);
+                    return;
+                }
+                Thread.sleep(50);
+            }
         }
     }
 

@@ -14,14 +14,15 @@ import java.util.TreeMap;
  *   <li>{@code ACTIONGATE_TOPIC_PARTITIONS} &rarr; {@code topic.partitions}</li>
  *   <li>{@code ACTIONGATE_CONNECTORS_WEBHOOK_BASE__URL} &rarr; {@code connectors.webhook.base-url}</li>
  * </ul>
- * {@code ACTIONGATE_JAVA_OPTS} belongs to the launcher script and is not a configuration key.
+ * {@code ACTIONGATE_JAVA_OPTS} belongs to the launcher script and {@code ACTIONGATE_LOG_FORMAT} to logging (read by
+ * logback.xml before any configuration is loaded); neither is a configuration key.
  */
 public final class EnvironmentOverrides {
 
     public static final String PREFIX = "ACTIONGATE_";
 
     /** Variables the launcher uses for itself. */
-    private static final Set<String> RESERVED = Set.of("ACTIONGATE_JAVA_OPTS");
+    private static final Set<String> RESERVED = Set.of("ACTIONGATE_JAVA_OPTS", "ACTIONGATE_LOG_FORMAT");
 
     private EnvironmentOverrides() {
     }

@@ -25,6 +25,7 @@ import io.actiongate.cli.DevComponent;
 import io.actiongate.cli.DevContext;
 import io.actiongate.cli.commands.PolicyJson;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.http.HttpServerConfig;
 import io.actiongate.keys.KeyFiles;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
@@ -44,6 +45,7 @@ public final class DevStack implements DevComponent {
     private volatile Sandboxes sandboxes;
     private volatile ActiongateNode node;
     private volatile Path approverKey;
+    private volatile Path tokenFile;
     private volatile Map<String, String> effectiveConfig;
 
     /** @param overrides settings applied after the dev defaults (the demo uses port 0 for HTTP, say) */
@@ -70,6 +72,9 @@ public final class DevStack implements DevComponent {
         Path secrets = Files.createDirectories(work.resolve("secrets"));
         String smtpPassword = secret(secrets.resolve("smtp-password"));
         String imapPassword = secret(secrets.resolve("imap-password"));
+        // the HTTP API's bearer token: generated once per data directory, printed below
+        tokenFile = secrets.resolve("http-token");
+        String token = secret(tokenFile);
 
         Sandboxes boxes = Sandboxes.start(smtpPassword, imapPassword);
         try {
@@ -89,6 +94,8 @@ public final class DevStack implements DevComponent {
         String gate = "http://127.0.0.1:" + node.httpPort();
         context.hint("gate HTTP: " + gate + "/v1/actions/{task_id}/{tool_call_id}, " + gate + "/metrics, "
                 + gate + "/health/ready");
+        context.hint("gate API token: " + token + "   (in " + tokenFile + "; curl -H 'Authorization: Bearer "
+                + token + "' " + gate + "/v1/actions/T-1/CALL)");
         context.hint("sandbox webhook provider: " + sandboxes.webhookUri() + "   sandbox SMTP: 127.0.0.1:"
                 + sandboxes.smtpPort() + "   IMAP: 127.0.0.1:" + sandboxes.imapPort());
         context.hint("demo policy loaded (org 'demo', profile 'assistant', task 'T-1'); approver key: "
@@ -97,7 +104,7 @@ public final class DevStack implements DevComponent {
                 + context.bootstrapServers());
         context.hint("approve an action: ./actiongate decide T-1 CALL --type APPROVE --key " + approverKey
                 + " --approver " + APPROVER_SUBJECT + " --org " + DemoPolicy.ORG + " --gate-url " + gate
-                + " --bootstrap-servers " + context.bootstrapServers());
+                + " --token-file " + tokenFile + " --bootstrap-servers " + context.bootstrapServers());
         return this::close;
     }
 
@@ -105,6 +112,7 @@ public final class DevStack implements DevComponent {
         Map<String, String> d = new HashMap<>();
         d.put("http.port", "8080");
         d.put("http.bind.address", "127.0.0.1");
+        d.put(HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, secrets.resolve("http-token").toString());
         d.put(GateConfig.TRUSTED_KEYS_DIR_CONFIG, keys.toString());
         d.put("gate.punctuate.interval", "500ms");
         d.put("executor.dispatch.threads", "4");
@@ -169,6 +177,11 @@ public final class DevStack implements DevComponent {
 
     public ActiongateNode node() {
         return node;
+    }
+
+    /** The file holding the HTTP API's bearer token. */
+    public Path tokenFile() {
+        return tokenFile;
     }
 
     public Path approverKey() {

@@ -32,6 +32,8 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.opentelemetry.api.trace.SpanKind;
+
 import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.avro.AttemptReservation;
 import io.actiongate.connector.spi.Attachment;
@@ -39,6 +41,9 @@ import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.DispatchRequest;
 import io.actiongate.connector.spi.DispatchResult;
+import io.actiongate.connector.spi.Tracing;
+import io.actiongate.key.ActionLogContext;
+import io.actiongate.serde.TraceHeaders;
 
 /**
  * The executor's poll loop: the single dispatch fence of ARCHITECTURE.md section 5. Single-threaded except for
@@ -131,10 +136,13 @@ final class DispatchLoop implements ConsumerRebalanceListener {
                 }
                 if (!now.isBefore(reservation.getLeaseExpiresAt())) {
                     metrics.recordLeaseExpired();
-                    produceAsync(mapper.leaseExpired(reservation, now));
+                    try (Tracing.Scope traced = Tracing.continueTrace(TraceHeaders.read(record.headers()),
+                            "actiongate.dispatch", SpanKind.CONSUMER)) {
+                        produceAsync(mapper.leaseExpired(reservation, now)); // the outcome keeps the trace too
+                    }
                     continue;
                 }
-                accepted.add(new Pending(partition, reservation));
+                accepted.add(new Pending(partition, reservation, TraceHeaders.read(record.headers())));
             }
         }
         if (!commit(offsets, firstOffsets)) {
@@ -201,8 +209,13 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         try {
             pool.execute(() -> {
                 Throwable failure = null;
-                try {
-                    dispatch(pending.reservation());
+                AttemptReservation reservation = pending.reservation();
+                // the log lines carry the action key; the proposal's trace continues to the provider and outcome
+                try (ActionLogContext.Scope ignored = ActionLogContext.enter(reservation.getTaskId(),
+                        reservation.getToolCallId());
+                     Tracing.Scope traced = Tracing.continueTrace(pending.trace(), "actiongate.dispatch",
+                             SpanKind.CONSUMER)) {
+                    dispatch(reservation);
                 } catch (RuntimeException | Error e) {
                     failure = e;
                     LOG.error("dispatch task failed ({}); the gate will mark the attempt UNKNOWN",
@@ -270,7 +283,10 @@ final class DispatchLoop implements ConsumerRebalanceListener {
     }
 
     private ProducerRecord<String, AttemptOutcome> record(AttemptOutcome outcome) {
-        return new ProducerRecord<>(outcomesTopic, outcome.getTaskId() + "/" + outcome.getToolCallId(), outcome);
+        ProducerRecord<String, AttemptOutcome> record = new ProducerRecord<>(outcomesTopic,
+                outcome.getTaskId() + "/" + outcome.getToolCallId(), outcome);
+        TraceHeaders.write(record.headers(), Tracing.currentHeaders());
+        return record;
     }
 
     private void produceAsync(AttemptOutcome outcome) {
@@ -373,6 +389,6 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         }
     }
 
-    private record Pending(TopicPartition partition, AttemptReservation reservation) {
+    private record Pending(TopicPartition partition, AttemptReservation reservation, Map<String, String> trace) {
     }
 }

@@ -125,7 +125,7 @@ public final class GateStreams implements AutoCloseable {
     }
 
     public void start() {
-        LOG.info("starting gate topology:\n{}", topology.describe());
+        LOG.debug("starting gate topology:\n{}", topology.describe());
         streams.start();
     }
 

@@ -8,6 +8,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
 
+import javax.net.ssl.SSLContext;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
@@ -33,10 +35,21 @@ final class ActionsHandler implements HttpHandler {
     private final ActionStateQuery query;
     private final HttpClient client;
 
-    ActionsHandler(ActionStateQuery query) {
+    private final String scheme;
+
+    /**
+     * @param tls the server's TLS context, or null for plain HTTP: a forward then goes over HTTPS with this
+     *            instance's certificate as the client certificate (every gate shares the deployment's TLS setup)
+     */
+    ActionsHandler(ActionStateQuery query, SSLContext tls) {
         this.query = query;
-        this.client = HttpClient.newBuilder().connectTimeout(FORWARD_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(FORWARD_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER);
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        this.client = builder.build();
+        this.scheme = tls == null ? "http://" : "https://";
     }
 
     @Override
@@ -104,10 +117,16 @@ final class ActionsHandler implements HttpHandler {
     }
 
     private void forward(HttpExchange exchange, ActionStateQuery.Remote remote, ActionKey key) throws IOException {
-        URI target = URI.create("http://" + hostForUri(remote.host()) + ":" + remote.port() + PREFIX
+        URI target = URI.create(scheme + hostForUri(remote.host()) + ":" + remote.port() + PREFIX
                 + key.taskId() + "/" + key.toolCallId());
-        HttpRequest request = HttpRequest.newBuilder(target).timeout(FORWARD_TIMEOUT)
-                .header(FORWARDED_HEADER, "1").header("Accept", "application/json").GET().build();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(FORWARD_TIMEOUT)
+                .header(FORWARDED_HEADER, "1").header("Accept", "application/json");
+        // the caller was authenticated here; every gate accepts the same tokens, so its credential goes along
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        if (authorization != null) {
+            builder.header("Authorization", authorization);
+        }
+        HttpRequest request = builder.GET().build();
         HttpResponse<byte[]> response;
         try {
             response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());

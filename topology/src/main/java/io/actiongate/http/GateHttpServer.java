@@ -3,6 +3,8 @@ package io.actiongate.http;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -11,7 +13,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+
+import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,9 +64,28 @@ public final class GateHttpServer implements AutoCloseable {
         if (server != null) {
             throw new IllegalStateException("already started");
         }
+        HttpSecurity security = config.security();
+        SSLContext tls = security.tls() ? PemTls.context(security) : null;
+        BearerTokens tokens = security.tokensFile() == null ? null : new BearerTokens(security.tokensFile());
         HttpServer created;
         try {
-            created = HttpServer.create(new InetSocketAddress(config.bindAddress(), config.port()), 0);
+            InetSocketAddress address = new InetSocketAddress(config.bindAddress(), config.port());
+            if (tls == null) {
+                created = HttpServer.create(address, 0);
+            } else {
+                HttpsServer https = HttpsServer.create(address, 0);
+                https.setHttpsConfigurator(new HttpsConfigurator(tls) {
+                    @Override
+                    public void configure(HttpsParameters params) {
+                        SSLParameters parameters = tls.getDefaultSSLParameters();
+                        // asked for, not required: /health/* must answer probes that bring no certificate; the
+                        // filter decides per path, and the trust manager rejects an untrusted certificate
+                        parameters.setWantClientAuth(security.clientCertificates());
+                        params.setSSLParameters(parameters);
+                    }
+                });
+                created = https;
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot bind HTTP on " + config.bindAddress() + ":" + config.port(), e);
         }
@@ -65,13 +93,30 @@ public final class GateHttpServer implements AutoCloseable {
                 daemonThreads(), new ThreadPoolExecutor.CallerRunsPolicy());
         executor.allowCoreThreadTimeOut(true);
         created.setExecutor(executor);
-        created.createContext(ActionsHandler.PREFIX, new ActionsHandler(actions));
-        created.createContext(MetricsHandler.PATH, new MetricsHandler(registry));
+        AuthFilter auth = new AuthFilter(tokens, security.clientCertificates());
+        HttpContext v1 = created.createContext(ActionsHandler.PREFIX, new ActionsHandler(actions, tls));
+        HttpContext metrics = created.createContext(MetricsHandler.PATH, new MetricsHandler(registry));
+        if (security.required()) {
+            v1.getFilters().add(auth);
+            if (security.metrics()) {
+                metrics.getFilters().add(auth);
+            }
+            if (!security.anyCredential()) {
+                LOG.warn("no {} and no {}: every /v1 request is refused (set {}=false only on a trusted network)",
+                        HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, HttpServerConfig.HTTP_TLS_CLIENT_CA_FILE_CONFIG,
+                        HttpServerConfig.HTTP_AUTH_REQUIRED_CONFIG);
+            }
+        } else {
+            LOG.warn("{}=false: /v1 answers anyone who reaches {}:{}", HttpServerConfig.HTTP_AUTH_REQUIRED_CONFIG,
+                    config.bindAddress(), config.port());
+        }
         created.createContext(HealthHandler.LIVE, new HealthHandler(ready));
         created.createContext(HealthHandler.READY, new HealthHandler(ready));
         created.start();
         server = created;
-        LOG.info("HTTP surface listening on {}:{}", config.bindAddress(), port());
+        LOG.info("HTTP{} surface listening on {}:{} (/v1: {}; /metrics: {})", tls == null ? "" : "S",
+                config.bindAddress(), port(), describe(security, tokens),
+                security.required() && security.metrics() ? "same credentials" : "open");
         return this;
     }
 
@@ -100,6 +145,20 @@ public final class GateHttpServer implements AutoCloseable {
         }
         server = null;
         LOG.info("HTTP surface stopped");
+    }
+
+    private static String describe(HttpSecurity security, BearerTokens tokens) {
+        if (!security.required()) {
+            return "open";
+        }
+        List<String> accepted = new ArrayList<>();
+        if (tokens != null) {
+            accepted.add(tokens.size() + " bearer token(s)");
+        }
+        if (security.clientCertificates()) {
+            accepted.add("client certificates");
+        }
+        return accepted.isEmpty() ? "refused (no credential configured)" : String.join(" or ", accepted);
     }
 
     private static ThreadFactory daemonThreads() {

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -16,6 +17,7 @@ import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.actiongate.config.CommonConfig;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.executor.Executor;
 import io.actiongate.executor.ExecutorConfig;
@@ -27,6 +29,7 @@ import io.actiongate.gate.internal.ActionState;
 import io.actiongate.http.GateHttpServer;
 import io.actiongate.http.GateMetrics;
 import io.actiongate.http.HttpServerConfig;
+import io.actiongate.http.KafkaMetricsBridge;
 import io.actiongate.http.StreamsActionStateQuery;
 import io.actiongate.reconciler.Reconciler;
 import io.actiongate.reconciler.ReconcilerConfig;
@@ -62,7 +65,9 @@ public final class ActiongateNode implements AutoCloseable {
         }
         ActiongateNode node = new ActiongateNode(roles, new NodeConfig(config));
         try {
-            node.startAll(config);
+            // every Kafka client of every role reports its metrics to /metrics
+            node.startAll(KafkaMetricsBridge.withReporter(config,
+                    KafkaMetricsBridge.clientKey(CommonConfig.KAFKA_CLIENT_PREFIX)));
             return node;
         } catch (RuntimeException e) {
             node.close();
@@ -73,6 +78,8 @@ public final class ActiongateNode implements AutoCloseable {
     private void startAll(Map<String, String> config) {
         DeferredActionStateQuery actions = new DeferredActionStateQuery();
         GateMetrics metrics = new GateMetrics(registry);
+        JvmMetrics.builder().register(registry);
+        KafkaMetricsBridge.register(registry);
         http = new GateHttpServer(HttpServerConfig.from(config), actions, registry, this::ready).start();
         started.push(http);
 

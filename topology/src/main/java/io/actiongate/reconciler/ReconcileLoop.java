@@ -29,6 +29,8 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.opentelemetry.api.trace.SpanKind;
+
 import io.actiongate.avro.Reconciliation;
 import io.actiongate.avro.UnknownOutcome;
 import io.actiongate.avro.Verdict;
@@ -36,7 +38,10 @@ import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
+import io.actiongate.connector.spi.Tracing;
 import io.actiongate.executor.Redaction;
+import io.actiongate.key.ActionLogContext;
+import io.actiongate.serde.TraceHeaders;
 
 /**
  * The reconciler's poll loop. Each unknown outcome becomes a job with a due time; inconclusive lookups are
@@ -95,7 +100,9 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
             for (ConsumerRecord<String, byte[]> record : batch) {
                 UnknownOutcome unknown = decode(record);
                 if (unknown != null) {
-                    work.jobs.add(new Job(record.offset(), unknown, now));
+                    Job job = new Job(record.offset(), unknown, now);
+                    job.trace = TraceHeaders.read(record.headers());
+                    work.jobs.add(job);
                 }
                 work.nextOffset = record.offset() + 1;
             }
@@ -144,7 +151,12 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
                     return;
                 }
                 if (job.reconciliation == null && !clock.instant().isBefore(job.due)) {
-                    step(job);
+                    try (ActionLogContext.Scope ignored = ActionLogContext.enter(job.unknown.getTaskId(),
+                            job.unknown.getToolCallId());
+                         Tracing.Scope traced = Tracing.continueTrace(job.trace, "actiongate.reconcile",
+                                 SpanKind.CONSUMER)) {
+                        step(job);
+                    }
                 }
             }
         }
@@ -192,8 +204,10 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
                 .setCheckedAt(clock.instant())
                 .build();
         job.reconciliation = reconciliation;
-        job.ack = producer.send(new ProducerRecord<>(outputTopic,
-                unknown.getTaskId() + "/" + unknown.getToolCallId(), reconciliation));
+        ProducerRecord<String, Reconciliation> record = new ProducerRecord<>(outputTopic,
+                unknown.getTaskId() + "/" + unknown.getToolCallId(), reconciliation);
+        TraceHeaders.write(record.headers(), Tracing.currentHeaders());
+        job.ack = producer.send(record);
         LOG.info("attempt {} of {}/{}: {} after {} lookup(s)", unknown.getAttempt(), unknown.getTaskId(),
                 unknown.getToolCallId(), reconciliation.getVerdict(), job.lookups);
     }
@@ -330,6 +344,7 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
         private int lookups;
         private Reconciliation reconciliation;
         private Future<RecordMetadata> ack;
+        private Map<String, String> trace = Map.of();
 
         Job(long offset, UnknownOutcome unknown, Instant due) {
             this.offset = offset;

@@ -126,6 +126,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     private final Map<String, Effect> effects = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> requestsByKey = new ConcurrentHashMap<>();
     private final Map<String, List<java.time.Instant>> requestTimes = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> traceparents = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> effectsByKey = new ConcurrentHashMap<>();
     private final Deque<ProgrammedFault> faults = new ConcurrentLinkedDeque<>();
     private final AtomicLong totalRequests = new AtomicLong();
@@ -200,6 +201,11 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     }
 
     /** Effects applied for {@code idempotencyKey}: 0 or 1, by the idempotency contract. */
+    /** The W3C {@code traceparent} header of each request under {@code idempotencyKey} that carried one. */
+    public List<String> traceparents(String idempotencyKey) {
+        return List.copyOf(traceparents.getOrDefault(idempotencyKey, List.of()));
+    }
+
     public int effects(String idempotencyKey) {
         AtomicInteger count = effectsByKey.get(idempotencyKey);
         return count == null ? 0 : count.get();
@@ -243,6 +249,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         effects.clear();
         requestsByKey.clear();
         requestTimes.clear();
+        traceparents.clear();
         effectsByKey.clear();
         faults.clear();
         totalRequests.set(0);
@@ -306,6 +313,10 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         requestsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
         requestTimes.computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
                 .add(java.time.Instant.now());
+        String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
+        if (traceparent != null) {
+            traceparents.computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(traceparent);
+        }
         if (!authorized(exchange)) {
             respond(exchange, 401, Map.of("error", "unauthorized"), null);
             return;

@@ -8,6 +8,8 @@ import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,6 +21,12 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 
 import io.actiongate.topics.Topics;
 import picocli.CommandLine;
@@ -32,18 +40,37 @@ class DevCommandIT {
         CommandLine cl = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true));
         DevCommand dev = cl.getSubcommands().get("dev").getCommand();
 
-        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("dev", "--port", "0"));
+        Path config = Files.createTempFile("dev-http", ".properties");
+        Files.writeString(config, "http.port=0\n");
+        // every log event until the summary is printed: a newcomer must not read warnings as failures
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        logs.start();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(logs);
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("dev", "--port", "0",
+                "--config", config.toString()));
         DevEnvironment env = dev.awaitRunning();
+        List<ILoggingEvent> beforeSummary;
         try {
             assertThat(env).as("dev started; stderr: %s", err).isNotNull();
             assertThat(out.toString()).contains("Kafka bootstrap servers: " + env.bootstrapServers(),
                     "actiongate.proposals", "actiongate.dead-letters", "Next steps:", "Ctrl-C");
+            beforeSummary = List.copyOf(logs.list);
+            assertThat(beforeSummary).as("dev logged something before its summary").isNotEmpty();
+            assertThat(beforeSummary.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
+                    .map(e -> e.getLevel() + " " + e.getLoggerName() + " - " + e.getFormattedMessage()))
+                    .as("warnings before the summary").isEmpty();
+            // the HTTP API token dev generated, printed with its file
+            Path tokenFile = env.broker().dataDir().resolve("secrets").resolve("http-token");
+            assertThat(out.toString()).contains("gate API token: " + Files.readString(tokenFile).strip(),
+                    tokenFile.toString());
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                     env.bootstrapServers()))) {
                 Set<String> names = admin.listTopics().names().get(10, TimeUnit.SECONDS);
                 assertThat(names).containsAll(Topics.names(Topics.DEFAULT_PREFIX));
             }
         } finally {
+            root.detachAppender(logs);
             dev.stop(new PrintWriter(out, true));
         }
         assertThat(exit.get(30, TimeUnit.SECONDS)).isEqualTo(ExitCodes.OK);

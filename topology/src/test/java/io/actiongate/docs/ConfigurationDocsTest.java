@@ -30,7 +30,7 @@ class ConfigurationDocsTest {
                 ReconcilerConfig.CONFIG, NodeConfig.DEF)) {
             keys.addAll(def.names());
         }
-        keys.add(HttpServerConfig.HTTP_BIND_ADDRESS_CONFIG);
+        keys.addAll(HttpServerConfig.KEYS);
 
         assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(readme).as("README documents %s", key)
                 .contains("`" + key + "`"));

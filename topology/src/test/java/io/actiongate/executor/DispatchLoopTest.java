@@ -323,4 +323,35 @@ class DispatchLoopTest {
             events.add(entry.toString());
         }
     }
+
+    @Test
+    void shouldContinueTheReservationsTraceInTheDispatchAndTheOutcome() {
+        String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        List<Map<String, String>> seenByConnector = new CopyOnWriteArrayList<>();
+        start(2, request -> {
+            seenByConnector.add(io.actiongate.connector.spi.Tracing.currentHeaders());
+            return DispatchResult.succeeded(200, "r-1");
+        });
+        AttemptReservation traced = live("c-1", "webhook");
+        org.apache.kafka.common.header.internals.RecordHeaders headers =
+                new org.apache.kafka.common.header.internals.RecordHeaders();
+        headers.add("traceparent", traceparent.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        consumer.addRecord(new ConsumerRecord<>(ATTEMPTS, 0, 0, 0L,
+                org.apache.kafka.common.record.TimestampType.CREATE_TIME, -1, -1, key(traced), encode(traced),
+                headers, java.util.Optional.empty()));
+        add(P1, 0, live("c-2", "webhook"));
+
+        assertThat(loop.pollOnce()).isEqualTo(2);
+        assertThat(loop.awaitAll(Duration.ofSeconds(5))).isTrue();
+
+        // without an OpenTelemetry SDK the carried context itself is current: same trace id and parent
+        assertThat(seenByConnector).hasSize(2).contains(Map.of("traceparent", traceparent), Map.of());
+        ProducerRecord<String, AttemptOutcome> outcome = producer.history().stream()
+                .filter(r -> r.key().equals("T-1/c-1")).findFirst().orElseThrow();
+        assertThat(new String(outcome.headers().lastHeader("traceparent").value(),
+                java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo(traceparent);
+        ProducerRecord<String, AttemptOutcome> untraced = producer.history().stream()
+                .filter(r -> r.key().equals("T-1/c-2")).findFirst().orElseThrow();
+        assertThat(untraced.headers().lastHeader("traceparent")).isNull();
+    }
 }

@@ -39,8 +39,7 @@ final class ConfigKeys {
         defined.addAll(ExecutorConfig.CONFIG.names());
         defined.addAll(ReconcilerConfig.CONFIG.names());
         defined.addAll(new NodeConfig(Map.of()).values().keySet());
-        defined.add(HttpServerConfig.HTTP_PORT_CONFIG);
-        defined.add(HttpServerConfig.HTTP_BIND_ADDRESS_CONFIG);
+        defined.addAll(HttpServerConfig.KEYS);
         ServiceLoader.load(ConnectorFactory.class).forEach(f -> providers.add(f.provider()));
         if (providers.isEmpty()) {
             throw new IllegalStateException("no connector factory on the test classpath");

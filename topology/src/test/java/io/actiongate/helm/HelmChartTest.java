@@ -77,6 +77,8 @@ class HelmChartTest {
                     "Service/" + FULLNAME + "-gate",
                     "Service/" + FULLNAME + "-gate-headless",
                     "PodDisruptionBudget/" + FULLNAME + "-gate",
+                    "PodDisruptionBudget/" + FULLNAME + "-executor",
+                    "PodDisruptionBudget/" + FULLNAME + "-reconciler",
                     "Deployment/" + FULLNAME + "-executor",
                     "Deployment/" + FULLNAME + "-reconciler",
                     "Job/" + FULLNAME + "-topics",

@@ -97,7 +97,7 @@ class StreamsActionStateQueryIT {
         open.add(streams);
         StreamsActionStateQuery<String> query = new StreamsActionStateQuery<>(streams, STORE, self,
                 StreamsActionStateQueryIT::view);
-        GateHttpServer http = new GateHttpServer(new HttpServerConfig("127.0.0.1", port), query,
+        GateHttpServer http = new GateHttpServer(new HttpServerConfig("127.0.0.1", port, HttpSecurity.OPEN), query,
                 new PrometheusRegistry(), () -> streams.state() == KafkaStreams.State.RUNNING).start();
         open.add(http);
         streams.start();
@@ -158,7 +158,7 @@ class StreamsActionStateQueryIT {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("never-started").toString());
         KafkaStreams streams = new KafkaStreams(builder.build(), props);
         open.add(streams);
-        GateHttpServer http = new GateHttpServer(new HttpServerConfig("127.0.0.1", port),
+        GateHttpServer http = new GateHttpServer(new HttpServerConfig("127.0.0.1", port, HttpSecurity.OPEN),
                 new StreamsActionStateQuery<String>(streams, STORE, new HostInfo("127.0.0.1", port),
                         StreamsActionStateQueryIT::view),
                 new PrometheusRegistry(), () -> streams.state() == KafkaStreams.State.RUNNING).start();

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -32,6 +33,16 @@ import java.util.function.Predicate;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -196,6 +207,54 @@ class GatePipelineIT {
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> sandbox.requests(key) == 3);
         assertThat(receipts("c-429")).isNotEmpty().noneMatch(r -> r.getStatus() == ReceiptStatus.SUCCEEDED
                 || r.getAttempts().size() > 3);
+    }
+
+    @Test
+    void shouldCarryTheProposalsTraceToTheProviderRequestAndEveryReceipt(TestInfo test) throws Exception {
+        String key = "idem-" + prefix + "-trace";
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String traceparent = "00-" + traceId + "-00f067aa0ba902b7-01";
+        start(config(test), "gate,executor,reconciler");
+
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
+        try (KafkaProducer<String, ActionProposal> producer = new KafkaProducer<>(props, new StringSerializer(),
+                Topics.PROPOSALS.valueSerde().serializer())) {
+            ProducerRecord<String, ActionProposal> record = new ProducerRecord<>(Topics.PROPOSALS.name(prefix),
+                    TASK + "/c-trace", proposal("c-trace", key));
+            record.headers().add("traceparent", traceparent.getBytes(StandardCharsets.US_ASCII));
+            producer.send(record).get(60, TimeUnit.SECONDS);
+        }
+        awaitReceipt("c-trace", r -> r.getStatus() == ReceiptStatus.SUCCEEDED);
+
+        // the provider request: without an OpenTelemetry SDK the carried context itself (same trace and parent)
+        assertThat(sandbox.traceparents(key)).containsExactly(traceparent);
+        // every receipt of the action, up to SUCCEEDED (written after the executor's outcome came back)
+        Map<String, Object> consumerProps = new HashMap<>();
+        consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
+        consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<String> receiptTraces = new ArrayList<>();
+        List<ReceiptStatus> statuses = new ArrayList<>();
+        try (KafkaConsumer<String, Receipt> consumer = new KafkaConsumer<>(consumerProps, new StringDeserializer(),
+                Topics.RECEIPTS.valueSerde().deserializer())) {
+            String topic = Topics.RECEIPTS.name(prefix);
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (!statuses.contains(ReceiptStatus.SUCCEEDED) && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, Receipt> r : consumer.poll(Duration.ofMillis(100))) {
+                    if (r.value().getToolCallId().equals("c-trace")) {
+                        statuses.add(r.value().getStatus());
+                        Header h = r.headers().lastHeader("traceparent");
+                        receiptTraces.add(h == null ? null : new String(h.value(), StandardCharsets.US_ASCII));
+                    }
+                }
+            }
+        }
+        assertThat(statuses).contains(ReceiptStatus.DISPATCHING, ReceiptStatus.SUCCEEDED);
+        assertThat(receiptTraces).hasSameSizeAs(statuses).allSatisfy(t -> assertThat(t).contains(traceId));
     }
 
     @Test
@@ -403,6 +462,11 @@ class GatePipelineIT {
     }
 
     private void propose(String call, String idempotencyKey) {
+        produce(KAFKA.bootstrapServers(), Topics.PROPOSALS.name(prefix), Topics.PROPOSALS,
+                Map.of(TASK + "/" + call, proposal(call, idempotencyKey)));
+    }
+
+    private static ActionProposal proposal(String call, String idempotencyKey) {
         ObjectNode p = JSON.createObjectNode();
         p.put("task_id", TASK);
         p.put("tool_call_id", call);
@@ -420,9 +484,7 @@ class GatePipelineIT {
         input.put("body", "disk is full");
         p.put("summary", "Email ops that the disk is full");
         p.put("idempotency_key", idempotencyKey);
-        ActionProposal proposal = ProposalJson.fromJson(p, Instant.now());
-        produce(KAFKA.bootstrapServers(), Topics.PROPOSALS.name(prefix), Topics.PROPOSALS,
-                Map.of(TASK + "/" + call, proposal));
+        return ProposalJson.fromJson(p, Instant.now());
     }
 
     private void decide(String call, DecisionType type, String actionDigest) {

@@ -246,4 +246,27 @@ class ReconcileLoopTest {
             return now;
         }
     }
+
+    @Test
+    void shouldContinueTheUnknownOutcomesTraceInItsReconciliation() {
+        String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        ScriptedLookupConnector webhook = new ScriptedLookupConnector("webhook",
+                LookupResult.noEffect("404 for the key"));
+        start(5, webhook);
+        UnknownOutcome traced = unknown("c-1", "webhook");
+        org.apache.kafka.common.header.internals.RecordHeaders headers =
+                new org.apache.kafka.common.header.internals.RecordHeaders();
+        headers.add("traceparent", traceparent.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        consumer.addRecord(new ConsumerRecord<>(INPUT, 0, 0, 0L,
+                org.apache.kafka.common.record.TimestampType.CREATE_TIME, -1, -1, "T-1/c-1",
+                Topics.UNKNOWN_OUTCOMES.valueSerde().serializer().serialize(INPUT, traced), headers,
+                java.util.Optional.empty()));
+
+        loop.pollOnce();
+
+        ProducerRecord<String, Reconciliation> out = producer.history().get(0);
+        assertThat(out.value().getVerdict()).isEqualTo(Verdict.NO_EFFECT);
+        assertThat(new String(out.headers().lastHeader("traceparent").value(),
+                java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo(traceparent);
+    }
 }

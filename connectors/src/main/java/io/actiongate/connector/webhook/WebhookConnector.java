@@ -15,6 +15,7 @@ import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.ErrorCodes;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
+import io.actiongate.connector.spi.Tracing;
 import io.actiongate.connector.spi.Validation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,6 +87,7 @@ public final class WebhookConnector implements Connector {
                     .header(IDEMPOTENCY_KEY, request.idempotencyKey())
                     .header(ACTION_HEADER, request.actionKey())
                     .POST(HttpRequest.BodyPublishers.ofString(request.inputJson(), StandardCharsets.UTF_8));
+            Tracing.injectCurrent(builder::header); // the proposal's trace continues at the provider
             if (settings.credential() != null) {
                 settings.credential().apply(builder);
             }
@@ -122,6 +124,7 @@ public final class WebhookConnector implements Connector {
                 .timeout(settings.responseTimeout())
                 .header("Accept", "application/json")
                 .GET();
+        Tracing.injectCurrent(builder::header);
         if (settings.credential() != null) {
             settings.credential().apply(builder);
         }

@@ -6,10 +6,12 @@ import io.actiongate.connector.spi.DispatchResult.Status;
 import io.actiongate.connector.spi.ErrorCodes;
 import io.actiongate.connector.spi.LookupResult;
 import io.actiongate.connector.spi.LookupResult.Verdict;
+import io.actiongate.connector.spi.Tracing;
 import io.actiongate.connector.testing.LocalHttpServer;
 import io.actiongate.connector.testing.LogCapture;
 import io.actiongate.connector.testing.Requests;
 import io.actiongate.connector.testing.TestContext;
+import io.opentelemetry.api.trace.SpanKind;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -263,6 +265,25 @@ class WebhookConnectorTest {
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
         assertThat(result.dispatched()).isTrue();
         assertThat(result.errorCode()).isEqualTo(ErrorCodes.CONNECTION_LOST);
+    }
+
+    @Test
+    void shouldCarryTheCurrentTraceContextToTheProvider() {
+        String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        server.answer(200, Map.of(), "{\"id\":\"rcpt-9\"}");
+        server.answer(200, Map.of(), "{\"id\":\"rcpt-10\"}");
+
+        try (Tracing.Scope ignored = Tracing.continueTrace(Map.of("traceparent", traceparent,
+                "tracestate", "vendor=abc"), "test", SpanKind.CONSUMER)) {
+            dispatch(connector());
+        }
+        dispatch(connector());
+
+        assertThat(server.requests()).hasSize(2);
+        assertThat(server.requests().get(0).header("traceparent")).isEqualTo(traceparent);
+        assertThat(server.requests().get(0).header("tracestate")).isEqualTo("vendor=abc");
+        // outside the scope: no trace, no header
+        assertThat(server.requests().get(1).header("traceparent")).isNull();
     }
 
     @Test

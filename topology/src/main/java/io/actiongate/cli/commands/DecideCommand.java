@@ -98,6 +98,9 @@ public final class DecideCommand extends OperatorCommand {
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
+    @Mixin
+    GateAuthOptions auth = new GateAuthOptions();
+
     @Override
     int execute() throws Exception {
         ActionKey key = actionKey(taskId, toolCallId);
@@ -140,7 +143,8 @@ public final class DecideCommand extends OperatorCommand {
         if (digestSource.digest != null) {
             return requireDigest(digestSource.digest, "--digest");
         }
-        GateClient gate = new GateClient(digestSource.gateUrl == null ? GateClient.DEFAULT_URL : digestSource.gateUrl);
+        GateClient gate = new GateClient(digestSource.gateUrl == null ? GateClient.DEFAULT_URL : digestSource.gateUrl,
+                auth.token());
         JsonNode state = gate.action(key).orElseThrow(() ->
                 new CommandFailure("no such action: " + key, CommandFailure.NOT_FOUND, null));
         JsonNode digest = state.get("action_digest");

@@ -24,8 +24,15 @@ final class GateClient {
 
     private final URI base;
     private final HttpClient client;
+    private final String token;
 
     GateClient(String gateUrl) {
+        this(gateUrl, null);
+    }
+
+    /** @param token the bearer token to present, or null */
+    GateClient(String gateUrl, String token) {
+        this.token = token;
         String url = gateUrl.endsWith("/") ? gateUrl.substring(0, gateUrl.length() - 1) : gateUrl;
         try {
             this.base = URI.create(url);
@@ -41,8 +48,12 @@ final class GateClient {
     /** The action's JSON state; empty when the gate does not know the action (404). */
     Optional<JsonNode> action(ActionKey key) throws InterruptedException {
         URI uri = URI.create(base + "/v1/actions/" + key.taskId() + "/" + key.toolCallId());
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json")
-                .GET().build();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(TIMEOUT)
+                .header("Accept", "application/json");
+        if (token != null) {
+            builder.header("Authorization", "Bearer " + token);
+        }
+        HttpRequest request = builder.GET().build();
         HttpResponse<String> response;
         try {
             response = client.send(request, HttpResponse.BodyHandlers.ofString());
@@ -54,6 +65,10 @@ final class GateClient {
         }
         if (response.statusCode() == 404) {
             return Optional.empty();
+        }
+        if (response.statusCode() == 401) {
+            throw new CommandFailure("gate refused the request (HTTP 401): "
+                    + (token == null ? "give --token-file (or --token)" : "the token is not accepted"));
         }
         if (response.statusCode() != 200) {
             throw new CommandFailure("gate answered HTTP " + response.statusCode() + " for " + key

@@ -6,6 +6,7 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -25,13 +26,16 @@ public final class StatusCommand extends OperatorCommand {
             description = "Gate HTTP surface (default: ${DEFAULT-VALUE}).")
     String gateUrl;
 
+    @Mixin
+    GateAuthOptions auth = new GateAuthOptions();
+
     @Option(names = "--json", description = "Print the gate's JSON as it is.")
     boolean json;
 
     @Override
     int execute() throws Exception {
         ActionKey key = DecideCommand.actionKey(taskId, toolCallId);
-        Optional<JsonNode> state = new GateClient(gateUrl).action(key);
+        Optional<JsonNode> state = new GateClient(gateUrl, auth.token()).action(key);
         if (state.isEmpty()) {
             throw new CommandFailure("no such action: " + key, CommandFailure.NOT_FOUND, null);
         }

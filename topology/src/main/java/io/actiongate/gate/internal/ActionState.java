@@ -2,8 +2,11 @@ package io.actiongate.gate.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.actiongate.connector.spi.Tracing;
 
 /**
  * The gate's state of one action, stored in {@code gate-actions} under its action key (JSON, see
@@ -25,6 +28,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param dueAt             when the live timer fires (approval deadline, retry, lease + grace, purge), or null
  * @param createdAt         first seen (wall clock millis)
  * @param updatedAt         last transition (wall clock millis)
+ * @param trace             W3C trace context of the proposal ({@code traceparent}, {@code tracestate}) that every
+ *                          record the gate writes for this action carries; null when the proposal had none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ActionState(
@@ -43,17 +48,20 @@ public record ActionState(
         String timerKey,
         Long dueAt,
         long createdAt,
-        long updatedAt) {
+        long updatedAt,
+        Map<String, String> trace) {
 
     public static final int VERSION = 1;
 
     public ActionState {
         attempts = attempts == null ? List.of() : List.copyOf(attempts);
+        trace = trace == null || trace.isEmpty() ? null : Map.copyOf(trace);
     }
 
+    /** A new action; it keeps the current trace context (its proposal's, made current by the decode step). */
     public static ActionState fresh(Action action, String actionDigest, long now) {
         return new ActionState(VERSION, action, Phase.APPROVED, null, null, actionDigest, null, null, List.of(),
-                null, null, null, null, null, now, now);
+                null, null, null, null, null, now, now, Tracing.currentHeaders());
     }
 
     public String key() {
@@ -72,18 +80,18 @@ public record ActionState(
     public ActionState to(Phase next, String nextReasonCode, String nextReason, long now) {
         return new ActionState(v, action, next, nextReasonCode, nextReason, actionDigest, decisionId,
                 approvalExpiresAt, attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt,
-                createdAt, now);
+                createdAt, now, trace);
     }
 
     public ActionState withApproval(String approvalDecisionId, Long expiresAt) {
         return new ActionState(v, action, phase, reasonCode, reason, actionDigest, approvalDecisionId, expiresAt,
-                attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt);
+                attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt, trace);
     }
 
     public ActionState withResolution(String by, String receiptId, String resolution) {
         return new ActionState(v, action, phase, reasonCode, reason, actionDigest, decisionId, approvalExpiresAt,
                 attempts, receiptId != null ? receiptId : providerReceiptId, by, resolution, timerKey, dueAt,
-                createdAt, updatedAt);
+                createdAt, updatedAt, trace);
     }
 
     public ActionState withAttempt(AttemptRecord attempt) {
@@ -94,13 +102,13 @@ public record ActionState(
             next.add(attempt);
         }
         return new ActionState(v, action, phase, reasonCode, reason, actionDigest, decisionId, approvalExpiresAt,
-                next, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt);
+                next, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt, trace);
     }
 
     public ActionState withTimer(String nextTimerKey, Long nextDueAt) {
         return new ActionState(v, action, phase, reasonCode, reason, actionDigest, decisionId, approvalExpiresAt,
                 attempts, providerReceiptId, resolvedBy, resolutionId, nextTimerKey, nextDueAt, createdAt,
-                updatedAt);
+                updatedAt, trace);
     }
 
     /** The frozen action as proposed (plus the fields the gate needs to act on it). */

@@ -8,9 +8,14 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
 
+import io.opentelemetry.api.trace.SpanKind;
+
+import io.actiongate.connector.spi.Tracing;
 import io.actiongate.contract.ReasonCode;
+import io.actiongate.key.ActionLogContext;
 import io.actiongate.serde.AvroDecodeException;
 import io.actiongate.serde.AvroSerde;
+import io.actiongate.serde.TraceHeaders;
 
 /**
  * Decodes one input topic's raw bytes in one place. A value that does not decode becomes a dead letter
@@ -72,7 +77,13 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
             return;
         }
         String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-        context.forward(new Record<Object, Object>(key, new Inbound<>(value, record.key(), payload, origin, signatureVerified),
-                record.timestamp(), record.headers()), next);
+        // every processor downstream runs inside this forward: their log lines carry the action key, and the
+        // record's W3C trace context is current (a new action keeps it, see Lifecycle#save)
+        try (ActionLogContext.Scope ignored = ActionLogContext.enter(key);
+             Tracing.Scope traced = Tracing.continueTrace(TraceHeaders.read(record.headers()), "actiongate.gate",
+                     SpanKind.CONSUMER)) {
+            context.forward(new Record<Object, Object>(key, new Inbound<>(value, record.key(), payload, origin,
+                    signatureVerified), record.timestamp(), record.headers()), next);
+        }
     }
 }

@@ -16,10 +16,11 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.AttemptReservation;
 import io.actiongate.contract.ReasonCode;
-import io.actiongate.key.ActionKey;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.gate.Stores;
+import io.actiongate.key.ActionKey;
+import io.actiongate.serde.TraceHeaders;
 
 /**
  * The transitions every processor shares, over the stores of one task: saving an action keeps its one timer and
@@ -246,7 +247,7 @@ public final class Lifecycle {
 
     /** Publishes the receipt of {@code state} (also for an intermediate state that is not saved). */
     public void publish(ActionState state) {
-        emit(new Record<Object, Object>(state.key(), Records.receipt(state), now()), Sinks.RECEIPTS);
+        emit(traced(new Record<Object, Object>(state.key(), Records.receipt(state), now()), state), Sinks.RECEIPTS);
     }
 
     /**
@@ -271,7 +272,7 @@ public final class Lifecycle {
                 now + config.leaseDuration().toMillis());
         ActionState next = state.withAttempt(record).to(Phase.DISPATCHING, null, null, now);
         AttemptReservation reservation = Records.reservation(next, record);
-        emit(new Record<Object, Object>(next.key(), reservation, now), Sinks.ATTEMPTS);
+        emit(traced(new Record<Object, Object>(next.key(), reservation, now), next), Sinks.ATTEMPTS);
         LOG.debug("action {} reserved attempt {}", next.key(), attempt);
         return save(prev, next);
     }
@@ -280,10 +281,16 @@ public final class Lifecycle {
     public ActionState unknown(ActionState prev, ActionState state, ReasonCode code, String reason) {
         long now = now();
         ActionState next = save(prev, state.to(Phase.UNKNOWN, code == null ? null : code.name(), reason, now));
-        emit(new Record<Object, Object>(next.key(), Records.unknownOutcome(next, code, reason, now), now),
+        emit(traced(new Record<Object, Object>(next.key(), Records.unknownOutcome(next, code, reason, now), now), next),
                 Sinks.UNKNOWN_OUTCOMES);
         LOG.info("action {} outcome unknown ({})", next.key(), code == null ? "reported" : code);
         return next;
+    }
+
+    /** {@code record} with the action's trace headers (W3C), so its trace continues downstream. */
+    private static Record<Object, Object> traced(Record<Object, Object> record, ActionState state) {
+        TraceHeaders.write(record.headers(), state.trace());
+        return record;
     }
 
     public void forward(String sink, Object key, Object value) {

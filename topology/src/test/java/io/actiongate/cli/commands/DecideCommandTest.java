@@ -153,6 +153,10 @@ class DecideCommandTest {
     }
 
     static GateHttpServer gateKnowing(ObjectNode state) {
+        return gateKnowing(state, HttpServerConfig.loopbackEphemeral());
+    }
+
+    static GateHttpServer gateKnowing(ObjectNode state, HttpServerConfig config) {
         ActionStateQuery query = new ActionStateQuery() {
             @Override
             public Route route(String actionKey) {
@@ -164,7 +168,6 @@ class DecideCommandTest {
                 return "T-1/c-1".equals(actionKey) ? java.util.Optional.ofNullable(state) : java.util.Optional.empty();
             }
         };
-        return new GateHttpServer(HttpServerConfig.loopbackEphemeral(), query, new PrometheusRegistry(), () -> true)
-                .start();
+        return new GateHttpServer(config, query, new PrometheusRegistry(), () -> true).start();
     }
 }

@@ -2,12 +2,18 @@ package io.actiongate.cli.commands;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.actiongate.http.GateHttpServer;
+import io.actiongate.http.HttpSecurity;
+import io.actiongate.http.HttpServerConfig;
 
 class StatusCommandTest {
 
@@ -47,6 +53,27 @@ class StatusCommandTest {
 
             assertThat(result.exitCode()).isZero();
             assertThat(MAPPER.readTree(result.out())).isEqualTo(state());
+        }
+    }
+
+    @Test
+    void shouldPresentTheTokenFromATokenFileToAGateThatRequiresOne(@TempDir Path dir) throws Exception {
+        Path tokens = Files.writeString(dir.resolve("gate-tokens"), "s3cret-token-for-the-cli\n");
+        HttpServerConfig config = HttpServerConfig.loopbackEphemeral()
+                .withSecurity(HttpSecurity.REQUIRED.withTokensFile(tokens));
+        try (GateHttpServer gate = DecideCommandTest.gateKnowing(state(), config)) {
+            String url = "http://127.0.0.1:" + gate.port();
+            Cli.Result without = Cli.run("status", "T-1", "c-1", "--gate-url", url);
+            assertThat(without.exitCode()).isEqualTo(1);
+            assertThat(without.err()).contains("HTTP 401").contains("--token-file").hasLineCount(1);
+
+            Cli.Result wrong = Cli.run("status", "T-1", "c-1", "--gate-url", url, "--token", "guess");
+            assertThat(wrong.exitCode()).isEqualTo(1);
+            assertThat(wrong.err()).contains("not accepted").doesNotContain("guess");
+
+            Cli.Result with = Cli.run("status", "T-1", "c-1", "--gate-url", url, "--token-file", tokens.toString());
+            assertThat(with.exitCode()).isZero();
+            assertThat(with.out()).containsPattern("status:\\s+UNKNOWN");
         }
     }
 
