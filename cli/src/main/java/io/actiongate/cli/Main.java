@@ -1,6 +1,7 @@
 package io.actiongate.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine;
@@ -10,7 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
-/** Entry point of the actiongate fat jar: {@code java -jar actiongate-topology-*-all.jar --help}. */
+/** Entry point of the production jar: {@code java -jar actiongate-cli-*-all.jar --help}. */
 @Command(name = "actiongate",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
@@ -51,7 +52,16 @@ public final class Main implements Callable<Integer> {
 
     /** The configured command tree with every subcommand of {@link Subcommands}. */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        return commandLine(out, err, List.of());
+    }
+
+    /**
+     * The command tree with {@code extraCommands} (picocli command objects) before those of {@link Subcommands}:
+     * the dev kit adds {@code dev} and {@code demo} this way, so the production jar carries none of their code.
+     */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err, List<Object> extraCommands) {
         CommandLine cl = new CommandLine(new Main());
+        extraCommands.forEach(cl::addSubcommand);
         Subcommands.register(cl);
         cl.setOut(out);
         cl.setErr(err);

@@ -16,10 +16,8 @@ final class Subcommands {
     }
 
     static void register(CommandLine root) {
-        root.addSubcommand(new DevCommand());
         root.addSubcommand(new TopicsCommand());
         root.addSubcommand(new RunCommand());
-        root.addSubcommand(new DemoCommand());
         root.addSubcommand(new KeysCommand());
         root.addSubcommand(new ProposeCommand());
         root.addSubcommand(new DecideCommand());

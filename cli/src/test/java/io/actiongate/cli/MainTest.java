@@ -11,7 +11,16 @@ class MainTest {
         CliRun run = CliRun.of("--help");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("Usage: actiongate", "--verbose", "--version", "dev", "topics");
+        assertThat(run.out()).contains("Usage: actiongate", "--verbose", "--version", "topics", "run", "decide");
+    }
+
+    @Test
+    void shouldLeaveTheDevKitCommandsToTheDevKit() {
+        CliRun run = CliRun.of("dev");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.ERROR);
+        assertThat(run.err()).contains("Unmatched argument", "'dev'");
+        assertThat(CliRun.of("--help").out()).doesNotContainPattern("(?m)^\\s+(dev|demo)\\s");
     }
 
     @Test
@@ -47,14 +56,6 @@ class MainTest {
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("--bootstrap-servers", "--prefix", "--partitions", "--replication-factor",
                 "--config", "Exit codes: 0");
-    }
-
-    @Test
-    void shouldDescribeDevOptions() {
-        CliRun run = CliRun.of("dev", "--help");
-
-        assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("--port", "9092", "--data-dir", "--config");
     }
 
     @Test

@@ -1,12 +1,12 @@
-package io.actiongate.cli;
+package io.actiongate.dev;
 
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import io.actiongate.dev.DemoScenario;
-import io.actiongate.dev.DevStack;
+import io.actiongate.cli.ConfigOptions;
+import io.actiongate.cli.ExitCodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

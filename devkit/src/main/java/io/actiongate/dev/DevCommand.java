@@ -1,4 +1,4 @@
-package io.actiongate.cli;
+package io.actiongate.dev;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -7,6 +7,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import io.actiongate.broker.PortInUseException;
+import io.actiongate.cli.ConfigOptions;
+import io.actiongate.cli.ExitCodes;
 import io.actiongate.topics.TopicsReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,4 +1,4 @@
-package io.actiongate.cli;
+package io.actiongate.dev;
 
 /**
  * A role that {@code actiongate dev} runs next to the embedded broker: the gate, the executor, the reconciler,

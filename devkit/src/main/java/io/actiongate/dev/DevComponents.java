@@ -1,4 +1,4 @@
-package io.actiongate.cli;
+package io.actiongate.dev;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.actiongate.cli;
+package io.actiongate.dev;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -21,8 +21,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 import io.actiongate.avro.PolicyRecord;
-import io.actiongate.cli.DevComponent;
-import io.actiongate.cli.DevContext;
 import io.actiongate.cli.commands.PolicyJson;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.keys.KeyFiles;

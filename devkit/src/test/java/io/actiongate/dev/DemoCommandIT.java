@@ -1,4 +1,4 @@
-package io.actiongate.cli;
+package io.actiongate.dev;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

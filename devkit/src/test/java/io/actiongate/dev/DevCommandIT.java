@@ -1,4 +1,4 @@
-package io.actiongate.cli;
+package io.actiongate.dev;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,6 +20,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Test;
 
+import io.actiongate.cli.ExitCodes;
 import io.actiongate.topics.Topics;
 import picocli.CommandLine;
 

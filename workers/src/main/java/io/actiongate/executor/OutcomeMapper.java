@@ -7,6 +7,7 @@ import io.actiongate.avro.AttemptReservation;
 import io.actiongate.avro.OutcomeStatus;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.contract.ReasonCode;
+import io.actiongate.redaction.ProviderTextRedaction;
 
 /**
  * Turns what a connector observed into the {@link AttemptOutcome} the gate reads (ARCHITECTURE.md section 5).
@@ -73,9 +74,9 @@ public final class OutcomeMapper {
         }
         return base(reservation, status, dispatched, startedAt, finishedAt)
                 .setHttpStatus(result.httpStatus())
-                .setProviderReceiptId(Redaction.receiptId(result.providerReceiptId()))
+                .setProviderReceiptId(ProviderTextRedaction.receiptId(result.providerReceiptId()))
                 .setErrorCode(errorCode)
-                .setErrorDetail(Redaction.redact(errorDetail))
+                .setErrorDetail(ProviderTextRedaction.redact(errorDetail))
                 .setRetryAt(retryAt)
                 .build();
     }
@@ -105,7 +106,7 @@ public final class OutcomeMapper {
     public AttemptOutcome unknownProvider(AttemptReservation reservation, Instant now) {
         return base(reservation, OutcomeStatus.NOT_DISPATCHED, false, now, now)
                 .setErrorCode(ReasonCode.UNKNOWN_PROVIDER_METHOD.name())
-                .setErrorDetail(Redaction.redact("no connector for provider " + reservation.getProvider()))
+                .setErrorDetail(ProviderTextRedaction.redact("no connector for provider " + reservation.getProvider()))
                 .build();
     }
 

@@ -36,7 +36,7 @@ import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
-import io.actiongate.executor.Redaction;
+import io.actiongate.redaction.ProviderTextRedaction;
 
 /**
  * The reconciler's poll loop. Each unknown outcome becomes a job with a due time; inconclusive lookups are
@@ -180,7 +180,7 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
 
     private void finish(Job job, LookupResult result) {
         UnknownOutcome unknown = job.unknown;
-        String evidence = Redaction.redact(result.evidence());
+        String evidence = ProviderTextRedaction.redact(result.evidence());
         Reconciliation reconciliation = Reconciliation.newBuilder()
                 .setTaskId(unknown.getTaskId())
                 .setToolCallId(unknown.getToolCallId())
@@ -188,7 +188,7 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
                 .setVerdict(Verdict.valueOf(result.verdict().name()))
                 .setEvidence(evidence == null ? "" : evidence)
                 .setLookups(job.lookups)
-                .setProviderReceiptId(Redaction.receiptId(result.providerReceiptId()))
+                .setProviderReceiptId(ProviderTextRedaction.receiptId(result.providerReceiptId()))
                 .setCheckedAt(clock.instant())
                 .build();
         job.reconciliation = reconciliation;

@@ -1,4 +1,4 @@
-package io.actiongate.executor;
+package io.actiongate.redaction;
 
 import java.util.regex.Pattern;
 
@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
  * credentials after an auth scheme, long opaque tokens (base64, hex, JWTs), URLs with a query string and
  * absolute local paths are replaced, control characters flattened, and the length bounded.
  */
-public final class Redaction {
+public final class ProviderTextRedaction {
 
     public static final int DEFAULT_MAX_LENGTH = 256;
     static final String MASK = "[redacted]";
@@ -23,7 +23,7 @@ public final class Redaction {
     private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}+");
     private static final Pattern PLAIN_ID = Pattern.compile("[A-Za-z0-9._:@+-]{1,128}");
 
-    private Redaction() {
+    private ProviderTextRedaction() {
     }
 
     /** {@code text} scrubbed and cut to {@link #DEFAULT_MAX_LENGTH} characters; null stays null. */
