@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * }
  * }</pre>
  *
- * Other modules reach it through topology's test-jar ({@code <type>test-jar</type>, <scope>test</scope>}).
+ * Modules reach it through the test-support module ({@code actiongate-test-support}, {@code <scope>test</scope>}).
  */
 public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCallback {
 
