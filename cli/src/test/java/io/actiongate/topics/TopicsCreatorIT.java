@@ -1,7 +1,9 @@
 package io.actiongate.topics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -36,8 +38,10 @@ class TopicsCreatorIT {
         assertThat(report.topics()).hasSize(Topics.ALL.size())
                 .allMatch(t -> t.action() == TopicResult.Action.CREATED);
         assertThat(report.topics().get(0).name()).isEqualTo(prefix + "proposals");
-        KAFKA.admin().describeTopics(Topics.names(prefix)).allTopicNames().get()
-                .forEach((name, description) -> assertThat(description.partitions()).hasSize(3));
+        // a busy broker may answer a describe right after the create before its metadata has caught up
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
+                KAFKA.admin().describeTopics(Topics.names(prefix)).allTopicNames().get()
+                        .forEach((name, description) -> assertThat(description.partitions()).hasSize(3)));
         assertThat(config(prefix + "receipts").get(TopicConfig.CLEANUP_POLICY_CONFIG).value()).isEqualTo("compact");
         Config conflicts = config(prefix + "conflicts");
         assertThat(conflicts.get(TopicConfig.CLEANUP_POLICY_CONFIG).value()).isEqualTo("delete");
