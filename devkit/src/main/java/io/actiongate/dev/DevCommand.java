@@ -53,8 +53,12 @@ final class DevCommand implements Callable<Integer> {
             env = DevEnvironment.start(new DevEnvironment.Settings(port, dataDir, configOptions.load(Map.of())),
                     DevComponents.defaults());
         } catch (PortInUseException e) {
+            running.countDown();
             throw new IllegalStateException(e.getMessage()
                     + " (another 'actiongate dev' or Kafka running? --port 0 picks a free port)", e);
+        } catch (Exception e) {
+            running.countDown(); // awaitRunning() returns null (never started) instead of waiting forever
+            throw e;
         }
         environment = env;
         Thread hook = new Thread(() -> stop(out), "actiongate-dev-shutdown");

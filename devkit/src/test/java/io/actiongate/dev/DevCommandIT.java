@@ -8,6 +8,8 @@ import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.actiongate.cli.ExitCodes;
 import io.actiongate.topics.Topics;
@@ -27,13 +30,16 @@ import picocli.CommandLine;
 class DevCommandIT {
 
     @Test
-    void shouldStartBrokerCreateTopicsPrintTheAddressAndStopCleanly() throws Exception {
+    void shouldStartBrokerCreateTopicsPrintTheAddressAndStopCleanly(@TempDir Path dir) throws Exception {
+        // a free HTTP port too: the default 8080 may be taken on a shared machine
+        Path config = Files.writeString(dir.resolve("actiongate.properties"), "http.port=0\n");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true));
         DevCommand dev = cl.getSubcommands().get("dev").getCommand();
 
-        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("dev", "--port", "0"));
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("dev", "--port", "0",
+                "--config", config.toString()));
         DevEnvironment env = dev.awaitRunning();
         try {
             assertThat(env).as("dev started; stderr: %s", err).isNotNull();
