@@ -1,0 +1,206 @@
+package io.actiongate.dev;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import io.actiongate.avro.PolicyRecord;
+import io.actiongate.cli.commands.PolicyJson;
+import io.actiongate.gate.GateConfig;
+import io.actiongate.http.HttpServerConfig;
+import io.actiongate.keys.KeyFiles;
+import io.actiongate.node.ActiongateNode;
+import io.actiongate.node.Role;
+import io.actiongate.topics.Topics;
+
+/**
+ * Everything {@code actiongate dev} runs beside the broker: the sandbox providers, a demo approver key that the gate
+ * trusts, the demo policy, and one {@link ActiongateNode} with all three roles whose connectors point at the
+ * sandboxes (and, for the cli connector, at the stand-in kubectl and gh of {@link DevCliTools}). Settings from the user's configuration win over the dev defaults set here.
+ */
+public final class DevStack implements DevComponent {
+
+    public static final String APPROVER_KEY_ID = "demo-approver";
+    public static final String APPROVER_SUBJECT = "alice@demo";
+
+    private final Map<String, String> overrides;
+    private volatile Sandboxes sandboxes;
+    private volatile ActiongateNode node;
+    private volatile Path approverKey;
+    private volatile Path tokenFile;
+    private volatile Map<String, String> effectiveConfig;
+
+    /** @param overrides settings applied after the dev defaults (the demo uses port 0 for HTTP, say) */
+    public DevStack(Map<String, String> overrides) {
+        this.overrides = Map.copyOf(overrides);
+    }
+
+    @Override
+    public String name() {
+        return "actiongate (gate, executor, reconciler, sandboxes)";
+    }
+
+    @Override
+    public AutoCloseable start(DevContext context) throws Exception {
+        Path work = context.workDir();
+        // the gate trusts every public key in keys/trusted; the approver's private key stays apart from them
+        Path keys = Files.createDirectories(work.resolve("keys").resolve("trusted"));
+        Path privateKeys = Files.createDirectories(work.resolve("keys").resolve("approver"));
+        approverKey = privateKeys.resolve(APPROVER_KEY_ID + KeyFiles.PRIVATE_SUFFIX);
+        if (!Files.exists(approverKey)) {
+            KeyFiles.GeneratedKey generated = KeyFiles.generate(privateKeys, APPROVER_KEY_ID);
+            Files.move(generated.publicKeyFile(), keys.resolve(generated.publicKeyFile().getFileName()));
+        }
+        Path secrets = Files.createDirectories(work.resolve("secrets"));
+        String smtpPassword = secret(secrets.resolve("smtp-password"));
+        String imapPassword = secret(secrets.resolve("imap-password"));
+        // the HTTP API's bearer token: generated once per data directory, printed below
+        tokenFile = secrets.resolve("http-token");
+        String token = secret(tokenFile);
+
+        Sandboxes boxes = Sandboxes.start(smtpPassword, imapPassword);
+        try {
+            Map<String, String> config = new HashMap<>(context.config());
+            devDefaults(boxes, keys, secrets).forEach(config::putIfAbsent);
+            DevCliTools.install(work.resolve("cli")).forEach(config::putIfAbsent);
+            config.putAll(overrides);
+            publish(context, DemoPolicy.entries());
+            ActiongateNode started = ActiongateNode.start(config, Role.parse("all"));
+            this.sandboxes = boxes;
+            this.node = started;
+            this.effectiveConfig = Map.copyOf(config);
+        } catch (Exception | Error e) {
+            boxes.close();
+            throw e;
+        }
+        String gate = "http://127.0.0.1:" + node.httpPort();
+        context.hint("gate HTTP: " + gate + "/v1/actions/{task_id}/{tool_call_id}, " + gate + "/metrics, "
+                + gate + "/health/ready");
+        context.hint("gate API token: " + token + "   (in " + tokenFile + "; curl -H 'Authorization: Bearer "
+                + token + "' " + gate + "/v1/actions/T-1/CALL)");
+        context.hint("sandbox webhook provider: " + sandboxes.webhookUri() + "   sandbox SMTP: 127.0.0.1:"
+                + sandboxes.smtpPort() + "   IMAP: 127.0.0.1:" + sandboxes.imapPort());
+        context.hint("demo policy loaded (org 'demo', profile 'assistant', task 'T-1'); approver key: "
+                + approverKey);
+        context.hint("watch receipts:   ./actiongate receipts --follow --bootstrap-servers "
+                + context.bootstrapServers());
+        context.hint("approve an action: ./actiongate decide T-1 CALL --type APPROVE --key " + approverKey
+                + " --approver " + APPROVER_SUBJECT + " --org " + DemoPolicy.ORG + " --gate-url " + gate
+                + " --token-file " + tokenFile + " --bootstrap-servers " + context.bootstrapServers());
+        return this::close;
+    }
+
+    private static Map<String, String> devDefaults(Sandboxes boxes, Path keys, Path secrets) {
+        Map<String, String> d = new HashMap<>();
+        d.put("http.port", "8080");
+        d.put("http.bind.address", "127.0.0.1");
+        d.put(HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, secrets.resolve("http-token").toString());
+        d.put(GateConfig.TRUSTED_KEYS_DIR_CONFIG, keys.toString());
+        d.put("gate.punctuate.interval", "500ms");
+        d.put("executor.dispatch.threads", "4");
+        d.put("reconciler.backoff.initial", "500ms");
+        d.put("reconciler.backoff.max", "5s");
+        d.put("gate.streams.commit.interval.ms", "100");
+        d.put("connectors.webhook.base-url", boxes.webhookUri().toString());
+        d.put("connectors.webhook.operations", "post_update");
+        d.put("connectors.webhook.read-operations", "get_notes");
+        d.put("connectors.webhook.response-timeout-ms", "2000");
+        d.put("connectors.smtp.host", "127.0.0.1");
+        d.put("connectors.smtp.port", Integer.toString(boxes.smtpPort()));
+        d.put("connectors.smtp.from", Sandboxes.MAIL_SENDER);
+        d.put("connectors.smtp.username", Sandboxes.SMTP_USER);
+        d.put("connectors.smtp.password", "file:" + secrets.resolve("smtp-password"));
+        d.put("connectors.smtp.allowed-domains", Sandboxes.MAIL_DOMAIN);
+        d.put("connectors.smtp.imap-host", "127.0.0.1");
+        d.put("connectors.smtp.imap-port", Integer.toString(boxes.imapPort()));
+        d.put("connectors.smtp.imap-username", Sandboxes.IMAP_USER);
+        d.put("connectors.smtp.imap-password", "file:" + secrets.resolve("imap-password"));
+        d.put("connectors.smtp.imap-authoritative", "true");
+        return d;
+    }
+
+    /** A random password kept in an owner-only file, reused across runs with the same data directory. */
+    private static String secret(Path file) throws IOException {
+        if (Files.exists(file)) {
+            return Files.readString(file, StandardCharsets.UTF_8).strip();
+        }
+        byte[] bytes = new byte[18];
+        new SecureRandom().nextBytes(bytes);
+        String value = HexFormat.of().formatHex(bytes);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(file, value, StandardCharsets.UTF_8);
+        return value;
+    }
+
+    /** Writes policy records to the policy topic and waits for the broker to take them. */
+    public static void publish(DevContext context, List<PolicyJson.Entry> entries)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        publish(context.bootstrapServers(), context.topicPrefix(), entries);
+    }
+
+    public static void publish(String bootstrapServers, String prefix, List<PolicyJson.Entry> entries)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<String, PolicyRecord> producer = new KafkaProducer<>(p, new StringSerializer(),
+                Topics.POLICY.valueSerde().serializer())) {
+            for (PolicyJson.Entry entry : entries) {
+                producer.send(new ProducerRecord<>(Topics.POLICY.name(prefix), entry.key().toString(),
+                        entry.record()));
+            }
+            producer.flush();
+        }
+    }
+
+    public Sandboxes sandboxes() {
+        return sandboxes;
+    }
+
+    public ActiongateNode node() {
+        return node;
+    }
+
+    /** The file holding the HTTP API's bearer token. */
+    public Path tokenFile() {
+        return tokenFile;
+    }
+
+    public Path approverKey() {
+        return approverKey;
+    }
+
+    public Map<String, String> config() {
+        return effectiveConfig;
+    }
+
+    private void close() {
+        ActiongateNode n = node;
+        Sandboxes s = sandboxes;
+        try {
+            if (n != null) {
+                n.close();
+            }
+        } finally {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+}

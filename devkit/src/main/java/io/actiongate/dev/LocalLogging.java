@@ -1,0 +1,28 @@
+package io.actiongate.dev;
+
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+
+/** Log levels for the local environments of {@code dev} and {@code demo}. */
+final class LocalLogging {
+
+    private LocalLogging() {
+    }
+
+    /**
+     * Loggers whose warnings are about production concerns that a local environment has on purpose: Kafka Streams'
+     * notice that the global thread's processing exception handler will change default in Kafka 5.0, and its
+     * warning that the state directory lies under the OS temp directory (dev's data directory does, and is deleted
+     * on exit). Errors still show.
+     */
+    static void quietForLocalEnvironment() {
+        for (String name : new String[] {"org.apache.kafka.streams.StreamsConfig",
+            "org.apache.kafka.streams.processor.internals.StateDirectory"}) {
+            if (LoggerFactory.getLogger(name) instanceof Logger logger) {
+                logger.setLevel(Level.ERROR);
+            }
+        }
+    }
+}

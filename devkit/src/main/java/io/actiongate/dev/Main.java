@@ -1,0 +1,31 @@
+package io.actiongate.dev;
+
+import java.io.PrintWriter;
+import java.util.List;
+
+import picocli.CommandLine;
+
+/**
+ * Entry point of the dev kit's jar, which {@code ./actiongate} runs: the production command line of
+ * {@link io.actiongate.cli.Main} plus {@code dev} and {@code demo}.
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        int exitCode = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        System.exit(exitCode);
+    }
+
+    /** Runs one command line in-process and returns its exit code (tests call this). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        return commandLine(out, err).execute(args);
+    }
+
+    /** The production command tree with {@code dev} and {@code demo} added. */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        return io.actiongate.cli.Main.commandLine(out, err, List.of(new DevCommand(), new DemoCommand()));
+    }
+}

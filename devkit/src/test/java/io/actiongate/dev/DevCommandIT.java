@@ -1,0 +1,156 @@
+package io.actiongate.dev;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.actiongate.cli.ExitCodes;
+import io.actiongate.topics.Topics;
+import picocli.CommandLine;
+
+class DevCommandIT {
+
+    @Test
+    void shouldStartBrokerCreateTopicsPrintTheAddressAndStopCleanly(@TempDir Path dir) throws Exception {
+        // a free HTTP port too: the default 8080 may be taken on a shared machine
+        Path config = Files.writeString(dir.resolve("actiongate.properties"), "http.port=0\n");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true));
+        DevCommand dev = cl.getSubcommands().get("dev").getCommand();
+
+        // every log event until the summary is printed: a newcomer must not read warnings as failures
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        logs.start();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(logs);
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("dev", "--port", "0",
+                "--config", config.toString()));
+        DevEnvironment env = dev.awaitRunning();
+        List<ILoggingEvent> beforeSummary;
+        try {
+            assertThat(env).as("dev started; stderr: %s", err).isNotNull();
+            assertThat(out.toString()).contains("Kafka bootstrap servers: " + env.bootstrapServers(),
+                    "actiongate.proposals", "actiongate.dead-letters", "Next steps:", "Ctrl-C");
+            beforeSummary = List.copyOf(logs.list);
+            assertThat(beforeSummary).as("dev logged something before its summary").isNotEmpty();
+            assertThat(beforeSummary.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
+                    .map(e -> e.getLevel() + " " + e.getLoggerName() + " - " + e.getFormattedMessage()))
+                    .as("warnings before the summary").isEmpty();
+            // the HTTP API token dev generated, printed with its file
+            Path tokenFile = env.broker().dataDir().resolve("secrets").resolve("http-token");
+            assertThat(out.toString()).contains("gate API token: " + Files.readString(tokenFile).strip(),
+                    tokenFile.toString());
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    env.bootstrapServers()))) {
+                Set<String> names = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+                assertThat(names).containsAll(Topics.names(Topics.DEFAULT_PREFIX));
+            }
+        } finally {
+            root.detachAppender(logs);
+            dev.stop(new PrintWriter(out, true));
+        }
+        assertThat(exit.get(30, TimeUnit.SECONDS)).isEqualTo(ExitCodes.OK);
+        assertThat(out.toString()).contains("Stopped.");
+        assertThat(env.broker().dataDir()).doesNotExist();
+    }
+
+    @Test
+    void shouldFailNamingThePortWhenItIsTaken() throws IOException {
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+
+            CliRun run = CliRun.of("dev", "--port", Integer.toString(taken.getLocalPort()));
+
+            assertThat(run.exitCode()).isEqualTo(ExitCodes.ERROR);
+            assertThat(run.err()).startsWith("error: port " + taken.getLocalPort()
+                    + " on 127.0.0.1 is already in use");
+        }
+    }
+
+    @Test
+    void shouldStartComponentsInOrderAndCloseThemInReverse() throws Exception {
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        List<DevComponent> components = List.of(recording("gate", events), recording("executor", events));
+
+        try (DevEnvironment env = DevEnvironment.start(new DevEnvironment.Settings(0, null, Map.of()), components)) {
+            assertThat(env.hints()).containsExactly("gate hint", "executor hint");
+        }
+
+        assertThat(events).containsExactly("start gate", "start executor", "stop executor", "stop gate");
+    }
+
+    @Test
+    void shouldCloseStartedComponentsAndTheBrokerWhenOneFailsToStart() {
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        DevComponent failing = new DevComponent() {
+            @Override
+            public String name() {
+                return "broken";
+            }
+
+            @Override
+            public AutoCloseable start(DevContext context) {
+                events.add("bootstrap " + context.bootstrapServers());
+                throw new IllegalStateException("broken on purpose");
+            }
+        };
+
+        CompletableFuture<Throwable> failure = new CompletableFuture<>();
+        try {
+            DevEnvironment.start(new DevEnvironment.Settings(0, null, Map.of()),
+                    List.of(recording("gate", events), failing)).close();
+        } catch (Exception e) {
+            failure.complete(e);
+        }
+
+        assertThat(failure.getNow(null)).hasMessage("broken on purpose");
+        assertThat(events).hasSize(3);
+        assertThat(events.get(0)).isEqualTo("start gate");
+        assertThat(events.get(1)).startsWith("bootstrap 127.0.0.1:");
+        assertThat(events.get(2)).isEqualTo("stop gate");
+    }
+
+    private static DevComponent recording(String name, List<String> events) {
+        return new DevComponent() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public AutoCloseable start(DevContext context) {
+                assertThat(context.topicPrefix()).isEqualTo("actiongate.");
+                assertThat(context.config()).containsKey("state.dir");
+                events.add("start " + name);
+                context.hint(name + " hint");
+                return () -> events.add("stop " + name);
+            }
+        };
+    }
+}
