@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.Receipt;
 import io.actiongate.gate.internal.ActionState;
+import io.actiongate.gate.internal.AttachmentCheck;
 import io.actiongate.gate.internal.CredentialCheck;
 import io.actiongate.gate.internal.Records;
 
@@ -44,6 +45,12 @@ public final class GateStreams implements AutoCloseable {
     /** A gate with the default credential scanner whose published receipts {@code receipts} sees; not started. */
     public static GateStreams create(GateConfig config, ReceiptObserver receipts) {
         return new GateStreams(GateTopology.build(config, ScannerCredentialCheck.defaults(), receipts),
+                properties(config));
+    }
+
+    /** As {@link #create(GateConfig, ReceiptObserver)}, verifying attachments with {@code attachments}. */
+    public static GateStreams create(GateConfig config, ReceiptObserver receipts, AttachmentCheck attachments) {
+        return new GateStreams(GateTopology.build(config, ScannerCredentialCheck.defaults(), receipts, attachments),
                 properties(config));
     }
 

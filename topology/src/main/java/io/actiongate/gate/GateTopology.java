@@ -10,6 +10,7 @@ import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.Reconciliation;
+import io.actiongate.gate.internal.AttachmentCheck;
 import io.actiongate.gate.internal.CredentialCheck;
 import io.actiongate.gate.internal.DecisionProcessor;
 import io.actiongate.gate.internal.DecodeProcessor;
@@ -62,6 +63,12 @@ public final class GateTopology {
 
     /** The gate topology with the given credential check and an observer of every published receipt. */
     public static Topology build(GateConfig config, CredentialCheck credentials, ReceiptObserver receipts) {
+        return build(config, credentials, receipts, AttachmentCheck.WITHOUT_STORAGE);
+    }
+
+    /** As above, with the admission check of attachments against object storage. */
+    public static Topology build(GateConfig config, CredentialCheck credentials, ReceiptObserver receipts,
+                                 AttachmentCheck attachments) {
         String prefix = config.topicPrefix();
         Deserializer<byte[]> bytes = Serdes.ByteArray().deserializer();
         Topology t = new Topology();
@@ -72,7 +79,7 @@ public final class GateTopology {
         source(t, PROPOSALS_SOURCE, Topics.PROPOSALS, prefix, bytes);
         t.addProcessor(PROPOSALS_DECODE, DecodeProcessor.supplier(avro(Topics.PROPOSALS), ADMIT), PROPOSALS_SOURCE);
         t.addProcessor(ADMIT, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<ActionProposal>, Object, Object>)
-                () -> new ProposalProcessor(config, credentials), PROPOSALS_DECODE);
+                () -> new ProposalProcessor(config, credentials, attachments), PROPOSALS_DECODE);
         t.addProcessor(TIMERS, () -> new TimerProcessor(config), PROPOSALS_DECODE);
 
         source(t, DECISIONS_SOURCE, Topics.DECISIONS, prefix, bytes);

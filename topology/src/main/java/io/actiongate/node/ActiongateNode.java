@@ -79,12 +79,15 @@ public final class ActiongateNode implements AutoCloseable {
             connectors = ConnectorRegistry.load(config);
             started.push(connectors);
         }
+        AttachmentStorage storage = new AttachmentStorage(config);
+        started.push(storage);
         if (roles.contains(Role.GATE)) {
             Map<String, String> gateConfig = new HashMap<>(config);
             HostInfo self = new HostInfo(nodeConfig.advertisedHost(), http.port());
             gateConfig.put(GateConfig.STREAMS_PREFIX + StreamsConfig.APPLICATION_SERVER_CONFIG,
                     self.host() + ":" + self.port());
-            gate = GateStreams.create(new GateConfig(gateConfig), new ReceiptMetrics(metrics));
+            gate = GateStreams.create(new GateConfig(gateConfig), new ReceiptMetrics(metrics),
+                    storage.admissionCheck());
             GateStreams streams = gate;
             metrics.consumerLag("gate", () -> streams.streams().metrics());
             started.push(() -> gate.close(Duration.ofMillis(nodeConfig.shutdownTimeoutMs())));
@@ -93,7 +96,9 @@ public final class ActiongateNode implements AutoCloseable {
             gate.start();
         }
         if (roles.contains(Role.EXECUTOR)) {
-            executor = Executor.start(new ExecutorConfig(config), connectors, registry);
+            ExecutorConfig executorConfig = new ExecutorConfig(config);
+            executor = Executor.start(executorConfig, connectors, registry,
+                    storage.executorCheck(executorConfig, registry));
             started.push(executor);
             metrics.consumerLag("executor", executor::clientMetrics);
         }

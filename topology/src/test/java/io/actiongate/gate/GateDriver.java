@@ -50,6 +50,7 @@ import io.actiongate.avro.Verdict;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.gate.internal.AttachmentCheck;
 import io.actiongate.topics.Topics;
 
 /**
@@ -96,6 +97,10 @@ final class GateDriver implements AutoCloseable {
     final TestOutputTopic<byte[], byte[]> rawAttempts;
 
     private GateDriver(KeyPair keys, Map<String, String> overrides, Path stateDir) {
+        this(keys, overrides, stateDir, AttachmentCheck.WITHOUT_STORAGE);
+    }
+
+    private GateDriver(KeyPair keys, Map<String, String> overrides, Path stateDir, AttachmentCheck attachments) {
         this.keys = keys;
         this.stateDir = stateDir;
         Map<String, String> values = new HashMap<>();
@@ -108,7 +113,8 @@ final class GateDriver implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         this.driver = new TopologyTestDriver(
-                GateTopology.build(config, ScannerCredentialCheck.defaults(), observedReceipts::add), props, START);
+                GateTopology.build(config, ScannerCredentialCheck.defaults(), observedReceipts::add, attachments),
+                props, START);
         String prefix = config.topicPrefix();
         StringSerializer strings = new StringSerializer();
         ByteArraySerializer bytes = new ByteArraySerializer();
@@ -149,6 +155,11 @@ final class GateDriver implements AutoCloseable {
 
     static GateDriver start(Path stateDir, Map<String, String> overrides) {
         return new GateDriver(newKeyPair(), overrides, stateDir);
+    }
+
+    /** A driver whose admission checks attachments with {@code attachments} (object storage stand-in). */
+    static GateDriver withAttachments(Path stateDir, AttachmentCheck attachments) {
+        return new GateDriver(newKeyPair(), Map.of(), stateDir, attachments);
     }
 
     /** A second driver over the same state directory and keys (see {@link #snapshotStores()}). */

@@ -31,12 +31,18 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
 
     private final GateConfig config;
     private final Admission admission;
+    private final AttachmentCheck attachments;
     private ProcessorContext<Object, Object> context;
     private Lifecycle lifecycle;
 
     public ProposalProcessor(GateConfig config, CredentialCheck credentials) {
+        this(config, credentials, AttachmentCheck.WITHOUT_STORAGE);
+    }
+
+    public ProposalProcessor(GateConfig config, CredentialCheck credentials, AttachmentCheck attachments) {
         this.config = config;
         this.admission = new Admission(config.summaryMaxChars(), config.maxInputBytesDefault(), credentials);
+        this.attachments = attachments;
     }
 
     @Override
@@ -65,7 +71,9 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         Optional<Rejection> refusal = admission.schema(p)
                 .or(() -> admission.input(p, tool))
                 .or(() -> admission.credentials(p))
-                .or(() -> PolicyChecks.check(action, lifecycle.policy()));
+                .or(() -> PolicyChecks.check(action, lifecycle.policy()))
+                // last: the only check that leaves the process (a bounded HEAD per attachment)
+                .or(() -> attachments.check(p));
         if (refusal.isPresent()) {
             Rejection r = refusal.get();
             ActionState rejected = ActionState.fresh(action.withoutInput(), null, now)
