@@ -75,6 +75,23 @@ public final class EmbeddedS3Server implements AutoCloseable {
                 ObjectStoreConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
     }
 
+    /**
+     * Replaces an object behind actiongate's back, with the content type and user metadata given, as someone with
+     * write access to the bucket could.
+     */
+    public void overwrite(String bucket, String key, byte[] content, String contentType, Map<String, String> metadata) {
+        try (software.amazon.awssdk.services.s3.S3Client raw = software.amazon.awssdk.services.s3.S3Client.builder()
+                .endpointOverride(endpoint()).forcePathStyle(true)
+                .region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                .credentialsProvider(() -> software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
+                        accessKey, secretKey))
+                .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
+                .build()) {
+            raw.putObject(b -> b.bucket(bucket).key(key).contentType(contentType).metadata(metadata),
+                    software.amazon.awssdk.core.sync.RequestBody.fromBytes(content));
+        }
+    }
+
     @Override
     public void close() {
         try {

@@ -88,8 +88,8 @@ public final class Executor implements AutoCloseable {
     }
 
     /** As above, with the attachments and schema-hash check made right before each dispatch. */
-    public static Executor start(ExecutorConfig config, ConnectorRegistry connectors, PrometheusRegistry registry,
-                                 PreDispatchCheck preDispatch) {
+    public static Executor startWith(ExecutorConfig config, ConnectorRegistry connectors,
+                                     PrometheusRegistry registry, PreDispatchCheck preDispatch) {
         return start(config, connectors, registry, DispatchLoop.BatchHook.NONE, preDispatch);
     }
 

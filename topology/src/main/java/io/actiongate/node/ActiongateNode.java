@@ -97,7 +97,7 @@ public final class ActiongateNode implements AutoCloseable {
         }
         if (roles.contains(Role.EXECUTOR)) {
             ExecutorConfig executorConfig = new ExecutorConfig(config);
-            executor = Executor.start(executorConfig, connectors, registry,
+            executor = Executor.startWith(executorConfig, connectors, registry,
                     storage.executorCheck(executorConfig, registry));
             started.push(executor);
             metrics.consumerLag("executor", executor::clientMetrics);
