@@ -62,6 +62,7 @@ import io.actiongate.keys.KeyFiles;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.sandbox.MultipartForm;
+import io.actiongate.scan.CredentialScanner;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.sandbox.SandboxWebhookProvider.Fault;
 import io.actiongate.serde.AvroSetup;
@@ -374,6 +375,9 @@ class AttachmentPipelineIT {
      */
     private void assertNothingPrivateInAnyTopic(List<byte[]> contents) {
         List<byte[]> records = new ArrayList<>();
+        List<String> decoded = new ArrayList<>();
+        Map<String, io.actiongate.topics.TopicSpec<?, ?>> specs = new HashMap<>();
+        Topics.ALL.forEach(spec -> specs.put(spec.name(prefix), spec));
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
@@ -394,11 +398,19 @@ class AttachmentPipelineIT {
                     }
                     if (r.value() != null) {
                         records.add(r.value());
+                        Object value = specs.get(r.topic()).valueSerde().deserializer().deserialize(r.topic(),
+                                r.value());
+                        decoded.add(r.topic() + ": " + value);
                     }
                 }
             }
         }
         assertThat(records).isNotEmpty();
+        // the output rules of the credential scanner: no base64 content, local path, signed URL or credential
+        CredentialScanner scanner = CredentialScanner.forOutputs();
+        for (String text : decoded) {
+            assertThat(scanner.scan(text).map(f -> f.detector())).as(text).isEmpty();
+        }
         List<byte[]> forbidden = new ArrayList<>();
         for (byte[] content : contents) {
             forbidden.add(content.length > 16 ? java.util.Arrays.copyOfRange(content, 0, 16) : content);
