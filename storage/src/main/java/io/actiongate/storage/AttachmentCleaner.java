@@ -43,6 +43,13 @@ public final class AttachmentCleaner implements Runnable, AutoCloseable {
             ReceiptStatus.REJECTED, ReceiptStatus.DENIED, ReceiptStatus.EXPIRED, ReceiptStatus.CANCELLED,
             ReceiptStatus.NOT_APPLIED);
 
+    /**
+     * Rejections of records the gate does not hold (bad ids, record key differing from the value's ids): the receipt
+     * goes out under the record key, which may name another, live action. They settle nothing, so they delete
+     * nothing; otherwise anyone could empty a waiting action's attachments by sending a mismatched record.
+     */
+    static final Set<String> UNHELD_REJECTIONS = Set.of("KEY_MISMATCH", "INVALID_IDENTIFIER");
+
     private final Consumer<String, byte[]> consumer;
     private final Deserializer<Receipt> receipts;
     private final String receiptsTopic;
@@ -130,7 +137,8 @@ public final class AttachmentCleaner implements Runnable, AutoCloseable {
             return;
         }
         if (!SETTLED.contains(receipt.getStatus())
-                || !ActionKey.isValid(receipt.getTaskId(), receipt.getToolCallId())) {
+                || !ActionKey.isValid(receipt.getTaskId(), receipt.getToolCallId())
+                || unheldRejection(receipt)) {
             return;
         }
         String owner = Invocations.ownerId(receipt.getTaskId(), receipt.getToolCallId());
@@ -139,6 +147,11 @@ public final class AttachmentCleaner implements Runnable, AutoCloseable {
         if (deleted > 0) {
             LOG.info("deleted {} staged attachment object(s) of {} after {}", deleted, owner, receipt.getStatus());
         }
+    }
+
+    private static boolean unheldRejection(Receipt receipt) {
+        return receipt.getStatus() == ReceiptStatus.REJECTED && receipt.getReasonCode() != null
+                && UNHELD_REJECTIONS.contains(receipt.getReasonCode());
     }
 
     private void rewind(Collection<TopicPartition> partitions, ConsumerRecords<String, byte[]> records,

@@ -110,6 +110,24 @@ class AttachmentCleanerTest {
     }
 
     @Test
+    void shouldNotLetARejectionOfAnUnheldRecordDeleteALiveActionsObjects() {
+        store.stage("t/live", "text/plain", new byte[] {1});
+        receipt("t", "live", ReceiptStatus.WAITING_APPROVAL);
+        for (String code : List.of("KEY_MISMATCH", "INVALID_IDENTIFIER")) {
+            Receipt forged = Receipt.newBuilder().setTaskId("t").setToolCallId("live")
+                    .setStatus(ReceiptStatus.REJECTED).setReasonCode(code).setToolName("send").setProvider("webhook")
+                    .setOperation("send").setUpdatedAt(Instant.EPOCH).build();
+            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, offset++, "t/live", SERDE.serialize(TOPIC, forged)));
+        }
+        cleaner.pollOnce();
+        assertThat(store.size()).isEqualTo(1);
+
+        receipt("t", "live", ReceiptStatus.DENIED);
+        cleaner.pollOnce();
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
     void shouldSkipUndecodableReceipts() {
         consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, offset++, "t/x", new byte[] {1, 2, 3}));
         store.stage("t/y", "text/plain", new byte[] {1});
