@@ -21,6 +21,7 @@ public final class EmbeddedS3Server implements AutoCloseable {
     private final String accessKey;
     private final String secretKey;
     private final Path directory;
+    private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
 
     private EmbeddedS3Server(S3Proxy proxy, String accessKey, String secretKey, Path directory) {
         this.proxy = proxy;
@@ -94,6 +95,9 @@ public final class EmbeddedS3Server implements AutoCloseable {
 
     @Override
     public void close() {
+        if (stopped.getAndSet(true)) {
+            return;
+        }
         try {
             proxy.stop();
         } catch (Exception e) {

@@ -278,6 +278,43 @@ class AttachmentPipelineIT {
         assertThat(sandbox.requests(unknownKey)).isEqualTo(1);
     }
 
+    @Test
+    void shouldRetryWithoutSendingWhileTheStoreIsDownAndNeverSucceedSilently(TestInfo test) throws Exception {
+        // this test stops its object store, so it runs its own server and node
+        node.close();
+        node = null;
+        EmbeddedS3Server outage = EmbeddedS3Server.start(Files.createDirectories(shared.resolve("outage-" + bucket)));
+        try {
+            storage = outage.storageConfig(bucket, shared.resolve("outage-secrets"));
+            store.close();
+            store = S3AttachmentStore.create(new ObjectStoreConfig(storage));
+            store.init(1);
+            Map<String, String> c = config(test);
+            c.put("gate.retry.backoff", "300ms");
+            node = ActiongateNode.start(c, Role.parse("gate,executor,reconciler"));
+            ActiongateNode started = node;
+            await().atMost(Duration.ofSeconds(60)).until(started::ready);
+
+            String key = "idem-" + prefix + "-outage";
+            propose("c-outage", key, stage("c-outage",
+                    List.of(new AttachmentStager.StagedFile("bytes".getBytes(StandardCharsets.UTF_8), "text/plain"))));
+            Receipt waiting = awaitReceipt("c-outage", r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL);
+            outage.close();
+            decide("c-outage", DecisionType.APPROVE, waiting.getActionDigest());
+
+            Receipt failed = awaitReceipt("c-outage", r -> r.getStatus() == ReceiptStatus.FAILED);
+            assertThat(failed.getReasonCode()).isEqualTo(ReasonCode.RETRIES_EXHAUSTED.name());
+            assertThat(failed.getAttempts()).hasSize(3).allSatisfy(a -> {
+                assertThat(a.getStatus()).isEqualTo(io.actiongate.avro.OutcomeStatus.NOT_DISPATCHED);
+                assertThat(a.getDispatched()).isFalse();
+                assertThat(a.getErrorCode()).isEqualTo("STORAGE_UNAVAILABLE");
+            });
+            assertThat(sandbox.requests(key)).isZero();
+        } finally {
+            outage.close();
+        }
+    }
+
     // ---- helpers -------------------------------------------------------------------------------------------
 
     private static byte[] binaryPdf() {
