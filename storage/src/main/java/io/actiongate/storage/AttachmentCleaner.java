@@ -175,9 +175,13 @@ public final class AttachmentCleaner implements Runnable, AutoCloseable {
         }
     }
 
-    private static void sleep(Duration backoff) {
+    /** Waits out the backoff, but returns within 100 ms of {@link #close()}. */
+    private void sleep(Duration backoff) {
+        long deadline = System.nanoTime() + backoff.toNanos();
         try {
-            Thread.sleep(backoff.toMillis());
+            while (running && System.nanoTime() < deadline) {
+                Thread.sleep(Math.min(100, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
