@@ -8,6 +8,7 @@ import io.actiongate.cli.commands.PolicyCommand;
 import io.actiongate.cli.commands.ProposeCommand;
 import io.actiongate.cli.commands.ReceiptsCommand;
 import io.actiongate.cli.commands.StatusCommand;
+import io.actiongate.cli.commands.StorageCommand;
 
 /** The one place where commands join the {@code actiongate} command line: add yours with one line. */
 final class Subcommands {
@@ -24,5 +25,6 @@ final class Subcommands {
         root.addSubcommand(new PolicyCommand());
         root.addSubcommand(new StatusCommand());
         root.addSubcommand(new ReceiptsCommand());
+        root.addSubcommand(new StorageCommand());
     }
 }

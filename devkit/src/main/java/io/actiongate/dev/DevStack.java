@@ -27,6 +27,8 @@ import io.actiongate.http.HttpServerConfig;
 import io.actiongate.keys.KeyFiles;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
+import io.actiongate.storage.ObjectStoreConfig;
+import io.actiongate.storage.S3AttachmentStore;
 import io.actiongate.topics.Topics;
 
 /**
@@ -41,6 +43,8 @@ public final class DevStack implements DevComponent {
 
     private final Map<String, String> overrides;
     private volatile Sandboxes sandboxes;
+    private volatile SandboxObjectStore objectStore;
+    private volatile Path storageConfigFile;
     private volatile ActiongateNode node;
     private volatile Path approverKey;
     private volatile Path tokenFile;
@@ -75,18 +79,27 @@ public final class DevStack implements DevComponent {
         String token = secret(tokenFile);
 
         Sandboxes boxes = Sandboxes.start(smtpPassword, imapPassword);
+        SandboxObjectStore objects = null;
         try {
+            objects = SandboxObjectStore.start(work.resolve("objects"), secrets);
             Map<String, String> config = new HashMap<>(context.config());
             devDefaults(boxes, keys, secrets).forEach(config::putIfAbsent);
             DevCliTools.install(work.resolve("cli")).forEach(config::putIfAbsent);
+            objects.storageConfig().forEach(config::putIfAbsent);
             config.putAll(overrides);
+            storageConfigFile = writeStorageConfig(work.resolve("storage.properties"), config);
+            initBucket(config);
             publish(context, DemoPolicy.entries());
             ActiongateNode started = ActiongateNode.start(config, Role.parse("all"));
             this.sandboxes = boxes;
+            this.objectStore = objects;
             this.node = started;
             this.effectiveConfig = Map.copyOf(config);
         } catch (Exception | Error e) {
             boxes.close();
+            if (objects != null) {
+                objects.close();
+            }
             throw e;
         }
         String gate = "http://127.0.0.1:" + node.httpPort();
@@ -96,6 +109,9 @@ public final class DevStack implements DevComponent {
                 + token + "' " + gate + "/v1/actions/T-1/CALL)");
         context.hint("sandbox webhook provider: " + sandboxes.webhookUri() + "   sandbox SMTP: 127.0.0.1:"
                 + sandboxes.smtpPort() + "   IMAP: 127.0.0.1:" + sandboxes.imapPort());
+        context.hint("object store (attachments): " + objectStore.endpoint() + " bucket "
+                + SandboxObjectStore.BUCKET + "; stage files with: ./actiongate propose ... --attach FILE "
+                + "--storage-config " + storageConfigFile);
         context.hint("demo policy loaded (org 'demo', profile 'assistant', task 'T-1'); approver key: "
                 + approverKey);
         context.hint("watch receipts:   ./actiongate receipts --follow --bootstrap-servers "
@@ -173,6 +189,34 @@ public final class DevStack implements DevComponent {
         return sandboxes;
     }
 
+    public SandboxObjectStore objectStore() {
+        return objectStore;
+    }
+
+    /** The {@code storage.*} keys of this run, for {@code propose --attach --storage-config}. */
+    public Path storageConfigFile() {
+        return storageConfigFile;
+    }
+
+    private static Path writeStorageConfig(Path file, Map<String, String> config) throws java.io.IOException {
+        StringBuilder text = new StringBuilder("# written by 'actiongate dev': the object store of this run\n");
+        new java.util.TreeMap<>(config).forEach((k, v) -> {
+            if (k.startsWith(ObjectStoreConfig.PREFIX)) {
+                text.append(k).append('=').append(v).append('\n');
+            }
+        });
+        return Files.writeString(file, text.toString());
+    }
+
+    private static void initBucket(Map<String, String> config) {
+        ObjectStoreConfig storage = ObjectStoreConfig.fromNodeConfig(config);
+        if (storage.enabled()) {
+            try (S3AttachmentStore store = S3AttachmentStore.create(storage)) {
+                store.init(storage.stagedExpiryDays());
+            }
+        }
+    }
+
     public ActiongateNode node() {
         return node;
     }
@@ -193,13 +237,20 @@ public final class DevStack implements DevComponent {
     private void close() {
         ActiongateNode n = node;
         Sandboxes s = sandboxes;
+        SandboxObjectStore o = objectStore;
         try {
             if (n != null) {
                 n.close();
             }
         } finally {
-            if (s != null) {
-                s.close();
+            try {
+                if (s != null) {
+                    s.close();
+                }
+            } finally {
+                if (o != null) {
+                    o.close();
+                }
             }
         }
     }

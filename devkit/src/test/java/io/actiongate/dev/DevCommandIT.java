@@ -71,6 +71,14 @@ class DevCommandIT {
                 Set<String> names = admin.listTopics().names().get(10, TimeUnit.SECONDS);
                 assertThat(names).containsAll(Topics.names(Topics.DEFAULT_PREFIX));
             }
+            // the object store for attachments runs too, and the storage config dev wrote reaches it
+            String printed = out.toString();
+            assertThat(printed).contains("object store (attachments): http://127.0.0.1:");
+            int at = printed.indexOf("--storage-config ") + "--storage-config ".length();
+            String storageConfig = printed.substring(at, printed.indexOf('\n', at)).strip();
+            CliRun init = CliRun.of("storage", "init", "--storage-config", storageConfig);
+            assertThat(init.exitCode()).as(init.err()).isZero();
+            assertThat(init.out()).contains("bucket:    actiongate-attachments (exists)");
         } finally {
             root.detachAppender(logs);
             dev.stop(new PrintWriter(out, true));

@@ -83,18 +83,24 @@ public final class ActiongateNode implements AutoCloseable {
         http = new GateHttpServer(HttpServerConfig.from(config), actions, registry, this::ready).start();
         started.push(http);
 
-        // the gate classifies with the providers' own logic (ARCHITECTURE.md section 4, "Classification")
-        if (roles.contains(Role.GATE) || roles.contains(Role.EXECUTOR) || roles.contains(Role.RECONCILER)) {
+        // the executor and reconciler call providers, with credentials; the gate only classifies (below)
+        if (roles.contains(Role.EXECUTOR) || roles.contains(Role.RECONCILER)) {
             connectors = ConnectorRegistry.load(config);
             started.push(connectors);
         }
+        AttachmentStorage storage = new AttachmentStorage(config);
+        started.push(storage);
         if (roles.contains(Role.GATE)) {
             Map<String, String> gateConfig = new HashMap<>(config);
             HostInfo self = new HostInfo(nodeConfig.advertisedHost(), http.port());
             gateConfig.put(GateConfig.STREAMS_PREFIX + StreamsConfig.APPLICATION_SERVER_CONFIG,
                     self.host() + ":" + self.port());
-            gate = GateStreams.create(new GateConfig(gateConfig), OperationClassifiers.of(connectors),
-                    new ReceiptMetrics(metrics));
+            // the gate classifies with the providers' own logic (ARCHITECTURE.md section 4, "Classification"):
+            // classifier-only connectors, built from the same settings without resolving any credential, so a gate
+            // pod holds no provider secret
+            gate = GateStreams.create(new GateConfig(gateConfig),
+                    OperationClassifiers.of(ConnectorRegistry.classifiers(config)),
+                    new ReceiptMetrics(metrics), storage.admissionCheck());
             GateStreams streams = gate;
             metrics.consumerLag("gate", () -> streams.streams().metrics());
             started.push(() -> gate.close(Duration.ofMillis(nodeConfig.shutdownTimeoutMs())));
@@ -103,7 +109,9 @@ public final class ActiongateNode implements AutoCloseable {
             gate.start();
         }
         if (roles.contains(Role.EXECUTOR)) {
-            executor = Executor.start(new ExecutorConfig(config), connectors, registry);
+            ExecutorConfig executorConfig = new ExecutorConfig(config);
+            executor = Executor.startWith(executorConfig, connectors, registry,
+                    storage.executorCheck(executorConfig, registry));
             started.push(executor);
             metrics.consumerLag("executor", executor::clientMetrics);
         }

@@ -13,6 +13,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -128,6 +129,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     private final Map<String, List<java.time.Instant>> requestTimes = new ConcurrentHashMap<>();
     private final Map<String, List<String>> traceparents = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> effectsByKey = new ConcurrentHashMap<>();
+    private final Map<String, List<List<MultipartForm.Part>>> attachmentsByKey = new ConcurrentHashMap<>();
     private final Deque<ProgrammedFault> faults = new ConcurrentLinkedDeque<>();
     private final AtomicLong totalRequests = new AtomicLong();
     private final AtomicLong lookups = new AtomicLong();
@@ -221,6 +223,11 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         return totalRequests.get();
     }
 
+    /** The attachment parts of each multipart request under {@code idempotencyKey}, in arrival order. */
+    public List<List<MultipartForm.Part>> attachments(String idempotencyKey) {
+        return List.copyOf(attachmentsByKey.getOrDefault(idempotencyKey, List.of()));
+    }
+
     public int effectCount() {
         return effects.size();
     }
@@ -251,6 +258,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         requestTimes.clear();
         traceparents.clear();
         effectsByKey.clear();
+        attachmentsByKey.clear();
         faults.clear();
         totalRequests.set(0);
         lookups.set(0);
@@ -304,11 +312,23 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     private void post(HttpExchange exchange, String operation) throws IOException {
         totalRequests.incrementAndGet();
-        int bodyBytes = drain(exchange.getRequestBody());
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        int bodyBytes = body.length;
         String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
         if (key == null || key.isBlank()) {
             respond(exchange, 400, Map.of("error", "missing Idempotency-Key"), null);
             return;
+        }
+        Optional<String> boundary = MultipartForm.boundary(exchange.getRequestHeaders().getFirst("Content-Type"));
+        if (boundary.isPresent()) {
+            try {
+                attachmentsByKey.computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                        .add(MultipartForm.parse(body, boundary.get()).stream()
+                                .filter(part -> part.name().equals("attachment")).toList());
+            } catch (IllegalArgumentException e) {
+                respond(exchange, 400, Map.of("error", "malformed multipart body"), null);
+                return;
+            }
         }
         requestsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
         requestTimes.computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>())

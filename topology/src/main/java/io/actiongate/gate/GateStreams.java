@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.Receipt;
 import io.actiongate.gate.internal.ActionState;
+import io.actiongate.gate.internal.AttachmentCheck;
 import io.actiongate.gate.internal.CredentialCheck;
 import io.actiongate.gate.internal.Records;
 
@@ -55,6 +56,15 @@ public final class GateStreams implements AutoCloseable {
         return create(config, operations, ScannerCredentialCheck.defaults(), receipts);
     }
 
+    /**
+     * As {@link #create(GateConfig, OperationClassifiers, ReceiptObserver)}, verifying attachments at admission with
+     * {@code attachments}.
+     */
+    public static GateStreams create(GateConfig config, OperationClassifiers operations, ReceiptObserver receipts,
+                                     AttachmentCheck attachments) {
+        return create(config, operations, ScannerCredentialCheck.defaults(), receipts, attachments);
+    }
+
     /** A gate with another credential check (tests, embedders); not started. */
     public static GateStreams create(GateConfig config, OperationClassifiers operations,
                                      CredentialCheck credentials) {
@@ -63,9 +73,14 @@ public final class GateStreams implements AutoCloseable {
 
     private static GateStreams create(GateConfig config, OperationClassifiers operations, CredentialCheck credentials,
                                       ReceiptObserver receipts) {
+        return create(config, operations, credentials, receipts, AttachmentCheck.WITHOUT_STORAGE);
+    }
+
+    private static GateStreams create(GateConfig config, OperationClassifiers operations, CredentialCheck credentials,
+                                      ReceiptObserver receipts, AttachmentCheck attachments) {
         int partitions = InputPartitions.discover(config, DESCRIBE_TIMEOUT);
         LOG.info("gate routes by murmur2 over {} partitions per input topic", partitions);
-        return new GateStreams(GateTopology.build(config, operations, credentials, receipts, partitions),
+        return new GateStreams(GateTopology.build(config, operations, credentials, receipts, partitions, attachments),
                 properties(config));
     }
 

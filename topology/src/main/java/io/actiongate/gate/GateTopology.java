@@ -19,6 +19,7 @@ import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.Reconciliation;
+import io.actiongate.gate.internal.AttachmentCheck;
 import io.actiongate.gate.internal.CredentialCheck;
 import io.actiongate.gate.internal.DecisionClaimProcessor;
 import io.actiongate.gate.internal.DecisionProcessor;
@@ -134,6 +135,12 @@ public final class GateTopology {
      */
     public static Topology build(GateConfig config, OperationClassifiers operations, CredentialCheck credentials,
                                  ReceiptObserver receipts, int partitions) {
+        return build(config, operations, credentials, receipts, partitions, AttachmentCheck.WITHOUT_STORAGE);
+    }
+
+    /** As above, with the admission check of attachments against object storage. */
+    public static Topology build(GateConfig config, OperationClassifiers operations, CredentialCheck credentials,
+                                 ReceiptObserver receipts, int partitions, AttachmentCheck attachments) {
         Routing routing = new Routing(partitions);
         Set<String> hopTopics = HOPS.stream().map(h -> hopTopic(config.applicationId(), h))
                 .collect(Collectors.toUnmodifiableSet());
@@ -166,7 +173,7 @@ public final class GateTopology {
         t.addProcessor(PROPOSALS_DECODE, DecodeProcessor.supplier(avro(Topics.PROPOSALS), ADMIT, hopTopics),
                 PROPOSALS_ROUTE, hopExit(PROPOSALS_HOP));
         t.addProcessor(ADMIT, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<ActionProposal>, Object, Object>)
-                () -> new ProposalProcessor(config, credentials, operations), PROPOSALS_DECODE);
+                () -> new ProposalProcessor(config, credentials, operations, attachments), PROPOSALS_DECODE);
         t.addProcessor(TIMERS, () -> new TimerProcessor(config, operations), PROPOSALS_DECODE);
 
         t.addProcessor(DECISIONS_DECODE, DecodeProcessor.supplier(avro(Topics.DECISIONS), DECIDE, hopTopics),

@@ -7,6 +7,7 @@ import java.util.Set;
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorRegistry;
+import io.actiongate.connector.spi.OperationClassifier;
 import io.actiongate.connector.spi.Validation;
 
 /**
@@ -52,14 +53,18 @@ public interface OperationClassifiers {
      */
     boolean classifiesPerInput(String provider);
 
-    /** The classifiers of the given connectors, by provider name; {@code cli} classifies per input. */
-    static OperationClassifiers of(Map<String, ? extends Connector> connectors) {
-        return of(connectors, PER_INPUT_PROVIDERS);
+    /**
+     * The given classifiers by provider name (credential-free ones from {@link ConnectorRegistry#classifiers}, or
+     * full connectors); each says itself whether it classifies per input.
+     */
+    static OperationClassifiers of(Map<String, ? extends OperationClassifier> classifiers) {
+        return of(classifiers, classifiers.entrySet().stream().filter(e -> e.getValue().classifiesPerInput())
+                .map(Map.Entry::getKey).collect(java.util.stream.Collectors.toUnmodifiableSet()));
     }
 
     /** The classifiers of the given connectors; {@code perInput} names the providers that classify per input. */
-    static OperationClassifiers of(Map<String, ? extends Connector> connectors, Set<String> perInput) {
-        Map<String, Connector> byProvider = Map.copyOf(connectors);
+    static OperationClassifiers of(Map<String, ? extends OperationClassifier> classifiers, Set<String> perInput) {
+        Map<String, OperationClassifier> byProvider = Map.copyOf(classifiers);
         Set<String> perInputProviders = Set.copyOf(perInput);
         return new OperationClassifiers() {
             @Override

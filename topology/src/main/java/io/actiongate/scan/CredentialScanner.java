@@ -44,6 +44,18 @@ public final class CredentialScanner {
         return new CredentialScanner(BuiltInDetectors.all());
     }
 
+    /**
+     * A scanner for what actiongate writes: every built-in detector plus those for base64 content, local paths and
+     * presigned URLs (not applied to proposal inputs, where such values may be legitimate).
+     */
+    public static CredentialScanner forOutputs() {
+        // the specific output rules first, so a signed URL is reported as one; the generic blob rule last
+        List<Detector> all = new java.util.ArrayList<>(OutputDetectors.specific());
+        all.addAll(BuiltInDetectors.all());
+        all.addAll(OutputDetectors.generic());
+        return new CredentialScanner(all);
+    }
+
     /** A scanner with the given detectors, tried in order (for tests and custom deployments). */
     public static CredentialScanner of(List<Detector> detectors) {
         Objects.requireNonNull(detectors, "detectors");

@@ -269,9 +269,9 @@ class AdmissionTest {
     }
 
     @Test
-    void shouldAdmitValidAttachment() {
-        gate.propose(proposal("c-1").setAttachments(List.of(attachment().build())));
-        assertThat(gate.lastReceipt().getStatus()).isEqualTo(ReceiptStatus.WAITING_APPROVAL);
+    void shouldRejectWellFormedAttachmentWhenNoObjectStorageCanVerifyIt() {
+        // fail closed: without storage.enabled the gate cannot verify the object, so it is not admitted
+        assertRejected(proposal("c-1").setAttachments(List.of(attachment().build())), ReasonCode.ATTACHMENT_INVALID);
     }
 
     static Attachment.Builder attachment() {

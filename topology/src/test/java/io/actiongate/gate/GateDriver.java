@@ -50,6 +50,7 @@ import io.actiongate.avro.Verdict;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.gate.internal.AttachmentCheck;
 import io.actiongate.topics.Topics;
 
 /**
@@ -104,11 +105,13 @@ final class GateDriver implements AutoCloseable {
     final int partitions;
 
     private GateDriver(KeyPair keys, Map<String, String> overrides, Path stateDir) {
-        this(keys, overrides, stateDir, FakeClassifiers.webhook(), ScannerCredentialCheck.defaults(), 1);
+        this(keys, overrides, stateDir, FakeClassifiers.webhook(), ScannerCredentialCheck.defaults(), 1,
+                AttachmentCheck.WITHOUT_STORAGE);
     }
 
     private GateDriver(KeyPair keys, Map<String, String> overrides, Path stateDir, OperationClassifiers operations,
-                       io.actiongate.gate.internal.CredentialCheck credentials, int partitions) {
+                       io.actiongate.gate.internal.CredentialCheck credentials, int partitions,
+                       AttachmentCheck attachments) {
         this.keys = keys;
         this.classifiers = operations instanceof FakeClassifiers fake ? fake : null;
         this.partitions = partitions;
@@ -124,8 +127,8 @@ final class GateDriver implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         this.driver = new TopologyTestDriver(
-                GateTopology.build(config, operations, credentials, observedReceipts::add, partitions), props,
-                START);
+                GateTopology.build(config, operations, credentials, observedReceipts::add, partitions, attachments),
+                props, START);
         String prefix = config.topicPrefix();
         StringSerializer strings = new StringSerializer();
         ByteArraySerializer bytes = new ByteArraySerializer();
@@ -170,12 +173,14 @@ final class GateDriver implements AutoCloseable {
 
     /** A driver whose gate classifies with {@code operations} (e.g. real connectors). */
     static GateDriver start(Path stateDir, OperationClassifiers operations) {
-        return new GateDriver(newKeyPair(), Map.of(), stateDir, operations, ScannerCredentialCheck.defaults(), 1);
+        return new GateDriver(newKeyPair(), Map.of(), stateDir, operations, ScannerCredentialCheck.defaults(), 1,
+                AttachmentCheck.WITHOUT_STORAGE);
     }
 
     /** A driver with another credential check (fault injection). */
     static GateDriver start(Path stateDir, io.actiongate.gate.internal.CredentialCheck credentials) {
-        return new GateDriver(newKeyPair(), Map.of(), stateDir, FakeClassifiers.webhook(), credentials, 1);
+        return new GateDriver(newKeyPair(), Map.of(), stateDir, FakeClassifiers.webhook(), credentials, 1,
+                AttachmentCheck.WITHOUT_STORAGE);
     }
 
     /**
@@ -185,12 +190,18 @@ final class GateDriver implements AutoCloseable {
      */
     static GateDriver startRouted(Path stateDir, int partitions) {
         return new GateDriver(newKeyPair(), Map.of(), stateDir, FakeClassifiers.webhook(),
-                ScannerCredentialCheck.defaults(), partitions);
+                ScannerCredentialCheck.defaults(), partitions, AttachmentCheck.WITHOUT_STORAGE);
     }
 
     /** What the topology wrote to the internal topic of {@code hop} (a name in {@link GateTopology#HOPS}). */
     TestOutputTopic<byte[], byte[]> hop(String hop) {
         return raw(GateTopology.hopTopic(APPLICATION_ID, hop));
+    }
+
+    /** A driver whose admission checks attachments with {@code attachments} (object storage stand-in). */
+    static GateDriver withAttachments(Path stateDir, AttachmentCheck attachments) {
+        return new GateDriver(newKeyPair(), Map.of(), stateDir, FakeClassifiers.webhook(),
+                ScannerCredentialCheck.defaults(), 1, attachments);
     }
 
     /** A second driver over the same state directory and keys (see {@link #snapshotStores()}). */

@@ -44,6 +44,9 @@ import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.Tracing;
 import io.actiongate.key.ActionLogContext;
 import io.actiongate.serde.TraceHeaders;
+import io.actiongate.storage.AttachmentRef;
+import io.actiongate.storage.PreDispatchCheck;
+import io.actiongate.storage.Verification;
 
 /**
  * The executor's poll loop: the single dispatch fence of ARCHITECTURE.md section 5. Single-threaded except for
@@ -82,6 +85,9 @@ final class DispatchLoop implements ConsumerRebalanceListener {
     private final Clock clock;
     private final BatchHook hook;
 
+    /** Attachments and live schema hash, right before a connector sees the reservation. */
+    private volatile PreDispatchCheck preDispatch = PreDispatchCheck.WITHOUT_STORAGE;
+
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<TopicPartition, Set<CompletableFuture<Void>>> inFlightByPartition = new ConcurrentHashMap<>();
     private boolean paused;
@@ -104,6 +110,10 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         this.revocationTimeout = revocationTimeout;
         this.clock = clock;
         this.hook = hook;
+    }
+
+    void preDispatch(PreDispatchCheck check) {
+        this.preDispatch = check;
     }
 
     void subscribe() {
@@ -258,9 +268,17 @@ final class DispatchLoop implements ConsumerRebalanceListener {
             produceAndWait(mapper.unknownProvider(reservation, startedAt));
             return;
         }
+        PreDispatchCheck.Result checked = preDispatch.check(checkRequest(reservation));
+        if (checked instanceof PreDispatchCheck.Refuse refuse) {
+            LOG.warn("attempt {} of {}/{} not dispatched: {}", reservation.getAttempt(), reservation.getTaskId(),
+                    reservation.getToolCallId(), refuse.errorCode());
+            produceAndWait(mapper.refusedBeforeDispatch(reservation, refuse.errorCode(), refuse.detail(), startedAt));
+            return;
+        }
         AttemptOutcome outcome;
         try {
-            DispatchResult result = connector.get().dispatch(toRequest(reservation));
+            DispatchRequest request = toRequest(reservation, ((PreDispatchCheck.Proceed) checked).attachments());
+            DispatchResult result = connector.get().dispatch(request);
             outcome = mapper.fromResult(reservation, result, startedAt, clock.instant());
         } catch (RuntimeException e) {
             LOG.warn("connector {} threw {} dispatching attempt {} of {}/{}; outcome UNKNOWN",
@@ -274,12 +292,25 @@ final class DispatchLoop implements ConsumerRebalanceListener {
     }
 
     static DispatchRequest toRequest(AttemptReservation r) {
+        return toRequest(r, List.of());
+    }
+
+    /** The connector's request; attachments carry the bytes the pre-dispatch check read and verified. */
+    static DispatchRequest toRequest(AttemptReservation r, List<Verification.LoadedAttachment> loaded) {
+        Map<String, byte[]> bytes = new HashMap<>();
+        loaded.forEach(l -> bytes.put(l.ref().objectKey(), l.bytes()));
         List<Attachment> attachments = r.getAttachments().stream()
-                .map(a -> new Attachment(a.getObjectKey(), a.getSha256(), a.getSizeBytes(), a.getContentType()))
+                .map(a -> new Attachment(a.getObjectKey(), a.getSha256(), a.getSizeBytes(), a.getContentType(),
+                        bytes.get(a.getObjectKey())))
                 .toList();
         return new DispatchRequest(r.getTaskId(), r.getToolCallId(), r.getAttempt(), r.getIdempotencyKey(),
                 r.getOrgId(), r.getProvider(), r.getOperation(), r.getToolName(), r.getInputJson(), attachments,
                 r.getLeaseExpiresAt());
+    }
+
+    private static PreDispatchCheck.Request checkRequest(AttemptReservation r) {
+        return new PreDispatchCheck.Request(r.getTaskId(), r.getToolCallId(), r.getProvider(), r.getToolName(),
+                r.getToolSchemaHash(), r.getAttachments().stream().map(AttachmentRef::fromAvro).toList());
     }
 
     private ProducerRecord<String, AttemptOutcome> record(AttemptOutcome outcome) {

@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.clients.PollThread;
 import io.actiongate.connector.spi.ConnectorRegistry;
+import io.actiongate.storage.PreDispatchCheck;
 import io.actiongate.topics.Topics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -86,9 +87,21 @@ public final class Executor implements AutoCloseable {
         return start(config, connectors, registry, DispatchLoop.BatchHook.NONE);
     }
 
+    /** As above, with the attachments and schema-hash check made right before each dispatch. */
+    public static Executor startWith(ExecutorConfig config, ConnectorRegistry connectors,
+                                     PrometheusRegistry registry, PreDispatchCheck preDispatch) {
+        return start(config, connectors, registry, DispatchLoop.BatchHook.NONE, preDispatch);
+    }
+
     static Executor start(ExecutorConfig config, ConnectorRegistry connectors, PrometheusRegistry registry,
                           DispatchLoop.BatchHook hook) {
+        return start(config, connectors, registry, hook, PreDispatchCheck.WITHOUT_STORAGE);
+    }
+
+    static Executor start(ExecutorConfig config, ConnectorRegistry connectors, PrometheusRegistry registry,
+                          DispatchLoop.BatchHook hook, PreDispatchCheck preDispatch) {
         Executor executor = new Executor(config, connectors, registry, hook);
+        executor.loop.preDispatch(preDispatch);
         executor.pollThread.start();
         LOG.info("executor {} started: group {}, topic {}, {} dispatch thread(s), connectors {}",
                 config.executorId(), config.groupId(), Topics.ATTEMPTS.name(config.topicPrefix()),

@@ -110,6 +110,18 @@ public final class OutcomeMapper {
                 .build();
     }
 
+    /**
+     * The pre-dispatch check refused: an attachment did not verify, the tool schema changed, or the store or the
+     * policy view could not be read. Nothing was sent.
+     */
+    public AttemptOutcome refusedBeforeDispatch(AttemptReservation reservation, String errorCode, String detail,
+                                                Instant now) {
+        return base(reservation, OutcomeStatus.NOT_DISPATCHED, false, now, now)
+                .setErrorCode(errorCode)
+                .setErrorDetail(ProviderTextRedaction.redact(detail))
+                .build();
+    }
+
     private AttemptOutcome.Builder base(AttemptReservation reservation, OutcomeStatus status, boolean dispatched,
                                         Instant startedAt, Instant finishedAt) {
         return AttemptOutcome.newBuilder()

@@ -50,6 +50,14 @@ public final class ProposeCommand extends OperatorCommand {
     @Option(names = "--dry-run", description = "Validate and print the digests without publishing.")
     boolean dryRun;
 
+    @Option(names = "--attach", paramLabel = "FILE", description = {
+            "Stage FILE in the object store under this action and list it in 'attachments' (repeatable). The "
+                    + "content type follows the extension (.pdf .txt .csv .json .png .jpg); needs --storage-config."})
+    List<Path> attach = new java.util.ArrayList<>();
+
+    @Mixin
+    StorageOptions storage = new StorageOptions();
+
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
@@ -57,7 +65,22 @@ public final class ProposeCommand extends OperatorCommand {
     int execute() throws Exception {
         ActionProposal proposal = ProposalJson.fromJson(description(), Instant.now());
         String key = proposal.getTaskId() + "/" + proposal.getToolCallId();
-        if (!dryRun) {
+        if (!attach.isEmpty()) {
+            if (dryRun) {
+                throw new CommandFailure("--dry-run cannot be combined with --attach: staging assigns the object keys "
+                        + "the action digest covers");
+            }
+            ProposalAttachments.Staged staged = ProposalAttachments.stage(storage.config(), proposal, attach);
+            proposal = staged.proposal();
+            try {
+                TopicWriter.write(kafka, Topics.PROPOSALS, List.of(new TopicWriter.Entry<>(key, proposal)));
+            } catch (RuntimeException e) {
+                staged.discard();
+                throw e;
+            }
+            proposal.getAttachments().forEach(a -> out().println("attachment:    " + a.getObjectKey() + " sha256="
+                    + a.getSha256() + " size=" + a.getSizeBytes() + " type=" + a.getContentType()));
+        } else if (!dryRun) {
             TopicWriter.write(kafka, Topics.PROPOSALS, List.of(new TopicWriter.Entry<>(key, proposal)));
         }
         out().println("action_key:    " + key);

@@ -37,6 +37,8 @@ public final class ErrorCodes {
     public static final String COMMAND_KILLED = "COMMAND_KILLED";
     /** The input broke the connector's bounds at dispatch time; nothing was sent. */
     public static final String SCHEMA_INVALID = "SCHEMA_INVALID";
+    /** An attachment was not loaded and verified by the executor; nothing was sent. A reason code. */
+    public static final String ATTACHMENT_INVALID = "ATTACHMENT_INVALID";
 
     private ErrorCodes() {
     }

@@ -79,14 +79,19 @@ public final class WebhookConnector implements Connector {
         if (!validation.valid()) {
             return DispatchResult.refusedBeforeSending(ErrorCodes.SCHEMA_INVALID, validation.violation());
         }
+        Optional<WebhookBody> payload = WebhookBody.of(request);
+        if (payload.isEmpty()) {
+            return DispatchResult.refusedBeforeSending(ErrorCodes.ATTACHMENT_INVALID,
+                    "attachment bytes were not loaded and verified before dispatch");
+        }
         HttpRequest httpRequest;
         try {
             HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(settings.baseUrl() + "/" + request.operation()))
                     .timeout(settings.responseTimeout())
-                    .header("Content-Type", "application/json")
+                    .header("Content-Type", payload.get().contentType())
                     .header(IDEMPOTENCY_KEY, request.idempotencyKey())
                     .header(ACTION_HEADER, request.actionKey())
-                    .POST(HttpRequest.BodyPublishers.ofString(request.inputJson(), StandardCharsets.UTF_8));
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(payload.get().bytes()));
             Tracing.injectCurrent(builder::header); // the proposal's trace continues at the provider
             if (settings.credential() != null) {
                 settings.credential().apply(builder);

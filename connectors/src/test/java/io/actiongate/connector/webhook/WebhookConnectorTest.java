@@ -392,4 +392,49 @@ class WebhookConnectorTest {
             assertThat(logs.lines()).isNotEmpty().noneMatch(line -> line.contains(TOKEN));
         }
     }
+
+    @Test
+    void shouldSendLoadedAttachmentsAsMultipartWithTheInputPartUnchanged() {
+        server.answer(200, Map.of(), "{\"id\":\"rcpt-a\"}");
+        byte[] report = "quarterly numbers\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] notes = "--not-a-boundary--".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        io.actiongate.connector.spi.DispatchRequest request = new io.actiongate.connector.spi.DispatchRequest(
+                "T-1", "C-1", 1, "key-att", "acme", "webhook", "notify", "notify", INPUT, java.util.List.of(
+                        new io.actiongate.connector.spi.Attachment("attachments/T-1/C-1/a", "a".repeat(64),
+                                report.length, "text/plain", report),
+                        new io.actiongate.connector.spi.Attachment("attachments/T-1/C-1/b", "b".repeat(64),
+                                notes.length, "text/csv", notes)), Instant.parse("2030-01-01T00:00:00Z"));
+
+        assertThat(connector().dispatch(request).status()).isEqualTo(Status.SUCCEEDED);
+
+        assertThat(server.requests()).singleElement().satisfies(r -> {
+            String type = r.header("Content-Type");
+            assertThat(type).startsWith("multipart/form-data; boundary=actiongate-");
+            String boundary = type.substring(type.indexOf("boundary=") + 9);
+            assertThat(r.body()).isEqualTo("--" + boundary + "\r\n"
+                    + "Content-Disposition: form-data; name=\"input\"\r\nContent-Type: application/json\r\n\r\n"
+                    + INPUT + "\r\n--" + boundary + "\r\n"
+                    + "Content-Disposition: form-data; name=\"attachment\"; filename=\"attachment-1\"\r\n"
+                    + "Content-Type: text/plain\r\n\r\nquarterly numbers\n\r\n--" + boundary + "\r\n"
+                    + "Content-Disposition: form-data; name=\"attachment\"; filename=\"attachment-2\"\r\n"
+                    + "Content-Type: text/csv\r\n\r\n--not-a-boundary--\r\n--" + boundary + "--\r\n");
+            assertThat(r.body()).doesNotContain("attachments/T-1/C-1");
+            assertThat(r.header("Idempotency-Key")).isEqualTo("key-att");
+        });
+    }
+
+    @Test
+    void shouldRefuseAttachmentsWhoseBytesWereNotLoadedWithoutSending() {
+        io.actiongate.connector.spi.DispatchRequest request = new io.actiongate.connector.spi.DispatchRequest(
+                "T-1", "C-1", 1, "key-ref", "acme", "webhook", "notify", "notify", INPUT, java.util.List.of(
+                        new io.actiongate.connector.spi.Attachment("attachments/T-1/C-1/a", "a".repeat(64), 3,
+                                "text/plain")), Instant.parse("2030-01-01T00:00:00Z"));
+
+        DispatchResult result = connector().dispatch(request);
+
+        assertThat(result.status()).isEqualTo(Status.FAILED);
+        assertThat(result.dispatched()).isFalse();
+        assertThat(result.errorCode()).isEqualTo("ATTACHMENT_INVALID");
+        assertThat(server.requests()).isEmpty();
+    }
 }

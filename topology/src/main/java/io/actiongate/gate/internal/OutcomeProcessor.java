@@ -66,7 +66,17 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
                 lifecycle.save(state, observed.withResolution("GATE", null, null)
                         .to(Phase.FAILED, code.name(), "provider refused the request", now));
             }
-            case RETRYABLE, NOT_DISPATCHED -> retry(state, observed, o, now);
+            case NOT_DISPATCHED -> {
+                ReasonCode refusal = finalRefusal(o.getErrorCode());
+                if (refusal != null) {
+                    // a retry would read the same object and descriptor again: settle with the executor's reason
+                    lifecycle.save(state, observed.withResolution("GATE", null, null)
+                            .to(Phase.FAILED, refusal.name(), "refused before dispatch", now));
+                } else {
+                    retry(state, observed, o, now);
+                }
+            }
+            case RETRYABLE -> retry(state, observed, o, now);
             case UNKNOWN -> lifecycle.unknown(state, observed, null, "executor reported an unknown outcome");
             default -> throw new IllegalStateException("unhandled outcome status");
         }
@@ -87,6 +97,14 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
         }
         lifecycle.save(state, observed.withTimer(null, Math.max(retryAt, now))
                 .to(Phase.RETRY_WAIT, null, "attempt " + (observed.attemptCount() + 1) + " scheduled", now));
+    }
+
+    /** The executor's definite pre-dispatch refusals; anything else not dispatched may be retried. */
+    private static ReasonCode finalRefusal(String errorCode) {
+        if (ReasonCode.ATTACHMENT_INVALID.name().equals(errorCode)) {
+            return ReasonCode.ATTACHMENT_INVALID;
+        }
+        return ReasonCode.TOOL_SCHEMA_CHANGED.name().equals(errorCode) ? ReasonCode.TOOL_SCHEMA_CHANGED : null;
     }
 
     /** Error codes travel to receipts: keep only code-shaped values, never free text. */

@@ -33,13 +33,20 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
     private final GateConfig config;
     private final Admission admission;
     private final OperationClassifiers operations;
+    private final AttachmentCheck attachments;
     private ProcessorContext<Object, Object> context;
     private Lifecycle lifecycle;
 
     public ProposalProcessor(GateConfig config, CredentialCheck credentials, OperationClassifiers operations) {
+        this(config, credentials, operations, AttachmentCheck.WITHOUT_STORAGE);
+    }
+
+    public ProposalProcessor(GateConfig config, CredentialCheck credentials, OperationClassifiers operations,
+                             AttachmentCheck attachments) {
         this.config = config;
         this.admission = new Admission(config.summaryMaxChars(), config.maxInputBytesDefault(), credentials);
         this.operations = operations;
+        this.attachments = attachments;
     }
 
     @Override
@@ -75,6 +82,10 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         PolicyChecks.Verdict verdict = refusal.isPresent() ? null : PolicyChecks.check(action, policy, operations);
         if (verdict != null) {
             refusal = verdict.rejection();
+        }
+        if (refusal.isEmpty()) {
+            // last: the only check that leaves the process (a bounded HEAD per attachment)
+            refusal = attachments.check(p);
         }
         if (refusal.isPresent()) {
             Rejection r = refusal.get();

@@ -1,0 +1,127 @@
+package io.actiongate.node;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.executor.ExecutorConfig;
+import io.actiongate.gate.StorageAttachmentCheck;
+import io.actiongate.gate.internal.AttachmentCheck;
+import io.actiongate.storage.AttachmentCleaner;
+import io.actiongate.storage.AttachmentDispatchGuard;
+import io.actiongate.storage.AttachmentVerifier;
+import io.actiongate.storage.BoundedAdmissionCheck;
+import io.actiongate.storage.CleanupMetrics;
+import io.actiongate.storage.ObjectStoreConfig;
+import io.actiongate.storage.PolicyTopicSchemaHashes;
+import io.actiongate.storage.PreDispatchCheck;
+import io.actiongate.storage.S3AttachmentStore;
+import io.actiongate.topics.Topics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * The object-storage parts of a node, from the {@code storage.*} keys. Without {@code storage.enabled=true} both
+ * checks fail closed (nothing with attachments is admitted or dispatched) and no cleaner runs.
+ *
+ * <ul>
+ *   <li>gate: a metadata-only check (HEAD) at admission, bounded by {@code storage.admission.timeout.ms};</li>
+ *   <li>executor: the pre-dispatch guard (live tool schema hash from the policy topic, bytes read and verified),
+ *       and the cleaner that deletes an action's staged objects once its receipt settles.</li>
+ * </ul>
+ */
+final class AttachmentStorage implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AttachmentStorage.class);
+
+    private final ObjectStoreConfig config;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+
+    AttachmentStorage(Map<String, String> nodeConfig) {
+        this.config = ObjectStoreConfig.fromNodeConfig(nodeConfig);
+    }
+
+    boolean enabled() {
+        return config.enabled();
+    }
+
+    AttachmentCheck admissionCheck() {
+        if (!config.enabled()) {
+            return AttachmentCheck.WITHOUT_STORAGE;
+        }
+        S3AttachmentStore store = own(S3AttachmentStore.create(config, config.admissionTimeout()));
+        BoundedAdmissionCheck check = own(new BoundedAdmissionCheck(new AttachmentVerifier(store, config.keyPrefix()),
+                config, config.admissionTimeout(), 4));
+        return new StorageAttachmentCheck(check);
+    }
+
+    /** The executor's guard; also starts the policy reader and the receipts cleaner, both owned by this object. */
+    PreDispatchCheck executorCheck(ExecutorConfig executor, PrometheusRegistry registry) {
+        if (!config.enabled()) {
+            return PreDispatchCheck.WITHOUT_STORAGE;
+        }
+        S3AttachmentStore store = own(S3AttachmentStore.create(config));
+        String prefix = executor.topicPrefix();
+
+        Map<String, Object> policyProps = new HashMap<>(executor.kafkaClientProperties());
+        policyProps.put(ConsumerConfig.CLIENT_ID_CONFIG, executor.executorId() + "-policy");
+        policyProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        PolicyTopicSchemaHashes schemas = own(new PolicyTopicSchemaHashes(
+                new KafkaConsumer<>(policyProps, new StringDeserializer(), new ByteArrayDeserializer()),
+                Topics.POLICY.valueSerde().deserializer(), Topics.POLICY.name(prefix)));
+        thread("actiongate-executor-policy", schemas);
+
+        Map<String, Object> cleanerProps = new HashMap<>(executor.kafkaClientProperties());
+        cleanerProps.put(ConsumerConfig.GROUP_ID_CONFIG, executor.groupId() + "-attachment-cleaner");
+        cleanerProps.put(ConsumerConfig.CLIENT_ID_CONFIG, executor.executorId() + "-attachment-cleaner");
+        cleanerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        cleanerProps.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        cleanerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        AttachmentCleaner cleaner = own(new AttachmentCleaner(
+                new KafkaConsumer<>(cleanerProps, new StringDeserializer(), new ByteArrayDeserializer()),
+                Topics.RECEIPTS.valueSerde().deserializer(), Topics.RECEIPTS.name(prefix), store,
+                new CleanupMetrics(registry), Duration.ofMillis(500), Duration.ofSeconds(5)));
+        thread("actiongate-attachment-cleaner", cleaner);
+        LOG.info("attachments: bucket {} at {}, cleaner group {}", config.bucket(),
+                config.endpoint().map(Object::toString).orElse("the AWS regional endpoint"),
+                executor.groupId() + "-attachment-cleaner");
+        return new AttachmentDispatchGuard(new AttachmentVerifier(store, config.keyPrefix()), config, schemas);
+    }
+
+    private static void thread(String name, Runnable body) {
+        Thread thread = new Thread(() -> {
+            try {
+                body.run();
+            } catch (RuntimeException e) {
+                LOG.error("{} stopped: {}", name, e.getClass().getSimpleName());
+            }
+        }, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private <T extends AutoCloseable> T own(T resource) {
+        owned.add(0, resource);
+        return resource;
+    }
+
+    @Override
+    public void close() {
+        for (AutoCloseable resource : owned) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                LOG.warn("error closing attachment storage: {}", e.getClass().getSimpleName());
+            }
+        }
+        owned.clear();
+    }
+}
