@@ -59,9 +59,8 @@ public final class DecisionPublisher implements DecisionSink, AutoCloseable {
         this.ttl = ttl;
     }
 
-    /** Builds, signs and publishes; returns the published decision once the broker acknowledged it. */
-    @Override
-    public Decision publish(Request r, Instant now) throws PublishException {
+    /** The signed decision for {@code r}, issued at {@code now}, expiring {@code ttl} later. */
+    public static Decision signed(Request r, SigningKey key, Duration ttl, Instant now) {
         Decision unsigned = Decision.newBuilder()
                 .setDecisionId(r.decisionId())
                 .setTaskId(r.taskId())
@@ -76,7 +75,13 @@ public final class DecisionPublisher implements DecisionSink, AutoCloseable {
                 .setKeyId(key.keyId())
                 .setSignature(ByteBuffer.allocate(0))
                 .build();
-        Decision signed = DecisionSigning.sign(unsigned, key.privateKey());
+        return DecisionSigning.sign(unsigned, key.privateKey());
+    }
+
+    /** Builds, signs and publishes; returns the published decision once the broker acknowledged it. */
+    @Override
+    public Decision publish(Request r, Instant now) throws PublishException {
+        Decision signed = signed(r, key, ttl, now);
         byte[] value = AvroSerdes.serde(Decision.class).serialize(topic, signed);
         String recordKey = r.taskId() + "/" + r.toolCallId();
         try {

@@ -30,6 +30,10 @@ import io.actiongate.digest.Jcs;
  */
 public final class ReviewBuilder {
 
+    static {
+        io.actiongate.serde.AvroSetup.install();
+    }
+
     /** Which decisions the page offers. */
     public enum Kind {
         /** APPROVE or REJECT an action in {@code WAITING_APPROVAL}. */

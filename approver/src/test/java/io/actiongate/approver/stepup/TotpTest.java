@@ -1,0 +1,52 @@
+package io.actiongate.approver.stepup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+
+import org.junit.jupiter.api.Test;
+
+class TotpTest {
+
+    // RFC 6238 appendix B, SHA-1 seed, last six digits of the eight-digit values
+    private static final byte[] SEED = "12345678901234567890".getBytes(StandardCharsets.US_ASCII);
+
+    @Test
+    void shouldMatchTheRfc6238TestVectors() {
+        assertThat(Totp.code(SEED, Totp.step(Instant.ofEpochSecond(59)))).isEqualTo("287082");
+        assertThat(Totp.code(SEED, Totp.step(Instant.ofEpochSecond(1111111109)))).isEqualTo("081804");
+        assertThat(Totp.code(SEED, Totp.step(Instant.ofEpochSecond(1234567890)))).isEqualTo("005924");
+        assertThat(Totp.code(SEED, Totp.step(Instant.ofEpochSecond(20000000000L)))).isEqualTo("353130");
+    }
+
+    @Test
+    void shouldAcceptOneStepOfDriftButNoMore() {
+        Instant now = Instant.ofEpochSecond(1234567890);
+        long step = Totp.step(now);
+        assertThat(Totp.verify(SEED, Totp.code(SEED, step - 1), now)).isEqualTo(step - 1);
+        assertThat(Totp.verify(SEED, Totp.code(SEED, step + 1), now)).isEqualTo(step + 1);
+        assertThat(Totp.verify(SEED, Totp.code(SEED, step - 2), now)).isEqualTo(-1);
+        assertThat(Totp.verify(SEED, "12345", now)).isEqualTo(-1);
+        assertThat(Totp.verify(SEED, null, now)).isEqualTo(-1);
+    }
+
+    @Test
+    void shouldRefuseACodeWhoseStepWasAlreadyUsed() {
+        StepUpStore store = new StepUpStore();
+        Instant now = Instant.ofEpochSecond(1234567890);
+        store.setTotp("demo", "alice", SEED, Totp.step(now) - 5);
+        String code = Totp.code(SEED, Totp.step(now));
+
+        assertThat(store.useTotp("demo", "alice", code, now)).isTrue();
+        assertThat(store.useTotp("demo", "alice", code, now)).as("replayed").isFalse();
+        assertThat(store.useTotp("demo", "bob", code, now)).as("another person").isFalse();
+    }
+
+    @Test
+    void shouldRoundTripBase32() {
+        byte[] secret = {0, 1, 2, (byte) 0xff, 0x7f, 9, 10, 11, 12, 13};
+        assertThat(Totp.unbase32(Totp.base32(secret))).isEqualTo(secret);
+        assertThat(Totp.base32("foobar".getBytes(StandardCharsets.US_ASCII))).isEqualTo("MZXW6YTBOI");
+    }
+}
