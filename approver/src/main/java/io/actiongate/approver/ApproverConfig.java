@@ -160,7 +160,7 @@ public record ApproverConfig(
                 duration(c, CHALLENGE_TTL, Duration.ofMinutes(5)),
                 duration(c, SESSION_IDLE, Duration.ofMinutes(15)),
                 duration(c, SESSION_MAX, Duration.ofHours(8)),
-                duration(c, APPROVAL_WAIT, Duration.ofHours(24)),
+                duration(c, APPROVAL_WAIT, duration(c, "gate.approval.timeout", Duration.ofHours(24))),
                 duration(c, ENROL_WINDOW, Duration.ofMinutes(5)),
                 senders,
                 Optional.ofNullable(c.get(CREDENTIALS_FILE)).filter(s -> !s.isBlank()).map(Path::of));

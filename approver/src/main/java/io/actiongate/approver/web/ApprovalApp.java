@@ -179,6 +179,8 @@ public final class ApprovalApp implements HttpHandler {
         String origin = ex.header("Origin");
         String fetchSite = ex.header("Sec-Fetch-Site");
         if (origin == null || !origin.equals(d.origin()) || (fetchSite != null && !fetchSite.equals("same-origin"))) {
+            AUDIT.info("origin check: Origin={} Sec-Fetch-Site={} expected {}", safe(origin), safe(fetchSite),
+                    d.origin());
             return Refusal.ORIGIN_REFUSED;
         }
         if (!Tokens.same(ex.field("csrf"), session.csrf())) {
@@ -497,6 +499,9 @@ public final class ApprovalApp implements HttpHandler {
         byte[] attestation = Tokens.unb64(ex.field("attestation_object"));
         byte[] clientData = Tokens.unb64(ex.field("client_data"));
         if (challenge == null || attestation == null || clientData == null || attestation.length == 0) {
+            LOG.info("passkey registration without data: challenge {}, attestation {}, client data {}",
+                    challenge != null, attestation == null ? -1 : attestation.length,
+                    clientData == null ? -1 : clientData.length);
             stepUpPage(ex, s, "No passkey was received (this needs JavaScript).", null, false);
             return;
         }

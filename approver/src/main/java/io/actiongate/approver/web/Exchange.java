@@ -13,7 +13,7 @@ import com.sun.net.httpserver.HttpExchange;
 
 /**
  * One request and its response, with the security headers every answer carries: a strict Content-Security-Policy
- * (scripts and styles only from this origin, no inline script, no framing), no caching, no referrer, no sniffing.
+ * (scripts and styles only from this origin, no inline script, no framing), no caching, no referrer to other sites, no sniffing.
  */
 public final class Exchange {
 
@@ -115,7 +115,8 @@ public final class Exchange {
         h.set("Content-Security-Policy", CSP);
         h.set("X-Frame-Options", "DENY");
         h.set("X-Content-Type-Options", "nosniff");
-        h.set("Referrer-Policy", "no-referrer");
+        // not no-referrer: under it browsers send "Origin: null" on form posts, and the origin check needs the origin
+        h.set("Referrer-Policy", "same-origin");
         h.set("Cross-Origin-Opener-Policy", "same-origin");
         h.set("Cross-Origin-Resource-Policy", "same-origin");
         h.set("Permissions-Policy", "publickey-credentials-get=(self), publickey-credentials-create=(self)");
