@@ -17,6 +17,13 @@ import io.actiongate.approver.Fixtures;
 import io.actiongate.approver.TestIdp;
 import io.actiongate.approver.stepup.Totp;
 import io.actiongate.avro.ActionProposal;
+import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.avro.AttemptSummary;
+import io.actiongate.avro.OutcomeStatus;
+import io.actiongate.avro.Receipt;
+import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.avro.Reconciliation;
+import io.actiongate.avro.Verdict;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
 import io.actiongate.digest.DecisionSigning;
@@ -326,5 +333,58 @@ class ApprovalAppTest {
 
         assertThat(queue.indexOf("/review/T-0/email-0")).isPositive().isLessThan(queue.indexOf("/review/T-1/email-1"));
         assertThat(queue).doesNotContain("T-9").contains("min").contains("left");
+    }
+
+    @Test
+    void shouldShowAnUnknownActionsAttemptsAndEvidenceAndRecordTheOwnersResolutionAfterStepUp() throws Exception {
+        ActionProposal p = Fixtures.email("T-2", "email-u");
+        java.time.Instant t = app.clock.instant().minusSeconds(120);
+        Receipt unknown = Receipt.newBuilder(Fixtures.receipt(p, ReceiptStatus.UNKNOWN, t))
+                .setAttempts(java.util.List.of(AttemptSummary.newBuilder().setAttempt(1)
+                        .setStatus(OutcomeStatus.UNKNOWN).setDispatched(true).setHttpStatus(null)
+                        .setErrorCode("RESPONSE_TIMEOUT").setStartedAt(t).setFinishedAt(t).build()))
+                .build();
+        app.book.proposal("T-2/email-u", p);
+        app.book.receipt("T-2/email-u", unknown);
+        app.book.outcome("T-2/email-u", AttemptOutcome.newBuilder().setTaskId("T-2").setToolCallId("email-u")
+                .setAttempt(1).setStatus(OutcomeStatus.UNKNOWN).setDispatched(true)
+                .setErrorCode("RESPONSE_TIMEOUT").setErrorDetail("no answer within 10000 ms after DATA")
+                .setStartedAt(t).setFinishedAt(t).build());
+        app.book.reconciliation("T-2/email-u", Reconciliation.newBuilder().setTaskId("T-2").setToolCallId("email-u")
+                .setAttempt(1).setVerdict(Verdict.STILL_UNKNOWN).setEvidence("IMAP folder not authoritative")
+                .setLookups(3).setCheckedAt(t).build());
+        signIn(browser, "owner-sub", "demo", "owner@example.com");
+        byte[] secret = enrolTotp(browser);
+
+        String queue = browser.get(app.url("/queue")).body();
+        assertThat(queue).contains("/resolve/T-2/email-u");
+        String page = browser.get(app.url("/resolve/T-2/email-u")).body();
+        assertThat(page).contains("RESPONSE_TIMEOUT", "no answer within 10000 ms after DATA", "STILL_UNKNOWN",
+                "IMAP folder not authoritative", "record RESOLVE_NO_EFFECT", "record RESOLVE_EFFECT_CONFIRMED");
+        assertThat(page).doesNotContain("id=\"approve\"");
+
+        // an approval is not a decision this page offers
+        HttpResponse<String> wrongKind = browser.post(app.url("/resolve/T-2/email-u"), app.origin,
+                form(page, "APPROVE"));
+        assertThat(wrongKind.statusCode()).isEqualTo(409);
+        String again = browser.get(app.url("/resolve/T-2/email-u")).body();
+        Map<String, String> noStepUp = form(again, "RESOLVE_NO_EFFECT");
+        assertThat(browser.post(app.url("/resolve/T-2/email-u"), app.origin, noStepUp).statusCode()).isEqualTo(409);
+        assertThat(app.published).isEmpty();
+
+        String third = browser.get(app.url("/resolve/T-2/email-u")).body();
+        Map<String, String> f = form(third, "RESOLVE_NO_EFFECT");
+        f.put("totp", code(secret));
+        HttpResponse<String> r = browser.post(app.url("/resolve/T-2/email-u"), app.origin, f);
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(app.published).singleElement().satisfies(d -> {
+            assertThat(d.getType()).isEqualTo(DecisionType.RESOLVE_NO_EFFECT);
+            assertThat(d.getActionDigest()).isEqualTo(unknown.getActionDigest());
+            assertThat(d.getAuthMethod()).isEqualTo("oidc+totp");
+            assertThat(DecisionSigning.verify(d, app.keys.getPublic())).isTrue();
+        });
+        // the review page of the same action offers no approval: it is not waiting
+        assertThat(browser.get(app.url("/review/T-2/email-u")).body()).doesNotContain("id=\"approve\"");
     }
 }
