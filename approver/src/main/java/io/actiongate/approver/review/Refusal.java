@@ -40,6 +40,8 @@ public enum Refusal {
     STEP_UP_REQUIRED(null, "Approving needs a step-up: your passkey, or a one-time code from your authenticator "
             + "app. Nothing was published."),
     STEP_UP_FAILED(null, "The step-up verification failed. Nothing was published."),
+    STEP_UP_LOCKED(null, "Too many failed step-ups: step-up is locked for this person for a while. Nothing was "
+            + "published."),
     BAD_DECISION(null, "That is not a decision this page offers. Nothing was published."),
     PUBLISH_FAILED(null, "The decision could not be confirmed as published. Check the queue before trying again.");
 

@@ -21,8 +21,13 @@ public final class StepUpStore {
     public record Passkey(String id, CredentialRecord record, Instant addedAt) {
     }
 
+    /** Failed step-ups tolerated per person within {@link #LOCK_WINDOW} before step-up is refused for that long. */
+    public static final int MAX_FAILURES = 5;
+    public static final java.time.Duration LOCK_WINDOW = java.time.Duration.ofMinutes(15);
+
     private static final class Factors {
         final byte[] userHandle = Tokens.randomBytes(16);
+        final java.util.Deque<Instant> failures = new java.util.ArrayDeque<>();
         final List<Passkey> passkeys = new ArrayList<>();
         byte[] totpSecret;
         long lastTotpStep = -1;
@@ -99,6 +104,33 @@ public final class StepUpStore {
             }
             f.lastTotpStep = step;
             return true;
+        }
+    }
+
+    /**
+     * Whether step-up is locked for this person: {@link #MAX_FAILURES} failures within {@link #LOCK_WINDOW}. Bounds
+     * online guessing of one-time codes (one in a million per guess, three steps accepted).
+     */
+    public boolean locked(String org, String subject, Instant now) {
+        Factors f = factors.get(id(org, subject));
+        if (f == null) {
+            return false;
+        }
+        synchronized (f) {
+            while (!f.failures.isEmpty() && !f.failures.peekFirst().isAfter(now.minus(LOCK_WINDOW))) {
+                f.failures.removeFirst();
+            }
+            return f.failures.size() >= MAX_FAILURES;
+        }
+    }
+
+    public void recordFailure(String org, String subject, Instant now) {
+        Factors f = of(org, subject);
+        synchronized (f) {
+            f.failures.addLast(now);
+            while (f.failures.size() > MAX_FAILURES) {
+                f.failures.removeFirst();
+            }
         }
     }
 

@@ -354,8 +354,17 @@ public final class ApprovalApp implements HttpHandler {
         }
         String authMethod = "oidc";
         if (type != DecisionType.REJECT) {
+            String org = s.identity().org();
+            String subject = s.identity().subject();
+            if (d.stepUps().locked(org, subject, d.clock().instant())) {
+                refuse(ex, s, key, review.actionDigest(), Refusal.STEP_UP_LOCKED, path);
+                return;
+            }
             String method = stepUp(ex, s, consumed.challenge());
             if (method == null || method.startsWith("!")) {
+                if (method != null) {
+                    d.stepUps().recordFailure(org, subject, d.clock().instant());
+                }
                 refuse(ex, s, key, review.actionDigest(),
                         method == null ? Refusal.STEP_UP_REQUIRED : Refusal.STEP_UP_FAILED, path);
                 return;

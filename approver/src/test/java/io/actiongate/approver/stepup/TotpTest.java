@@ -49,4 +49,19 @@ class TotpTest {
         assertThat(Totp.unbase32(Totp.base32(secret))).isEqualTo(secret);
         assertThat(Totp.base32("foobar".getBytes(StandardCharsets.US_ASCII))).isEqualTo("MZXW6YTBOI");
     }
+
+    @Test
+    void shouldLockStepUpAfterFiveFailuresWithinFifteenMinutes() {
+        StepUpStore store = new StepUpStore();
+        Instant t = Instant.parse("2026-11-30T22:00:00Z");
+        for (int i = 0; i < 4; i++) {
+            store.recordFailure("demo", "alice", t.plusSeconds(i));
+        }
+        assertThat(store.locked("demo", "alice", t.plusSeconds(10))).isFalse();
+        store.recordFailure("demo", "alice", t.plusSeconds(10));
+        assertThat(store.locked("demo", "alice", t.plusSeconds(11))).isTrue();
+        assertThat(store.locked("demo", "bob", t.plusSeconds(11))).isFalse();
+        assertThat(store.locked("demo", "alice", t.plusSeconds(15 * 60 + 1))).as("the oldest failure aged out")
+                .isFalse();
+    }
 }
