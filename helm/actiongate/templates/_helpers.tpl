@@ -59,6 +59,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- define "actiongate.stateDir" -}}/var/lib/actiongate/state{{- end }}
 {{- define "actiongate.trustedKeysDir" -}}/etc/actiongate/trusted-keys{{- end }}
 {{- define "actiongate.secretsDir" -}}/etc/actiongate/secrets{{- end }}
+{{- define "actiongate.approverKeyDir" -}}/etc/actiongate/approver-key{{- end }}
 
 {{/*
 The configuration as a Java properties file, keys sorted: values.config overlaid with the keys the chart derives
@@ -77,6 +78,16 @@ Whole numbers print without a fraction; backslashes and line breaks are escaped.
 {{- $_ = set $config "gate.streams.num.stream.threads" .Values.gate.streamThreads }}
 {{- if .Values.trustedKeys.existingSecret }}
 {{- $_ = set $config "gate.trusted.keys.dir" (include "actiongate.trustedKeysDir" .) }}
+{{- end }}
+{{- if .Values.approver.enabled }}
+{{- $_ = set $config "approver.public.url" (required "approver.publicUrl is required" .Values.approver.publicUrl) }}
+{{- $_ = set $config "approver.http.port" .Values.approver.port }}
+{{- $_ = set $config "approver.http.bind.address" "0.0.0.0" }}
+{{- $_ = set $config "approver.oidc.issuer" (required "approver.oidc.issuer is required" .Values.approver.oidc.issuer) }}
+{{- $_ = set $config "approver.oidc.client.id" (required "approver.oidc.clientId is required" .Values.approver.oidc.clientId) }}
+{{- $_ = set $config "approver.oidc.org.claim" .Values.approver.oidc.orgClaim }}
+{{- $_ = set $config "approver.signing.key.id" .Values.approver.signingKey.keyId }}
+{{- $_ = set $config "approver.signing.key.file" (printf "%s/%s.key" (include "actiongate.approverKeyDir" .) .Values.approver.signingKey.keyId) }}
 {{- end -}}
 # Rendered by the actiongate Helm chart from values.config and the chart's derived keys.
 {{- range $key := keys $config | sortAlpha }}
