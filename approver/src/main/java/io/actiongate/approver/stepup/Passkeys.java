@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Set;
 
 import com.webauthn4j.WebAuthnManager;
-import com.webauthn4j.converter.exception.DataConversionException;
 import com.webauthn4j.credential.CredentialRecord;
 import com.webauthn4j.credential.CredentialRecordImpl;
 import com.webauthn4j.data.AuthenticationData;
@@ -19,7 +18,6 @@ import com.webauthn4j.data.attestation.statement.COSEAlgorithmIdentifier;
 import com.webauthn4j.data.client.Origin;
 import com.webauthn4j.data.client.challenge.DefaultChallenge;
 import com.webauthn4j.server.ServerProperty;
-import com.webauthn4j.verifier.exception.VerificationException;
 
 /**
  * WebAuthn with webauthn4j: registers a person's passkey (user verification required) and verifies an assertion
@@ -52,11 +50,13 @@ public final class Passkeys {
             throws StepUpException {
         try {
             RegistrationData data = manager.parse(new RegistrationRequest(attestationObject, clientDataJson));
-            ServerProperty sp = new ServerProperty(origin, rpId, new DefaultChallenge(challenge));
+            ServerProperty sp = ServerProperty.builder().origin(origin).rpId(rpId)
+                    .challenge(new DefaultChallenge(challenge)).build();
             manager.verify(data, new RegistrationParameters(sp, ALGORITHMS, true, true));
             return new CredentialRecordImpl(data.getAttestationObject(), data.getCollectedClientData(),
                     data.getClientExtensions(), Set.of());
-        } catch (DataConversionException | VerificationException | IllegalArgumentException e) {
+        } catch (RuntimeException e) {
+            // webauthn4j's verification and conversion errors, and Jackson's for malformed CBOR/JSON: all fail closed
             throw new StepUpException("the passkey registration does not verify: " + e.getClass().getSimpleName());
         }
     }
@@ -68,12 +68,13 @@ public final class Passkeys {
     public long verify(CredentialRecord credential, byte[] challenge, byte[] credentialId, byte[] userHandle,
                        byte[] authenticatorData, byte[] clientDataJson, byte[] signature) throws StepUpException {
         try {
-            ServerProperty sp = new ServerProperty(origin, rpId, new DefaultChallenge(challenge));
+            ServerProperty sp = ServerProperty.builder().origin(origin).rpId(rpId)
+                    .challenge(new DefaultChallenge(challenge)).build();
             AuthenticationData data = manager.parse(new AuthenticationRequest(credentialId, userHandle,
                     authenticatorData, clientDataJson, signature));
             manager.verify(data, new AuthenticationParameters(sp, credential, List.of(credentialId), true, true));
             return data.getAuthenticatorData().getSignCount();
-        } catch (DataConversionException | VerificationException | IllegalArgumentException e) {
+        } catch (RuntimeException e) {
             throw new StepUpException("the passkey assertion does not verify: " + e.getClass().getSimpleName());
         }
     }
