@@ -39,8 +39,7 @@ public record ApproverConfig(
         Duration sessionMax,
         Duration approvalWait,
         Duration enrolWindow,
-        Map<String, String> senderAccounts,
-        Optional<Path> credentialsFile) {
+        Map<String, String> senderAccounts) {
 
     public static final String PREFIX = "approver.";
 
@@ -62,13 +61,11 @@ public record ApproverConfig(
     public static final String APPROVAL_WAIT = "approver.approval.wait";
     public static final String ENROL_WINDOW = "approver.enrol.window";
     public static final String SENDER_PREFIX = "approver.sender.";
-    public static final String CREDENTIALS_FILE = "approver.credentials.file";
 
     /** Every {@code approver.*} key this class reads (for documentation checks). */
     public static final List<String> KEYS = List.of(BIND_ADDRESS, PORT, PUBLIC_URL, OIDC_ISSUER, OIDC_CLIENT_ID,
             OIDC_CLIENT_SECRET, OIDC_ORG_CLAIM, OIDC_SCOPES, APPROVERS, SIGNING_KEY_FILE, SIGNING_KEY_ID,
-            DECISION_TTL, CHALLENGE_TTL, SESSION_IDLE, SESSION_MAX, APPROVAL_WAIT, ENROL_WINDOW, SENDER_PREFIX + "<provider>",
-            CREDENTIALS_FILE);
+            DECISION_TTL, CHALLENGE_TTL, SESSION_IDLE, SESSION_MAX, APPROVAL_WAIT, ENROL_WINDOW, SENDER_PREFIX + "<provider>");
 
     public ApproverConfig {
         kafkaClient = Map.copyOf(kafkaClient);
@@ -94,8 +91,7 @@ public record ApproverConfig(
         URI u = URI.create(publicUrl.getScheme() + "://" + publicUrl.getHost() + ":" + boundPort);
         return new ApproverConfig(bootstrapServers, topicPrefix, kafkaClient, bindAddress, port, u, oidcIssuer,
                 oidcClientId, oidcClientSecret, oidcOrgClaim, oidcScopes, approvers, signingKeyFile, signingKeyId,
-                decisionTtl, challengeTtl, sessionIdle, sessionMax, approvalWait, enrolWindow, senderAccounts,
-                credentialsFile);
+                decisionTtl, challengeTtl, sessionIdle, sessionMax, approvalWait, enrolWindow, senderAccounts);
     }
 
     /** Reads the configuration; throws {@link IllegalArgumentException} naming the first bad key. */
@@ -162,8 +158,7 @@ public record ApproverConfig(
                 duration(c, SESSION_MAX, Duration.ofHours(8)),
                 duration(c, APPROVAL_WAIT, duration(c, "gate.approval.timeout", Duration.ofHours(24))),
                 duration(c, ENROL_WINDOW, Duration.ofMinutes(5)),
-                senders,
-                Optional.ofNullable(c.get(CREDENTIALS_FILE)).filter(s -> !s.isBlank()).map(Path::of));
+                senders);
     }
 
     private static boolean isLoopbackName(String host) {
