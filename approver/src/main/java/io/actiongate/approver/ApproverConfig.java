@@ -65,7 +65,8 @@ public record ApproverConfig(
     /** Every {@code approver.*} key this class reads (for documentation checks). */
     public static final List<String> KEYS = List.of(BIND_ADDRESS, PORT, PUBLIC_URL, OIDC_ISSUER, OIDC_CLIENT_ID,
             OIDC_CLIENT_SECRET, OIDC_ORG_CLAIM, OIDC_SCOPES, APPROVERS, SIGNING_KEY_FILE, SIGNING_KEY_ID,
-            DECISION_TTL, CHALLENGE_TTL, SESSION_IDLE, SESSION_MAX, APPROVAL_WAIT, ENROL_WINDOW, SENDER_PREFIX + "<provider>");
+            DECISION_TTL, CHALLENGE_TTL, SESSION_IDLE, SESSION_MAX, APPROVAL_WAIT, ENROL_WINDOW,
+            SENDER_PREFIX + "<provider>");
 
     public ApproverConfig {
         kafkaClient = Map.copyOf(kafkaClient);
@@ -110,7 +111,8 @@ public record ApproverConfig(
         if (!"https".equals(scheme) && !("http".equals(scheme) && isLoopbackName(publicUrl.getHost()))) {
             throw new IllegalArgumentException(PUBLIC_URL + " must be https (plain http only for localhost)");
         }
-        if (publicUrl.getRawPath() != null && !publicUrl.getRawPath().isEmpty() && !publicUrl.getRawPath().equals("/")) {
+        String path = publicUrl.getRawPath();
+        if (path != null && !path.isEmpty() && !path.equals("/")) {
             throw new IllegalArgumentException(PUBLIC_URL + " must be an origin without a path");
         }
         URI issuer = url(c, OIDC_ISSUER, required(c, OIDC_ISSUER));

@@ -461,7 +461,8 @@ class ApprovalBrowserIT {
         Thread.sleep(1500);
     }
 
-    private static <T> List<T> readAll(String topic, String key, Class<? extends org.apache.avro.specific.SpecificRecordBase> type) {
+    private static <T> List<T> readAll(String topic, String key,
+                                       Class<? extends org.apache.avro.specific.SpecificRecordBase> type) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -18,7 +18,6 @@ import java.util.stream.Collectors;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import com.webauthn4j.credential.CredentialRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,15 +25,12 @@ import io.actiongate.approver.book.ActionBook;
 import io.actiongate.approver.decision.DecisionPublisher;
 import io.actiongate.approver.decision.DecisionSink;
 import io.actiongate.approver.oidc.OidcClient;
-import io.actiongate.approver.oidc.OidcException;
-import io.actiongate.approver.review.Identity;
 import io.actiongate.approver.review.Refusal;
 import io.actiongate.approver.review.Review;
 import io.actiongate.approver.review.ReviewBuilder;
 import io.actiongate.approver.stepup.Passkeys;
 import io.actiongate.approver.stepup.StepUpException;
 import io.actiongate.approver.stepup.StepUpStore;
-import io.actiongate.approver.stepup.Totp;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
 import io.actiongate.avro.ReceiptStatus;
@@ -51,7 +47,6 @@ import io.actiongate.key.ActionKey;
 public final class ApprovalApp implements HttpHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApprovalApp.class);
-    private static final Logger AUDIT = LoggerFactory.getLogger("io.actiongate.approver.audit");
 
     public static final String SESSION_COOKIE = "__Host-ag_session";
     public static final String LOGIN_COOKIE = "__Host-ag_login";
@@ -65,12 +60,16 @@ public final class ApprovalApp implements HttpHandler {
     }
 
     private final Deps d;
-    private final Pages pages = new Pages();
+    private final PageKit kit = new PageKit();
+    private final SignIn signIn;
+    private final StepUpEnrolment enrolment;
     /** Actions this instance already published a decision for, by key, digest and kind. */
     private final ConcurrentHashMap<String, String> decided = new ConcurrentHashMap<>();
 
     public ApprovalApp(Deps deps) {
         this.d = deps;
+        this.signIn = new SignIn(deps, kit);
+        this.enrolment = new StepUpEnrolment(deps, kit);
     }
 
     @Override
@@ -81,7 +80,7 @@ public final class ApprovalApp implements HttpHandler {
         } catch (IOException | RuntimeException e) {
             LOG.warn("request {} {} failed: {}", ex.method(), ex.path(), e.toString());
             try {
-                ex.html(500, message(null, "Something went wrong", null, "Nothing was published.", null));
+                ex.html(500, kit.message(null, "Something went wrong", null, "Nothing was published.", null));
             } catch (IOException | RuntimeException ignored) {
                 // the response had started already
             }
@@ -109,7 +108,7 @@ public final class ApprovalApp implements HttpHandler {
             String name = path.substring("/static/".length());
             byte[] body = Pages.staticFile(name);
             if (body == null) {
-                ex.html(404, message(null, "Not found", null, null, null));
+                ex.html(404, kit.message(null, "Not found", null, null, null));
             } else {
                 ex.send(200, name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8",
                         body);
@@ -117,11 +116,11 @@ public final class ApprovalApp implements HttpHandler {
             return;
         }
         if (get && path.equals("/login")) {
-            login(ex);
+            signIn.login(ex);
             return;
         }
         if (get && path.equals("/oidc/callback")) {
-            callback(ex);
+            signIn.callback(ex);
             return;
         }
         Session session = d.sessions().find(ex.cookie(SESSION_COOKIE)).orElse(null);
@@ -132,9 +131,9 @@ public final class ApprovalApp implements HttpHandler {
         if (post) {
             Refusal r = guardPost(ex, session);
             if (r != null) {
-                audit(r, ex, session, path, null);
-                ex.html(r == Refusal.SESSION_INVALID ? 401 : 403, message(session, "Refused", r.message(), null,
-                        link("/queue", "Back to the queue")));
+                PageKit.audit(r, ex, session, path, null);
+                ex.html(r == Refusal.SESSION_INVALID ? 401 : 403, kit.message(session, "Refused", r.message(), null,
+                        PageKit.link("/queue", "Back to the queue")));
                 return;
             }
         }
@@ -143,13 +142,15 @@ public final class ApprovalApp implements HttpHandler {
         } else if (post && path.equals("/logout")) {
             d.sessions().end(session.id());
             ex.setCookie(SESSION_COOKIE + "=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0");
-            ex.html(200, message(null, "Signed out", null, "You are signed out.", link("/login", "Sign in")));
+            ex.html(200, kit.message(null, "Signed out", null, "You are signed out.",
+                    PageKit.link("/login", "Sign in")));
         } else if (path.startsWith("/review/") || path.startsWith("/resolve/")) {
             boolean approval = path.startsWith("/review/");
             String rest = path.substring(approval ? "/review/".length() : "/resolve/".length());
             String key = actionKey(rest);
             if (key == null || !(get || post)) {
-                ex.html(404, message(session, "Not found", null, "No such action.", link("/queue", "Queue")));
+                ex.html(404, kit.message(session, "Not found", null, "No such action.",
+                        PageKit.link("/queue", "Queue")));
                 return;
             }
             ReviewBuilder.Kind kind = approval ? ReviewBuilder.Kind.APPROVAL : ReviewBuilder.Kind.RESOLUTION;
@@ -159,15 +160,15 @@ public final class ApprovalApp implements HttpHandler {
                 decide(ex, session, key, kind, path);
             }
         } else if (get && path.equals("/stepup")) {
-            stepUpPage(ex, session, null, null, false);
+            enrolment.page(ex, session, null, null, false);
         } else if (post && path.equals("/stepup/passkey")) {
-            registerPasskey(ex, session);
+            enrolment.registerPasskey(ex, session);
         } else if (post && path.equals("/stepup/totp")) {
-            beginTotp(ex, session);
+            enrolment.beginTotp(ex, session);
         } else if (post && path.equals("/stepup/totp/confirm")) {
-            confirmTotp(ex, session);
+            enrolment.confirmTotp(ex, session);
         } else {
-            ex.html(404, message(session, "Not found", null, null, link("/queue", "Queue")));
+            ex.html(404, kit.message(session, "Not found", null, null, PageKit.link("/queue", "Queue")));
         }
     }
 
@@ -179,7 +180,8 @@ public final class ApprovalApp implements HttpHandler {
         String origin = ex.header("Origin");
         String fetchSite = ex.header("Sec-Fetch-Site");
         if (origin == null || !origin.equals(d.origin()) || (fetchSite != null && !fetchSite.equals("same-origin"))) {
-            AUDIT.info("origin check: Origin={} Sec-Fetch-Site={} expected {}", safe(origin), safe(fetchSite),
+            PageKit.AUDIT.info("origin check: Origin={} Sec-Fetch-Site={} expected {}", PageKit.safe(origin),
+                    PageKit.safe(fetchSite),
                     d.origin());
             return Refusal.ORIGIN_REFUSED;
         }
@@ -199,43 +201,6 @@ public final class ApprovalApp implements HttpHandler {
         return ActionKey.isValid(task, call) ? task + ActionKey.SEPARATOR + call : null;
     }
 
-    // ---- sign-in --------------------------------------------------------------------------------------------
-
-    private void login(Exchange ex) throws IOException {
-        try {
-            OidcClient.Begin begin = d.oidc().begin(ex.query("return"));
-            ex.setCookie(LOGIN_COOKIE + "=" + begin.state() + "; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=600");
-            ex.redirect(begin.authorizationUrl().toString());
-        } catch (OidcException e) {
-            LOG.warn("sign-in cannot start: {}", e.getMessage());
-            ex.html(503, message(null, "Sign-in unavailable", e.getMessage(), null, null));
-        }
-    }
-
-    private void callback(Exchange ex) throws IOException {
-        ex.setCookie(LOGIN_COOKIE + "=; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=0");
-        if (ex.query("error") != null) {
-            AUDIT.info("refused sign-in: the identity provider answered error={} remote={}",
-                    safe(ex.query("error")), ex.remote());
-            ex.html(401, message(null, "Not signed in", "The identity provider did not sign you in.", null,
-                    link("/login", "Try again")));
-            return;
-        }
-        try {
-            OidcClient.Completed done = d.oidc().complete(ex.query("state"), ex.cookie(LOGIN_COOKIE),
-                    ex.query("code"));
-            Session s = d.sessions().create(done.identity());
-            ex.setCookie(SESSION_COOKIE + "=" + s.id() + "; Path=/; HttpOnly; Secure; SameSite=Strict");
-            AUDIT.info("signed in subject={} org={} remote={}", safe(done.identity().subject()),
-                    safe(done.identity().org()), ex.remote());
-            // a page of our own, not a redirect: the SameSite=Strict cookie is sent on the navigation it starts
-            ex.html(200, pages.render("signed-in", Map.of("returnTo", done.returnTo())));
-        } catch (OidcException e) {
-            AUDIT.info("refused sign-in: {} remote={}", e.getMessage(), ex.remote());
-            ex.html(401, message(null, "Not signed in", e.getMessage(), null, link("/login", "Try again")));
-        }
-    }
-
     // ---- queue ----------------------------------------------------------------------------------------------
 
     private void queue(Exchange ex, Session s) throws IOException {
@@ -252,12 +217,12 @@ public final class ApprovalApp implements HttpHandler {
             row.put("attempts", e.receipt().getAttempts().size());
             unknown.add(row);
         }
-        Map<String, Object> m = base(s, "Queue");
+        Map<String, Object> m = kit.base(s, "Queue");
         m.put("waiting", waiting);
         m.put("hasWaiting", !waiting.isEmpty());
         m.put("unknown", unknown);
         m.put("hasUnknown", !unknown.isEmpty());
-        ex.html(200, pages.render("queue", m));
+        ex.html(200, kit.pages.render("queue", m));
     }
 
     private static Map<String, Object> row(ActionBook.Entry e, String timeLeft) {
@@ -284,7 +249,7 @@ public final class ApprovalApp implements HttpHandler {
         if (review.decidable() && decided.containsKey(decidedKey(key, review.actionDigest(), kind))) {
             review = withRefusal(review, Refusal.ALREADY_DECIDED);
         }
-        Map<String, Object> m = base(s, approval ? "Review" : "Resolve");
+        Map<String, Object> m = kit.base(s, approval ? "Review" : "Resolve");
         m.put("heading", approval ? "Review one frozen action" : "Resolve an action whose outcome is unknown");
         m.put("review", review);
         m.put("approval", approval);
@@ -311,10 +276,10 @@ public final class ApprovalApp implements HttpHandler {
                                       "The effect did not happen: record RESOLVE_NO_EFFECT", true)));
         } else {
             for (Refusal r : review.refusals()) {
-                audit(r, ex, s, key, review.actionDigest());
+                PageKit.audit(r, ex, s, key, review.actionDigest());
             }
         }
-        ex.html(200, pages.render("review", m));
+        ex.html(200, kit.pages.render("review", m));
     }
 
     private static Map<String, Object> button(String value, String id, String label, boolean stepUp) {
@@ -388,9 +353,11 @@ public final class ApprovalApp implements HttpHandler {
             refuse(ex, s, key, review.actionDigest(), Refusal.PUBLISH_FAILED, path);
             return;
         }
-        AUDIT.info("published decision_id={} type={} action={} action_digest={} subject={} org={} auth_method={} "
+        PageKit.AUDIT.info("published decision_id={} type={} action={} action_digest={} subject={} org={} "
+                        + "auth_method={} "
                         + "expires_at={} remote={}", decisionId, type, key, review.actionDigest(),
-                safe(s.identity().subject()), safe(s.identity().org()), authMethod, published.getExpiresAt(),
+                PageKit.safe(s.identity().subject()), PageKit.safe(s.identity().org()), authMethod,
+                published.getExpiresAt(),
                 ex.remote());
         String what = switch (type) {
             case APPROVE -> "You approved this exact action for one dispatch attempt.";
@@ -398,9 +365,9 @@ public final class ApprovalApp implements HttpHandler {
             case RESOLVE_EFFECT_CONFIRMED -> "You recorded that the effect happened.";
             case RESOLVE_NO_EFFECT -> "You recorded that the effect did not happen.";
         };
-        ex.html(200, message(s, "Decision published", null, what + " Decision " + decisionId
+        ex.html(200, kit.message(s, "Decision published", null, what + " Decision " + decisionId
                 + " (signed, expires " + published.getExpiresAt() + ") is on its way to the gate, which verifies it "
-                + "again before anything happens.", link("/queue", "Back to the queue")));
+                + "again before anything happens.", PageKit.link("/queue", "Back to the queue")));
     }
 
     private static DecisionType parseType(String value, ReviewBuilder.Kind kind) {
@@ -443,7 +410,7 @@ public final class ApprovalApp implements HttpHandler {
                 pk.record().setCounter(counter);
                 return "oidc+webauthn";
             } catch (StepUpException e) {
-                LOG.info("step-up failed for subject {}: {}", safe(subject), e.getMessage());
+                LOG.info("step-up failed for subject {}: {}", PageKit.safe(subject), e.getMessage());
                 return "!passkey";
             }
         }
@@ -455,155 +422,13 @@ public final class ApprovalApp implements HttpHandler {
     }
 
     private void refuse(Exchange ex, Session s, String key, String digest, Refusal r, String path) throws IOException {
-        audit(r, ex, s, key, digest);
-        ex.html(409, message(s, "Nothing was published", r.message(), null, link(path, "Open the review again")));
+        PageKit.audit(r, ex, s, key, digest);
+        ex.html(409, kit.message(s, "Nothing was published", r.message(), null,
+                PageKit.link(path, "Open the review again")));
     }
 
     private static String decidedKey(String key, String digest, ReviewBuilder.Kind kind) {
         return key + '|' + digest + '|' + kind;
-    }
-
-    // ---- step-up enrolment ----------------------------------------------------------------------------------
-
-    private boolean mayEnrol(Session s) {
-        return !d.clock().instant().isAfter(s.createdAt().plus(d.enrolWindow()));
-    }
-
-    private void stepUpPage(Exchange ex, Session s, String problem, String notice, boolean pendingTotp)
-            throws IOException {
-        String org = s.identity().org();
-        String subject = s.identity().subject();
-        Map<String, Object> m = base(s, "Step-up factors");
-        m.put("problem", problem);
-        m.put("notice", notice);
-        m.put("passkeyCount", d.stepUps().passkeys(org, subject).size());
-        m.put("hasTotp", d.stepUps().hasTotp(org, subject));
-        m.put("mayEnrol", mayEnrol(s));
-        m.put("enrolWindow", d.enrolWindow().toMinutes() + " min");
-        if (mayEnrol(s)) {
-            String challenge = Tokens.random();
-            s.registrationChallenge(challenge);
-            m.put("registrationChallenge", challenge);
-            m.put("rpId", d.rpId());
-            m.put("userHandle", Tokens.b64(d.stepUps().userHandle(org, subject)));
-        }
-        byte[] secret = s.pendingTotpSecret();
-        if (pendingTotp && secret != null) {
-            String b32 = Totp.base32(secret);
-            m.put("pendingTotp", Map.of("secret", b32, "uri", "otpauth://totp/actiongate:"
-                    + java.net.URLEncoder.encode(s.identity().display(), StandardCharsets.UTF_8).replace("+", "%20")
-                    + "?secret=" + b32 + "&issuer=actiongate&digits=6&period=30&algorithm=SHA1"));
-        }
-        ex.html(problem == null ? 200 : 400, pages.render("stepup", m));
-    }
-
-    private void registerPasskey(Exchange ex, Session s) throws IOException {
-        if (!mayEnrol(s)) {
-            audit(Refusal.STEP_UP_FAILED, ex, s, "enrol", null);
-            stepUpPage(ex, s, "Adding a passkey needs a fresh sign-in.", null, false);
-            return;
-        }
-        String challenge = s.registrationChallenge();
-        s.registrationChallenge(null);
-        byte[] attestation = Tokens.unb64(ex.field("attestation_object"));
-        byte[] clientData = Tokens.unb64(ex.field("client_data"));
-        if (challenge == null || attestation == null || clientData == null || attestation.length == 0) {
-            LOG.info("passkey registration without data: challenge {}, attestation {}, client data {}",
-                    challenge != null, attestation == null ? -1 : attestation.length,
-                    clientData == null ? -1 : clientData.length);
-            stepUpPage(ex, s, "No passkey was received (this needs JavaScript).", null, false);
-            return;
-        }
-        try {
-            CredentialRecord record = d.passkeys().register(Tokens.unb64(challenge), attestation, clientData);
-            String id = Tokens.b64(record.getAttestedCredentialData().getCredentialId());
-            d.stepUps().addPasskey(s.identity().org(), s.identity().subject(),
-                    new StepUpStore.Passkey(id, record, d.clock().instant()));
-            AUDIT.info("registered passkey subject={} org={} remote={}", safe(s.identity().subject()),
-                    safe(s.identity().org()), ex.remote());
-            stepUpPage(ex, s, null, "Passkey registered.", false);
-        } catch (StepUpException e) {
-            audit(Refusal.STEP_UP_FAILED, ex, s, "enrol", null);
-            stepUpPage(ex, s, "The passkey was not registered: " + e.getMessage(), null, false);
-        }
-    }
-
-    private void beginTotp(Exchange ex, Session s) throws IOException {
-        if (!mayEnrol(s)) {
-            stepUpPage(ex, s, "Setting up a one-time code app needs a fresh sign-in.", null, false);
-            return;
-        }
-        s.pendingTotpSecret(Tokens.randomBytes(20));
-        stepUpPage(ex, s, null, null, true);
-    }
-
-    private void confirmTotp(Exchange ex, Session s) throws IOException {
-        byte[] secret = s.pendingTotpSecret();
-        if (secret == null || !mayEnrol(s)) {
-            stepUpPage(ex, s, "Start the set-up again.", null, false);
-            return;
-        }
-        long step = Totp.verify(secret, ex.field("totp"), d.clock().instant());
-        if (step < 0) {
-            audit(Refusal.STEP_UP_FAILED, ex, s, "enrol", null);
-            stepUpPage(ex, s, "That code does not match; try the next one.", null, true);
-            return;
-        }
-        s.pendingTotpSecret(null);
-        d.stepUps().setTotp(s.identity().org(), s.identity().subject(), secret, step);
-        AUDIT.info("registered totp subject={} org={} remote={}", safe(s.identity().subject()),
-                safe(s.identity().org()), ex.remote());
-        stepUpPage(ex, s, null, "One-time code app set up.", false);
-    }
-
-    // ---- helpers --------------------------------------------------------------------------------------------
-
-    private Map<String, Object> base(Session s, String title) {
-        Map<String, Object> m = new HashMap<>();
-        m.put("title", title);
-        if (s != null) {
-            m.put("who", whoModel(s));
-            m.put("csrf", s.csrf());
-        }
-        return m;
-    }
-
-    private static Map<String, Object> whoModel(Session s) {
-        Identity i = s.identity();
-        Map<String, Object> who = new HashMap<>();
-        who.put("display", i.display());
-        who.put("subject", i.subject());
-        who.put("org", i.org());
-        who.put("csrf", s.csrf());
-        return who;
-    }
-
-    private static Map<String, Object> link(String href, String label) {
-        return Map.of("href", href, "label", label);
-    }
-
-    private String message(Session s, String title, String problem, String text, Map<String, Object> link) {
-        Map<String, Object> m = base(s, title);
-        m.put("problem", problem);
-        m.put("text", text);
-        m.put("link", link);
-        return pages.render("message", m);
-    }
-
-    private static void audit(Refusal r, Exchange ex, Session s, String key, String digest) {
-        AUDIT.info("refused reason={} reason_code={} action={} action_digest={} subject={} org={} path={} remote={}",
-                r.name(), r.reasonCode() == null ? "-" : r.reasonCode().name(), safe(key), safe(digest),
-                s == null ? "-" : safe(s.identity().subject()), s == null ? "-" : safe(s.identity().org()),
-                safe(ex.path()), ex.remote());
-    }
-
-    /** Log-safe: printable, bounded, no line breaks. */
-    static String safe(String v) {
-        if (v == null) {
-            return "-";
-        }
-        String s = v.replaceAll("[^\\x21-\\x7E]", "?");
-        return s.length() > 160 ? s.substring(0, 160) + "..." : s;
     }
 
     private static String sha256Hex(String s) {

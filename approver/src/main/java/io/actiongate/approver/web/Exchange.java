@@ -13,7 +13,8 @@ import com.sun.net.httpserver.HttpExchange;
 
 /**
  * One request and its response, with the security headers every answer carries: a strict Content-Security-Policy
- * (scripts and styles only from this origin, no inline script, no framing), no caching, no referrer to other sites, no sniffing.
+ * (scripts and styles only from this origin, no inline script, no framing), no caching, no referrer to other sites,
+ * no sniffing.
  */
 public final class Exchange {
 
@@ -69,7 +70,8 @@ public final class Exchange {
     public Map<String, String> form() throws IOException {
         if (form == null) {
             String type = header("Content-Type");
-            if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/x-www-form-urlencoded")) {
+            if (type == null
+                    || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/x-www-form-urlencoded")) {
                 form = Map.of();
                 return form;
             }
@@ -98,7 +100,8 @@ public final class Exchange {
             String k = eq < 0 ? pair : pair.substring(0, eq);
             String v = eq < 0 ? "" : pair.substring(eq + 1);
             try {
-                m.putIfAbsent(URLDecoder.decode(k, StandardCharsets.UTF_8), URLDecoder.decode(v, StandardCharsets.UTF_8));
+                m.putIfAbsent(URLDecoder.decode(k, StandardCharsets.UTF_8),
+                        URLDecoder.decode(v, StandardCharsets.UTF_8));
             } catch (IllegalArgumentException e) {
                 // a malformed escape: the field is absent
             }
