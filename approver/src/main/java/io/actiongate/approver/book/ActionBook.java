@@ -42,7 +42,12 @@ public final class ActionBook {
         entries.compute(key, (k, e) -> {
             Entry base = e == null ? empty(k) : e;
             if (base.receipt() != null && isSettled(base.receipt().getStatus())) {
-                return base;
+                // the settled action's own proposal (redelivered, or read after its receipt) is not kept; another
+                // one may start a new action under the key (after the gate's dedupe window) and is kept afresh
+                if (p.getInputDigest().equals(base.receipt().getInputDigest())) {
+                    return base;
+                }
+                return new Entry(k, p, base.receipt(), base.outcomes(), base.reconciliations(), false);
             }
             boolean replaced = base.proposalReplaced()
                     || (base.proposal() != null && !base.proposal().getInputDigest().equals(p.getInputDigest()))
@@ -54,8 +59,9 @@ public final class ActionBook {
     public void receipt(String key, Receipt r) {
         entries.compute(key, (k, e) -> {
             Entry base = e == null ? empty(k) : e;
-            ActionProposal p = isSettled(r.getStatus()) ? null : base.proposal();
-            return new Entry(k, p, r, base.outcomes(), base.reconciliations(), base.proposalReplaced());
+            boolean settled = isSettled(r.getStatus());
+            ActionProposal p = settled ? null : base.proposal();
+            return new Entry(k, p, r, base.outcomes(), base.reconciliations(), !settled && base.proposalReplaced());
         });
     }
 

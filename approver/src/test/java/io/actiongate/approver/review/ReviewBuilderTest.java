@@ -164,4 +164,23 @@ class ReviewBuilderTest {
         ActionProposal p = Fixtures.email("T-1", "c-1", "demo", input, Fixtures.SUMMARY);
         assertThat(review(bookWith(p), ALICE).refusals()).containsExactly(Refusal.INPUT_UNREADABLE);
     }
+
+    @Test
+    void shouldReviewANewActionUnderAKeyWhoseEarlierActionSettled() {
+        ActionProposal first = Fixtures.email("T-1", "c-1");
+        ActionBook book = bookWith(first);
+        book.receipt("T-1/c-1", Fixtures.receipt(first, ReceiptStatus.SUCCEEDED, NOW));
+        book.proposal("T-1/c-1", first); // redelivered: not kept
+        assertThat(book.get("T-1/c-1").get().proposal()).isNull();
+
+        // after the gate's dedupe window a different proposal under the key is a new action
+        ActionProposal next = Fixtures.email("T-1", "c-1", "demo",
+                Fixtures.emailInput(Fixtures.TO, "Next week's summary", Fixtures.BODY), Fixtures.SUMMARY);
+        book.proposal("T-1/c-1", next);
+        book.receipt("T-1/c-1", Fixtures.waiting(next, NOW));
+
+        Review r = review(book, ALICE);
+        assertThat(r.refusals()).isEmpty();
+        assertThat(r.email().subject()).isEqualTo("Next week's summary");
+    }
 }
