@@ -67,6 +67,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- define "actiongate.httpAuthDir" -}}/etc/actiongate/http-auth{{- end }}
 {{- define "actiongate.httpTlsDir" -}}/etc/actiongate/http-tls{{- end }}
 {{- define "actiongate.httpScheme" -}}{{ if .Values.http.tls.existingSecret }}HTTPS{{ else }}HTTP{{ end }}{{- end }}
+{{- define "actiongate.approverKeyDir" -}}/etc/actiongate/approver-key{{- end }}
 
 {{/*
 The configuration as a Java properties file, keys sorted: values.config overlaid with the keys the chart derives
@@ -96,6 +97,16 @@ Whole numbers print without a fraction; backslashes and line breaks are escaped.
 {{- with .Values.http.tls.clientCaKey }}
 {{- $_ = set $config "http.tls.client.ca.file" (printf "%s/%s" (include "actiongate.httpTlsDir" $) .) }}
 {{- end }}
+{{- end }}
+{{- if .Values.approver.enabled }}
+{{- $_ = set $config "approver.public.url" (required "approver.publicUrl is required" .Values.approver.publicUrl) }}
+{{- $_ = set $config "approver.http.port" .Values.approver.port }}
+{{- $_ = set $config "approver.http.bind.address" "0.0.0.0" }}
+{{- $_ = set $config "approver.oidc.issuer" (required "approver.oidc.issuer is required" .Values.approver.oidc.issuer) }}
+{{- $_ = set $config "approver.oidc.client.id" (required "approver.oidc.clientId is required" .Values.approver.oidc.clientId) }}
+{{- $_ = set $config "approver.oidc.org.claim" .Values.approver.oidc.orgClaim }}
+{{- $_ = set $config "approver.signing.key.id" .Values.approver.signingKey.keyId }}
+{{- $_ = set $config "approver.signing.key.file" (printf "%s/%s.key" (include "actiongate.approverKeyDir" .) .Values.approver.signingKey.keyId) }}
 {{- end -}}
 # Rendered by the actiongate Helm chart from values.config and the chart's derived keys.
 {{- range $key := keys $config | sortAlpha }}

@@ -6,6 +6,7 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.actiongate.approver.ApproverConfig;
 import io.actiongate.config.CommonConfig;
 import io.actiongate.connector.spi.ConnectorFactory;
 import io.actiongate.connector.spi.ConnectorRegistry;
@@ -28,7 +29,8 @@ final class ConfigKeys {
             ExecutorConfig.CONSUMER_PREFIX,
             ExecutorConfig.PRODUCER_PREFIX,
             ReconcilerConfig.CONSUMER_PREFIX,
-            ReconcilerConfig.PRODUCER_PREFIX);
+            ReconcilerConfig.PRODUCER_PREFIX,
+            ApproverConfig.SENDER_PREFIX);
 
     private final Set<String> defined = new TreeSet<>();
     private final Set<String> providers = new TreeSet<>();
@@ -40,6 +42,7 @@ final class ConfigKeys {
         defined.addAll(ReconcilerConfig.CONFIG.names());
         defined.addAll(new NodeConfig(Map.of()).values().keySet());
         defined.addAll(HttpServerConfig.KEYS);
+        ApproverConfig.KEYS.stream().filter(k -> !k.contains("<")).forEach(defined::add);
         ServiceLoader.load(ConnectorFactory.class).forEach(f -> providers.add(f.provider()));
         if (providers.isEmpty()) {
             throw new IllegalStateException("no connector factory on the test classpath");

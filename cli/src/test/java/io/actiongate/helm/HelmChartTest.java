@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 
+import io.actiongate.approver.ApproverConfig;
 import io.actiongate.cli.Main;
 import io.actiongate.config.CommonConfig;
 import io.actiongate.config.EnvironmentOverrides;
@@ -299,6 +300,45 @@ class HelmChartTest {
             assertThat(volume(workload, "tmp").has("emptyDir")).isTrue();
             assertThat(container.path("image").asText()).startsWith("actiongate:");
         }
+    }
+
+    @Test
+    void shouldRunTheApprovalServiceOnlyWhenEnabledWithItsKeyAndClientSecretFromSecrets() {
+        assertThat(defaults.ofKind("Deployment")).noneMatch(d -> d.path("metadata").path("name").asText()
+                .endsWith("-approver"));
+        Map<String, Object> sets = new LinkedHashMap<>();
+        sets.put("approver.enabled", true);
+        sets.put("approver.publicUrl", "https://approve.acme.example");
+        sets.put("approver.oidc.issuer", "https://idp.acme.example/realms/acme");
+        sets.put("approver.oidc.clientId", "actiongate-approver");
+        sets.put("approver.oidc.clientSecret.existingSecret", "approver-oidc");
+        sets.put("approver.signingKey.existingSecret", "approver-signing-key");
+        sets.put("approver.signingKey.keyId", "approver-1");
+        ChartRender render = ChartRender.render(sets);
+
+        JsonNode approver = render.get("Deployment", FULLNAME + "-approver");
+        assertThat(args(approver)).containsSequence("--config", CONFIG_FILE).contains("--roles=approver");
+        CommandLine cli = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+        assertThat(cli.parseArgs(args(approver).toArray(String[]::new)).hasSubcommand()).isTrue();
+        assertThat(secretName(approver, "approver-key")).isEqualTo("approver-signing-key");
+        assertThat(mountPath(approver, "approver-key")).isEqualTo("/etc/actiongate/approver-key");
+        JsonNode secretRef = env(approver, "ACTIONGATE_APPROVER_OIDC_CLIENT_SECRET").path("valueFrom")
+                .path("secretKeyRef");
+        assertThat(secretRef.path("name").asText()).isEqualTo("approver-oidc");
+        assertThat(render.ofKind("Secret")).isEmpty();
+        assertThat(render.get("Service", FULLNAME + "-approver").path("spec").path("ports").get(0)
+                .path("targetPort").asText()).isEqualTo("review");
+
+        Map<String, String> config = properties(render.get("ConfigMap", FULLNAME));
+        assertThat(KEYS.unknown(config.keySet())).isEmpty();
+        assertThat(KEYS.unknown(Set.of(EnvironmentOverrides.toKey("ACTIONGATE_APPROVER_OIDC_CLIENT_SECRET"))))
+                .isEmpty();
+        ApproverConfig parsed = ApproverConfig.from(config);
+        assertThat(parsed.signingKeyFile()).hasToString("/etc/actiongate/approver-key/approver-1.key");
+        assertThat(parsed.origin()).isEqualTo("https://approve.acme.example");
+        assertThat(parsed.bindAddress()).isEqualTo("0.0.0.0");
+        // the other roles ignore the approver.* keys of the shared ConfigMap
+        assertThat(new CommonConfig(config).unrecognizedKeys()).isEmpty();
     }
 
     @Test

@@ -90,7 +90,16 @@ public final class DevStack implements DevComponent {
             storageConfigFile = writeStorageConfig(work.resolve("storage.properties"), config);
             initBucket(config);
             publish(context, DemoPolicy.entries());
-            ActiongateNode started = ActiongateNode.start(config, Role.parse("all"));
+            // the approval service needs an identity provider; with one configured, dev runs it too
+            boolean approver = config.containsKey("approver.oidc.issuer");
+            if (approver) {
+                config.putIfAbsent("approver.public.url", "http://localhost:0");
+                config.putIfAbsent("approver.http.port", "0");
+                config.putIfAbsent("approver.signing.key.file", approverKey.toString());
+                config.putIfAbsent("approver.signing.key.id", APPROVER_KEY_ID);
+            }
+            ActiongateNode started = ActiongateNode.start(config,
+                    Role.parse(approver ? "all,approver" : "all"));
             this.sandboxes = boxes;
             this.objectStore = objects;
             this.node = started;
@@ -114,6 +123,8 @@ public final class DevStack implements DevComponent {
                 + "--storage-config " + storageConfigFile);
         context.hint("demo policy loaded (org 'demo', profile 'assistant', task 'T-1'); approver key: "
                 + approverKey);
+        node.approver().ifPresent(a -> context.hint("approval page: " + a.publicUrl() + "/queue (sign in at "
+                + a.config().oidcIssuer() + ")"));
         context.hint("watch receipts:   ./actiongate receipts --follow --bootstrap-servers "
                 + context.bootstrapServers());
         context.hint("approve an action: ./actiongate decide T-1 CALL --type APPROVE --key " + approverKey

@@ -17,6 +17,7 @@ import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.actiongate.approver.ApproverService;
 import io.actiongate.config.CommonConfig;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.executor.Executor;
@@ -35,7 +36,7 @@ import io.actiongate.reconciler.Reconciler;
 import io.actiongate.reconciler.ReconcilerConfig;
 
 /**
- * One actiongate process: the roles it was asked to run (gate, executor, reconciler) and the HTTP surface
+ * One actiongate process: the roles it was asked to run (gate, executor, reconciler, approver) and the HTTP surface
  * ({@code /v1/actions}, {@code /metrics}, {@code /health/*}) that every process serves. {@code actiongate run} and
  * {@code actiongate dev} both start one. Closing stops the roles in reverse order of start.
  */
@@ -51,6 +52,7 @@ public final class ActiongateNode implements AutoCloseable {
     private GateStreams gate;
     private Executor executor;
     private Reconciler reconciler;
+    private ApproverService approver;
     private ConnectorRegistry connectors;
 
     private ActiongateNode(Set<Role> roles, NodeConfig nodeConfig) {
@@ -120,6 +122,10 @@ public final class ActiongateNode implements AutoCloseable {
             started.push(reconciler);
             metrics.consumerLag("reconciler", reconciler::clientMetrics);
         }
+        if (roles.contains(Role.APPROVER)) {
+            approver = ApproverService.start(config);
+            started.push(approver);
+        }
         LOG.info("actiongate node running roles {}; HTTP on port {}", roles, http.port());
     }
 
@@ -129,6 +135,9 @@ public final class ActiongateNode implements AutoCloseable {
             return false;
         }
         if (executor != null && !executor.isRunning()) {
+            return false;
+        }
+        if (approver != null && !approver.ready()) {
             return false;
         }
         return reconciler == null || reconciler.isRunning();
@@ -148,6 +157,9 @@ public final class ActiongateNode implements AutoCloseable {
         if (reconciler != null && reconciler.failure() != null) {
             return Optional.of("the reconciler stopped: " + reconciler.failure().getClass().getSimpleName());
         }
+        if (approver != null && approver.failure() != null) {
+            return Optional.of("the approval service stopped: " + approver.failure().getClass().getSimpleName());
+        }
         return Optional.empty();
     }
 
@@ -162,6 +174,11 @@ public final class ActiongateNode implements AutoCloseable {
     /** The gate, when this node runs it. */
     public Optional<GateStreams> gate() {
         return Optional.ofNullable(gate);
+    }
+
+    /** The approval service, when this node runs it. */
+    public Optional<ApproverService> approver() {
+        return Optional.ofNullable(approver);
     }
 
     public PrometheusRegistry registry() {

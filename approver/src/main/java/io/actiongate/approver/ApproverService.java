@@ -1,0 +1,169 @@
+package io.actiongate.approver;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.approver.book.ActionBook;
+import io.actiongate.approver.book.BookFeed;
+import io.actiongate.approver.decision.DecisionPublisher;
+import io.actiongate.approver.decision.SigningKey;
+import io.actiongate.approver.oidc.OidcClient;
+import io.actiongate.approver.review.ApproverPolicy;
+import io.actiongate.approver.review.ReviewBuilder;
+import io.actiongate.approver.stepup.Passkeys;
+import io.actiongate.approver.stepup.StepUpStore;
+import io.actiongate.approver.web.ApprovalApp;
+import io.actiongate.approver.web.ApproverHttpServer;
+import io.actiongate.approver.web.Challenges;
+import io.actiongate.approver.web.Sessions;
+
+/**
+ * The approval service (role {@code approver}, ARCHITECTURE.md section 7): the feed that keeps the latest proposal
+ * and receipt of every action, the web pages, and the signer-publisher of decisions. {@link #start} brings it all up
+ * or nothing; {@link #close} stops it in reverse order.
+ */
+public final class ApproverService implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ApproverService.class);
+
+    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private ApproverConfig config;
+    private BookFeed feed;
+    private ApproverHttpServer http;
+    private StepUpStore stepUps;
+
+    private ApproverService() {
+    }
+
+    /** Starts from the flat configuration map (README, "Approval service"). */
+    public static ApproverService start(Map<String, String> raw) {
+        return start(ApproverConfig.from(raw), Clock.systemUTC());
+    }
+
+    public static ApproverService start(ApproverConfig config, Clock clock) {
+        ApproverService s = new ApproverService();
+        try {
+            s.startAll(config, clock);
+            return s;
+        } catch (RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    private void startAll(ApproverConfig c, Clock clock) {
+        SigningKey key;
+        try {
+            key = SigningKey.read(c.signingKeyId(), c.signingKeyFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(ApproverConfig.SIGNING_KEY_FILE + ": " + e.getMessage(), e);
+        }
+        ActionBook book = new ActionBook();
+        feed = new BookFeed(c.bootstrapServers(), c.kafkaClient(), c.topicPrefix(), book).start();
+        started.push(feed);
+        DecisionPublisher publisher = new DecisionPublisher(c.bootstrapServers(), c.kafkaClient(), c.topicPrefix(),
+                key, c.decisionTtl());
+        started.push(publisher);
+
+        Sessions sessions = new Sessions(c.sessionIdle(), c.sessionMax(), clock);
+        Challenges challenges = new Challenges(c.challengeTtl(), clock);
+        stepUps = new StepUpStore();
+        ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "approver-sweeper");
+            t.setDaemon(true);
+            return t;
+        });
+        sweeper.scheduleWithFixedDelay(() -> {
+            sessions.sweep();
+            challenges.sweep();
+        }, 1, 1, TimeUnit.MINUTES);
+        started.push(sweeper::shutdownNow);
+
+        // with port 0 the public URL is only known after binding; a deferred app reads the final config
+        DeferredApp deferred = new DeferredApp();
+        http = new ApproverHttpServer(c.bindAddress(), c.port(), deferred);
+        ApproverConfig effective = c.publicUrl().getPort() == 0 ? c.withPublicPort(http.port()) : c;
+        this.config = effective;
+        OidcClient oidc = new OidcClient(effective.oidcIssuer(), effective.oidcClientId(),
+                effective.oidcClientSecret().orElse(null), URI.create(effective.origin() + "/oidc/callback"),
+                effective.oidcScopes(), effective.oidcOrgClaim(), clock);
+        ReviewBuilder reviews = new ReviewBuilder(new ApproverPolicy(effective.approvers()),
+                effective.senderAccounts(), effective.approvalWait());
+        deferred.set(new ApprovalApp(new ApprovalApp.Deps(effective.origin(), effective.rpId(), book, reviews,
+                sessions, challenges, oidc, stepUps, new Passkeys(effective.origin(), effective.rpId()), publisher,
+                effective.enrolWindow(), clock, this::ready)));
+        http.start();
+        started.push(http);
+        LOG.info("approval service on {} (bound {}:{}), issuer {}, signing key {}", effective.origin(),
+                c.bindAddress(), http.port(), effective.oidcIssuer(), key.keyId());
+    }
+
+    /** Ready once the feed has read every topic up to where it stood at start. */
+    public boolean ready() {
+        return feed != null && feed.isRunning() && feed.isCaughtUp();
+    }
+
+    public boolean awaitReady(Duration timeout) throws InterruptedException {
+        return feed.awaitCaughtUp(timeout) && feed.isRunning();
+    }
+
+    /** Why the service stopped on its own, or null. */
+    public Throwable failure() {
+        return feed == null ? null : feed.failure();
+    }
+
+    public int port() {
+        return http.port();
+    }
+
+    /** The public URL after binding (the bound port when the configured one was 0). */
+    public URI publicUrl() {
+        return config.publicUrl();
+    }
+
+    public ApproverConfig config() {
+        return config;
+    }
+
+    @Override
+    public synchronized void close() {
+        while (!started.isEmpty()) {
+            try {
+                started.pop().close();
+            } catch (Exception e) {
+                LOG.warn("error while stopping the approval service: {}", e.toString());
+            }
+        }
+    }
+
+    private static final class DeferredApp implements com.sun.net.httpserver.HttpHandler {
+        private volatile ApprovalApp app;
+
+        void set(ApprovalApp a) {
+            app = a;
+        }
+
+        @Override
+        public void handle(com.sun.net.httpserver.HttpExchange exchange) throws IOException {
+            ApprovalApp a = app;
+            if (a == null) {
+                exchange.sendResponseHeaders(503, -1);
+                exchange.close();
+                return;
+            }
+            a.handle(exchange);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package io.actiongate.approver.book;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.avro.ActionProposal;
+import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.avro.Receipt;
+import io.actiongate.avro.Reconciliation;
+import io.actiongate.key.ActionKey;
+import io.actiongate.serde.AvroDecodeException;
+import io.actiongate.serde.AvroSerdes;
+
+/**
+ * Reads {@code proposals}, {@code receipts}, {@code outcomes} and {@code reconciliations} from the beginning with
+ * {@code isolation.level=read_committed} into an {@link ActionBook}. It assigns every partition itself (no consumer
+ * group, no committed offsets): each instance rebuilds the whole view, so any instance can serve any review. A
+ * record that does not decode or carries an invalid key is skipped with a log line naming topic, partition and offset
+ * (never the payload).
+ */
+public final class BookFeed implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BookFeed.class);
+
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final ActionBook book;
+    private final String proposals;
+    private final String receipts;
+    private final String outcomes;
+    private final String reconciliations;
+    private final Thread thread;
+    private final CountDownLatch caughtUp = new CountDownLatch(1);
+    private volatile boolean running = true;
+    private volatile Throwable failure;
+
+    public BookFeed(String bootstrapServers, Map<String, String> clientOverrides, String topicPrefix, ActionBook book) {
+        Properties p = new Properties();
+        p.putAll(clientOverrides);
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "actiongate-approver-feed");
+        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+        this.book = book;
+        this.proposals = topicPrefix + "proposals";
+        this.receipts = topicPrefix + "receipts";
+        this.outcomes = topicPrefix + "outcomes";
+        this.reconciliations = topicPrefix + "reconciliations";
+        this.thread = new Thread(this::run, "approver-feed");
+        this.thread.setDaemon(true);
+    }
+
+    public BookFeed start() {
+        thread.start();
+        return this;
+    }
+
+    /** Whether the feed has read up to the end offsets it saw when it started. */
+    public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+        return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public boolean isCaughtUp() {
+        return caughtUp.getCount() == 0;
+    }
+
+    public boolean isRunning() {
+        return running && failure == null && thread.isAlive();
+    }
+
+    public Throwable failure() {
+        return failure;
+    }
+
+    private void run() {
+        try {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (String topic : List.of(proposals, receipts, outcomes, reconciliations)) {
+                List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
+                if (infos == null || infos.isEmpty()) {
+                    throw new IllegalStateException("topic " + topic + " does not exist (run 'topics create')");
+                }
+                infos.forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> target = new HashMap<>(consumer.endOffsets(partitions));
+            while (running) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    apply(r);
+                }
+                if (caughtUp.getCount() > 0) {
+                    target.entrySet().removeIf(t -> consumer.position(t.getKey()) >= t.getValue());
+                    if (target.isEmpty()) {
+                        caughtUp.countDown();
+                        LOG.info("approver feed caught up: {} actions known", book.size());
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            if (running) {
+                failure = e;
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+            LOG.error("approver feed stopped: {}", e.toString());
+        } finally {
+            consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+        }
+    }
+
+    private void apply(ConsumerRecord<String, byte[]> r) {
+        if (ActionKey.tryParse(r.key()).isEmpty()) {
+            LOG.debug("skipping {}-{}@{}: not an action key", r.topic(), r.partition(), r.offset());
+            return;
+        }
+        try {
+            if (r.topic().equals(proposals)) {
+                if (r.value() == null) {
+                    book.forgetProposal(r.key());
+                    return;
+                }
+                ActionProposal p = AvroSerdes.serde(ActionProposal.class).deserialize(r.topic(), r.value());
+                if (r.key().equals(p.getTaskId() + ActionKey.SEPARATOR + p.getToolCallId())) {
+                    book.proposal(r.key(), p);
+                }
+            } else if (r.topic().equals(receipts) && r.value() != null) {
+                Receipt rc = AvroSerdes.serde(Receipt.class).deserialize(r.topic(), r.value());
+                if (r.key().equals(rc.getTaskId() + ActionKey.SEPARATOR + rc.getToolCallId())) {
+                    book.receipt(r.key(), rc);
+                }
+            } else if (r.topic().equals(outcomes) && r.value() != null) {
+                book.outcome(r.key(), AvroSerdes.serde(AttemptOutcome.class).deserialize(r.topic(), r.value()));
+            } else if (r.topic().equals(reconciliations) && r.value() != null) {
+                book.reconciliation(r.key(),
+                        AvroSerdes.serde(Reconciliation.class).deserialize(r.topic(), r.value()));
+            }
+        } catch (AvroDecodeException e) {
+            LOG.warn("skipping {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.reason());
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.actiongate.approver.review;
+
+import io.actiongate.contract.ReasonCode;
+
+/**
+ * Why the approval service will not publish a decision, with the words a person reads on the page and the contract
+ * reason code (ARCHITECTURE.md section 4) that the gate would use for the same fault, where there is one. Every
+ * refusal is written to the audit log (never with an input body).
+ */
+public enum Refusal {
+    UNKNOWN_ACTION(null, "The approval service has not seen both the proposal and the gate's receipt for this "
+            + "action. If it was just proposed, reload in a moment."),
+    NOT_WAITING(ReasonCode.APPROVAL_REUSED, "This action is not waiting for a decision of this kind."),
+    ACTION_EXPIRED(ReasonCode.APPROVAL_EXPIRED, "The wait for approval has ended: the action expired."),
+    INPUT_DIGEST_MISMATCH(ReasonCode.DIGEST_MISMATCH, "The proposal's input does not hash to its input_digest, or "
+            + "not to the digest the gate recorded. What would be approved is not what the gate froze."),
+    ACTION_DIGEST_MISMATCH(ReasonCode.APPROVAL_DIGEST_MISMATCH, "The action digest re-derived from the proposal "
+            + "shown here differs from the digest the gate froze. What you would see is not what would be sent."),
+    PROPOSAL_REPLACED(ReasonCode.APPROVAL_DIGEST_MISMATCH, "A different proposal was published under this action "
+            + "key after the first one. The approval service cannot tell which one you would be approving."),
+    RECEIPT_MISMATCH(ReasonCode.APPROVAL_DIGEST_MISMATCH, "The gate's receipt names a different tool, provider, "
+            + "operation or organisation than the proposal."),
+    OTHER_ORG(ReasonCode.APPROVER_NOT_AUTHORIZED, "This action belongs to another organisation than the one you "
+            + "signed in for."),
+    NOT_AN_APPROVER(ReasonCode.APPROVER_NOT_AUTHORIZED, "You are not on the list of people who may decide for "
+            + "this organisation."),
+    SENDER_UNKNOWN(ReasonCode.UNKNOWN_PROVIDER_METHOD, "No sender account is configured in the approval service "
+            + "for this provider, so the page cannot show who would send it."),
+    INPUT_UNREADABLE(ReasonCode.SCHEMA_INVALID, "The input cannot be shown exactly as it would be sent."),
+    ALREADY_DECIDED(ReasonCode.APPROVAL_REUSED, "A decision on this exact action was already published."),
+    FORM_TAMPERED(null, "The form's anti-forgery token is missing or wrong. Nothing was published."),
+    ORIGIN_REFUSED(null, "The request did not come from this site. Nothing was published."),
+    SESSION_INVALID(null, "Your session ended. Sign in again; nothing was published."),
+    CHALLENGE_UNKNOWN(ReasonCode.APPROVAL_REUSED, "This review form was already used or was not issued to this "
+            + "session. Nothing was published; open the review again."),
+    CHALLENGE_EXPIRED(ReasonCode.APPROVAL_EXPIRED, "This review form expired. Nothing was published; open the "
+            + "review again."),
+    CHALLENGE_MISMATCH(ReasonCode.APPROVAL_DIGEST_MISMATCH, "This review form was issued for another action or "
+            + "another version of it. Nothing was published."),
+    STEP_UP_REQUIRED(null, "Approving needs a step-up: your passkey, or a one-time code from your authenticator "
+            + "app. Nothing was published."),
+    STEP_UP_FAILED(null, "The step-up verification failed. Nothing was published."),
+    STEP_UP_LOCKED(null, "Too many failed step-ups: step-up is locked for this person for a while. Nothing was "
+            + "published."),
+    BAD_DECISION(null, "That is not a decision this page offers. Nothing was published."),
+    PUBLISH_FAILED(null, "The decision could not be confirmed as published. Check the queue before trying again.");
+
+    private final ReasonCode reasonCode;
+    private final String message;
+
+    Refusal(ReasonCode reasonCode, String message) {
+        this.reasonCode = reasonCode;
+        this.message = message;
+    }
+
+    /** The contract reason code for the same fault, or null when the fault is the channel's own. */
+    public ReasonCode reasonCode() {
+        return reasonCode;
+    }
+
+    public String message() {
+        return message;
+    }
+}

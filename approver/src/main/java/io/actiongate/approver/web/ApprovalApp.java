@@ -1,0 +1,442 @@
+package io.actiongate.approver.web;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.approver.book.ActionBook;
+import io.actiongate.approver.decision.DecisionPublisher;
+import io.actiongate.approver.decision.DecisionSink;
+import io.actiongate.approver.oidc.OidcClient;
+import io.actiongate.approver.review.Refusal;
+import io.actiongate.approver.review.Review;
+import io.actiongate.approver.review.ReviewBuilder;
+import io.actiongate.approver.stepup.Passkeys;
+import io.actiongate.approver.stepup.StepUpException;
+import io.actiongate.approver.stepup.StepUpStore;
+import io.actiongate.avro.Decision;
+import io.actiongate.avro.DecisionType;
+import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.key.ActionKey;
+
+/**
+ * The approval service's pages and form posts. Every POST passes the same gate first: a live server-side session,
+ * an {@code Origin} header equal to the service's public origin, and the session's anti-forgery token. A decision
+ * post then consumes its single-use review challenge, rebuilds the review from what the service knows now, checks
+ * that it is still the digest the challenge was issued for, verifies the step-up over that challenge, and only then
+ * signs and publishes. Every refusal is one audit log line (logger {@code io.actiongate.approver.audit}) without
+ * input bodies.
+ */
+public final class ApprovalApp implements HttpHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ApprovalApp.class);
+
+    public static final String SESSION_COOKIE = "__Host-ag_session";
+    public static final String LOGIN_COOKIE = "__Host-ag_login";
+    public static final String APPROVE_LABEL = "Approve this exact action for one dispatch attempt";
+    public static final String CANCEL_LABEL = "Cancel \u2014 do not send";
+
+    /** The dependencies the app serves from. */
+    public record Deps(String origin, String rpId, ActionBook book, ReviewBuilder reviews, Sessions sessions,
+                       Challenges challenges, OidcClient oidc, StepUpStore stepUps, Passkeys passkeys,
+                       DecisionSink decisions, Duration enrolWindow, Clock clock, BooleanSupplier ready) {
+    }
+
+    private final Deps d;
+    private final PageKit kit = new PageKit();
+    private final SignIn signIn;
+    private final StepUpEnrolment enrolment;
+    /** Actions this instance already published a decision for, by key, digest and kind. */
+    private final ConcurrentHashMap<String, String> decided = new ConcurrentHashMap<>();
+
+    public ApprovalApp(Deps deps) {
+        this.d = deps;
+        this.signIn = new SignIn(deps, kit);
+        this.enrolment = new StepUpEnrolment(deps, kit);
+    }
+
+    @Override
+    public void handle(HttpExchange http) throws IOException {
+        Exchange ex = new Exchange(http);
+        try {
+            route(ex);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("request {} {} failed: {}", ex.method(), ex.path(), e.toString());
+            try {
+                ex.html(500, kit.message(null, "Something went wrong", null, "Nothing was published.", null));
+            } catch (IOException | RuntimeException ignored) {
+                // the response had started already
+            }
+        } finally {
+            ex.close();
+        }
+    }
+
+    private void route(Exchange ex) throws IOException {
+        String path = ex.path();
+        String method = ex.method();
+        boolean get = method.equals("GET") || method.equals("HEAD");
+        boolean post = method.equals("POST");
+        if (get && path.equals("/health/live")) {
+            ex.send(200, "text/plain; charset=utf-8", "ok\n".getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        if (get && path.equals("/health/ready")) {
+            boolean ok = d.ready().getAsBoolean();
+            ex.send(ok ? 200 : 503, "text/plain; charset=utf-8",
+                    (ok ? "ready\n" : "not ready\n").getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        if (get && path.startsWith("/static/")) {
+            String name = path.substring("/static/".length());
+            byte[] body = Pages.staticFile(name);
+            if (body == null) {
+                ex.html(404, kit.message(null, "Not found", null, null, null));
+            } else {
+                ex.send(200, name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8",
+                        body);
+            }
+            return;
+        }
+        if (get && path.equals("/login")) {
+            signIn.login(ex);
+            return;
+        }
+        if (get && path.equals("/oidc/callback")) {
+            signIn.callback(ex);
+            return;
+        }
+        Session session = d.sessions().find(ex.cookie(SESSION_COOKIE)).orElse(null);
+        if (get && session == null) {
+            ex.redirect("/login?return=" + java.net.URLEncoder.encode(path, StandardCharsets.UTF_8));
+            return;
+        }
+        if (post) {
+            Refusal r = guardPost(ex, session);
+            if (r != null) {
+                PageKit.audit(r, ex, session, path, null);
+                ex.html(r == Refusal.SESSION_INVALID ? 401 : 403, kit.message(session, "Refused", r.message(), null,
+                        PageKit.link("/queue", "Back to the queue")));
+                return;
+            }
+        }
+        if (get && (path.equals("/") || path.equals("/queue"))) {
+            queue(ex, session);
+        } else if (post && path.equals("/logout")) {
+            d.sessions().end(session.id());
+            ex.setCookie(SESSION_COOKIE + "=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0");
+            ex.html(200, kit.message(null, "Signed out", null, "You are signed out.",
+                    PageKit.link("/login", "Sign in")));
+        } else if (path.startsWith("/review/") || path.startsWith("/resolve/")) {
+            boolean approval = path.startsWith("/review/");
+            String rest = path.substring(approval ? "/review/".length() : "/resolve/".length());
+            String key = actionKey(rest);
+            if (key == null || !(get || post)) {
+                ex.html(404, kit.message(session, "Not found", null, "No such action.",
+                        PageKit.link("/queue", "Queue")));
+                return;
+            }
+            ReviewBuilder.Kind kind = approval ? ReviewBuilder.Kind.APPROVAL : ReviewBuilder.Kind.RESOLUTION;
+            if (get) {
+                review(ex, session, key, kind, path);
+            } else {
+                decide(ex, session, key, kind, path);
+            }
+        } else if (get && path.equals("/stepup")) {
+            enrolment.page(ex, session, null, null, false);
+        } else if (post && path.equals("/stepup/passkey")) {
+            enrolment.registerPasskey(ex, session);
+        } else if (post && path.equals("/stepup/totp")) {
+            enrolment.beginTotp(ex, session);
+        } else if (post && path.equals("/stepup/totp/confirm")) {
+            enrolment.confirmTotp(ex, session);
+        } else {
+            ex.html(404, kit.message(session, "Not found", null, null, PageKit.link("/queue", "Queue")));
+        }
+    }
+
+    /** The checks every form post passes before anything else: session, origin, anti-forgery token. */
+    private Refusal guardPost(Exchange ex, Session session) throws IOException {
+        if (session == null) {
+            return Refusal.SESSION_INVALID;
+        }
+        String origin = ex.header("Origin");
+        String fetchSite = ex.header("Sec-Fetch-Site");
+        if (origin == null || !origin.equals(d.origin()) || (fetchSite != null && !fetchSite.equals("same-origin"))) {
+            PageKit.AUDIT.info("origin check: Origin={} Sec-Fetch-Site={} expected {}", PageKit.safe(origin),
+                    PageKit.safe(fetchSite),
+                    d.origin());
+            return Refusal.ORIGIN_REFUSED;
+        }
+        if (!Tokens.same(ex.field("csrf"), session.csrf())) {
+            return Refusal.FORM_TAMPERED;
+        }
+        return null;
+    }
+
+    private static String actionKey(String rest) {
+        int slash = rest.indexOf('/');
+        if (slash < 0) {
+            return null;
+        }
+        String task = rest.substring(0, slash);
+        String call = rest.substring(slash + 1);
+        return ActionKey.isValid(task, call) ? task + ActionKey.SEPARATOR + call : null;
+    }
+
+    // ---- queue ----------------------------------------------------------------------------------------------
+
+    private void queue(Exchange ex, Session s) throws IOException {
+        Instant now = d.clock().instant();
+        String org = s.identity().org();
+        List<Map<String, Object>> waiting = new ArrayList<>();
+        for (ActionBook.Entry e : d.book().byStatus(org, ReceiptStatus.WAITING_APPROVAL)) {
+            Review r = d.reviews().build(e.key(), e, s.identity(), ReviewBuilder.Kind.APPROVAL, now);
+            waiting.add(row(e, r.timeLeft()));
+        }
+        List<Map<String, Object>> unknown = new ArrayList<>();
+        for (ActionBook.Entry e : d.book().byStatus(org, ReceiptStatus.UNKNOWN)) {
+            Map<String, Object> row = row(e, null);
+            row.put("attempts", e.receipt().getAttempts().size());
+            unknown.add(row);
+        }
+        Map<String, Object> m = kit.base(s, "Queue");
+        m.put("waiting", waiting);
+        m.put("hasWaiting", !waiting.isEmpty());
+        m.put("unknown", unknown);
+        m.put("hasUnknown", !unknown.isEmpty());
+        ex.html(200, kit.pages.render("queue", m));
+    }
+
+    private static Map<String, Object> row(ActionBook.Entry e, String timeLeft) {
+        ActionKey k = ActionKey.parse(e.key());
+        Map<String, Object> row = new HashMap<>();
+        row.put("key", e.key());
+        row.put("taskId", k.taskId());
+        row.put("toolCallId", k.toolCallId());
+        row.put("tool", e.receipt().getProvider() + " / " + e.receipt().getToolName());
+        row.put("since", e.receipt().getUpdatedAt().toString());
+        row.put("timeLeft", timeLeft);
+        return row;
+    }
+
+    // ---- review and decide ----------------------------------------------------------------------------------
+
+    private Review build(String key, Session s, ReviewBuilder.Kind kind) {
+        return d.reviews().build(key, d.book().get(key).orElse(null), s.identity(), kind, d.clock().instant());
+    }
+
+    private void review(Exchange ex, Session s, String key, ReviewBuilder.Kind kind, String path) throws IOException {
+        Review review = build(key, s, kind);
+        boolean approval = kind == ReviewBuilder.Kind.APPROVAL;
+        if (review.decidable() && decided.containsKey(decidedKey(key, review.actionDigest(), kind))) {
+            review = withRefusal(review, Refusal.ALREADY_DECIDED);
+        }
+        Map<String, Object> m = kit.base(s, approval ? "Review" : "Resolve");
+        m.put("heading", approval ? "Review one frozen action" : "Resolve an action whose outcome is unknown");
+        m.put("review", review);
+        m.put("approval", approval);
+        m.put("action", path);
+        m.put("hasAttachments", !review.attachments().isEmpty());
+        m.put("attempts", !approval || !review.attempts().isEmpty());
+        if (review.decidable()) {
+            Challenges.Challenge c = d.challenges().issue(s.id(), s.identity().subject(), key, review.actionDigest());
+            String org = s.identity().org();
+            String subject = s.identity().subject();
+            m.put("challenge", c.id());
+            m.put("challengeExpiry", c.expiresAt().toString());
+            m.put("rpId", d.rpId());
+            m.put("credentials", d.stepUps().passkeys(org, subject).stream().map(StepUpStore.Passkey::id)
+                    .collect(Collectors.joining(",")));
+            m.put("hasTotp", d.stepUps().hasTotp(org, subject));
+            m.put("hasStepUp", d.stepUps().hasAny(org, subject));
+            m.put("buttons", approval
+                    ? List.of(button("APPROVE", "approve", APPROVE_LABEL, true),
+                              button("REJECT", "cancel", CANCEL_LABEL, false))
+                    : List.of(button("RESOLVE_EFFECT_CONFIRMED", "confirm-effect",
+                                      "The effect happened: record RESOLVE_EFFECT_CONFIRMED", true),
+                              button("RESOLVE_NO_EFFECT", "confirm-no-effect",
+                                      "The effect did not happen: record RESOLVE_NO_EFFECT", true)));
+        } else {
+            for (Refusal r : review.refusals()) {
+                PageKit.audit(r, ex, s, key, review.actionDigest());
+            }
+        }
+        ex.html(200, kit.pages.render("review", m));
+    }
+
+    private static Map<String, Object> button(String value, String id, String label, boolean stepUp) {
+        return Map.of("value", value, "id", id, "label", label, "stepUp", stepUp);
+    }
+
+    private static Review withRefusal(Review r, Refusal extra) {
+        List<Refusal> all = new ArrayList<>(r.refusals());
+        all.add(extra);
+        return new Review(r.key(), r.taskId(), r.toolCallId(), r.status(), r.org(), r.provider(), r.senderAccount(),
+                r.operation(), r.toolName(), r.email(), r.inputJson(), r.summary(), r.sources(), r.attachments(),
+                r.inputDigest(), r.actionDigest(), r.waitingSince(), r.timeLeft(), r.attempts(), all);
+    }
+
+    private void decide(Exchange ex, Session s, String key, ReviewBuilder.Kind kind, String path) throws IOException {
+        String decisionField = ex.field("decision");
+        DecisionType type = parseType(decisionField, kind);
+        // the challenge is consumed first, so that whatever happens next this form can never post again
+        Challenges.Consumed consumed = d.challenges().consume(ex.field("challenge"), s.id(), s.identity().subject(),
+                key);
+        if (!consumed.ok()) {
+            refuse(ex, s, key, null, consumed.refusal(), path);
+            return;
+        }
+        if (type == null) {
+            refuse(ex, s, key, consumed.challenge().actionDigest(), Refusal.BAD_DECISION, path);
+            return;
+        }
+        Review review = build(key, s, kind);
+        if (!review.decidable()) {
+            refuse(ex, s, key, review.actionDigest(), review.refusals().get(0), path);
+            return;
+        }
+        if (!review.actionDigest().equals(consumed.challenge().actionDigest())) {
+            refuse(ex, s, key, review.actionDigest(), Refusal.CHALLENGE_MISMATCH, path);
+            return;
+        }
+        String authMethod = "oidc";
+        if (type != DecisionType.REJECT) {
+            String org = s.identity().org();
+            String subject = s.identity().subject();
+            if (d.stepUps().locked(org, subject, d.clock().instant())) {
+                refuse(ex, s, key, review.actionDigest(), Refusal.STEP_UP_LOCKED, path);
+                return;
+            }
+            String method = stepUp(ex, s, consumed.challenge());
+            if (method == null || method.startsWith("!")) {
+                if (method != null) {
+                    d.stepUps().recordFailure(org, subject, d.clock().instant());
+                }
+                refuse(ex, s, key, review.actionDigest(),
+                        method == null ? Refusal.STEP_UP_REQUIRED : Refusal.STEP_UP_FAILED, path);
+                return;
+            }
+            authMethod = method;
+        }
+        String decisionId = "apr-" + sha256Hex(consumed.challenge().id()).substring(0, 32);
+        if (decided.putIfAbsent(decidedKey(key, review.actionDigest(), kind), decisionId) != null) {
+            refuse(ex, s, key, review.actionDigest(), Refusal.ALREADY_DECIDED, path);
+            return;
+        }
+        ActionKey k = ActionKey.parse(key);
+        Decision published;
+        try {
+            published = d.decisions().publish(new DecisionPublisher.Request(decisionId, k.taskId(), k.toolCallId(),
+                    type, review.actionDigest(), s.identity().subject(), s.identity().org(), authMethod),
+                    d.clock().instant());
+        } catch (DecisionPublisher.PublishException e) {
+            // it may have reached the broker: this instance never publishes another decision for it
+            LOG.warn("decision {} for {} not confirmed: {}", decisionId, key, e.getMessage());
+            refuse(ex, s, key, review.actionDigest(), Refusal.PUBLISH_FAILED, path);
+            return;
+        }
+        PageKit.AUDIT.info("published decision_id={} type={} action={} action_digest={} subject={} org={} "
+                        + "auth_method={} "
+                        + "expires_at={} remote={}", decisionId, type, key, review.actionDigest(),
+                PageKit.safe(s.identity().subject()), PageKit.safe(s.identity().org()), authMethod,
+                published.getExpiresAt(),
+                ex.remote());
+        String what = switch (type) {
+            case APPROVE -> "You approved this exact action for one dispatch attempt.";
+            case REJECT -> "You cancelled this action. It will not be sent.";
+            case RESOLVE_EFFECT_CONFIRMED -> "You recorded that the effect happened.";
+            case RESOLVE_NO_EFFECT -> "You recorded that the effect did not happen.";
+        };
+        ex.html(200, kit.message(s, "Decision published", null, what + " Decision " + decisionId
+                + " (signed, expires " + published.getExpiresAt() + ") is on its way to the gate, which verifies it "
+                + "again before anything happens.", PageKit.link("/queue", "Back to the queue")));
+    }
+
+    private static DecisionType parseType(String value, ReviewBuilder.Kind kind) {
+        if (value == null) {
+            return null;
+        }
+        return switch (value) {
+            case "APPROVE" -> kind == ReviewBuilder.Kind.APPROVAL ? DecisionType.APPROVE : null;
+            case "REJECT" -> kind == ReviewBuilder.Kind.APPROVAL ? DecisionType.REJECT : null;
+            case "RESOLVE_EFFECT_CONFIRMED" -> kind == ReviewBuilder.Kind.RESOLUTION
+                    ? DecisionType.RESOLVE_EFFECT_CONFIRMED : null;
+            case "RESOLVE_NO_EFFECT" -> kind == ReviewBuilder.Kind.RESOLUTION ? DecisionType.RESOLVE_NO_EFFECT : null;
+            default -> null;
+        };
+    }
+
+    /**
+     * The step-up over this review's challenge: the auth method when it verifies, null when none was offered, or a
+     * string starting with {@code !} when one was offered and failed.
+     */
+    private String stepUp(Exchange ex, Session s, Challenges.Challenge c) throws IOException {
+        String org = s.identity().org();
+        String subject = s.identity().subject();
+        String credentialId = ex.field("webauthn_id");
+        if (credentialId != null && !credentialId.isBlank()) {
+            StepUpStore.Passkey pk = d.stepUps().passkey(org, subject, credentialId).orElse(null);
+            byte[] challengeBytes = Tokens.unb64(c.id());
+            byte[] id = Tokens.unb64(credentialId);
+            byte[] clientData = Tokens.unb64(ex.field("webauthn_client_data"));
+            byte[] authData = Tokens.unb64(ex.field("webauthn_authenticator_data"));
+            byte[] signature = Tokens.unb64(ex.field("webauthn_signature"));
+            String uh = ex.field("webauthn_user_handle");
+            byte[] userHandle = uh == null || uh.isBlank() ? null : Tokens.unb64(uh);
+            if (pk == null || id == null || clientData == null || authData == null || signature == null) {
+                return "!passkey";
+            }
+            try {
+                long counter = d.passkeys().verify(pk.record(), challengeBytes, id, userHandle, authData, clientData,
+                        signature);
+                pk.record().setCounter(counter);
+                return "oidc+webauthn";
+            } catch (StepUpException e) {
+                LOG.info("step-up failed for subject {}: {}", PageKit.safe(subject), e.getMessage());
+                return "!passkey";
+            }
+        }
+        String totp = ex.field("totp");
+        if (totp != null && !totp.isBlank()) {
+            return d.stepUps().useTotp(org, subject, totp, d.clock().instant()) ? "oidc+totp" : "!totp";
+        }
+        return null;
+    }
+
+    private void refuse(Exchange ex, Session s, String key, String digest, Refusal r, String path) throws IOException {
+        PageKit.audit(r, ex, s, key, digest);
+        ex.html(409, kit.message(s, "Nothing was published", r.message(), null,
+                PageKit.link(path, "Open the review again")));
+    }
+
+    private static String decidedKey(String key, String digest, ReviewBuilder.Kind kind) {
+        return key + '|' + digest + '|' + kind;
+    }
+
+    private static String sha256Hex(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package io.actiongate.approver.review;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.actiongate.approver.Fixtures;
+import io.actiongate.approver.book.ActionBook;
+import io.actiongate.avro.ActionProposal;
+import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.digest.Digests;
+
+class ReviewBuilderTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-30T22:05:00Z");
+    private static final Identity ALICE = new Identity("alice@demo", "demo", "alice@example.com", "Alice");
+    private final ReviewBuilder builder = new ReviewBuilder(new ApproverPolicy(List.of()),
+            Map.of("smtp", "assistant@example.com"), Duration.ofMinutes(30));
+
+    private Review review(ActionBook book, Identity who) {
+        return builder.build("T-1/c-1", book.get("T-1/c-1").orElse(null), who, ReviewBuilder.Kind.APPROVAL, NOW);
+    }
+
+    private static ActionBook bookWith(ActionProposal p) {
+        ActionBook book = new ActionBook();
+        book.proposal("T-1/c-1", p);
+        book.receipt("T-1/c-1", Fixtures.waiting(p, NOW.minusSeconds(60)));
+        return book;
+    }
+
+    @Test
+    void shouldShowTheExactEmailWhenEveryDigestVerifies() {
+        ActionProposal p = Fixtures.withAttachment(Fixtures.email("T-1", "c-1"));
+        Review r = review(bookWith(p), ALICE);
+
+        assertThat(r.refusals()).isEmpty();
+        assertThat(r.decidable()).isTrue();
+        assertThat(r.email().recipient()).isEqualTo(Fixtures.TO);
+        assertThat(r.email().subject()).isEqualTo(Fixtures.SUBJECT);
+        assertThat(r.email().body()).isEqualTo(Fixtures.BODY);
+        assertThat(r.senderAccount()).isEqualTo("assistant@example.com");
+        assertThat(r.actionDigest()).isEqualTo(Fixtures.waiting(p, NOW).getActionDigest());
+        assertThat(r.attachments()).singleElement().satisfies(a -> {
+            assertThat(a.name()).isEqualTo("N-12.pdf");
+            assertThat(a.sizeBytes()).isEqualTo(48213);
+            assertThat(a.sha256()).isEqualTo("ab".repeat(32));
+        });
+        assertThat(r.sources()).extracting(Review.Source::value).contains("conv-9", "msg-41");
+        assertThat(r.timeLeft()).isEqualTo("29 min 0 s left");
+    }
+
+    @Test
+    void shouldRefuseWhenTheProposalShownIsNotTheFrozenAction() {
+        ActionProposal frozen = Fixtures.email("T-1", "c-1");
+        ActionBook book = bookWith(frozen);
+        // a proposal under the same key with another body arrives after the receipt
+        ActionProposal altered = Fixtures.email("T-1", "c-1", "demo",
+                Fixtures.emailInput(Fixtures.TO, Fixtures.SUBJECT, "Forward the customer list."), Fixtures.SUMMARY);
+        book.proposal("T-1/c-1", altered);
+
+        Review r = review(book, ALICE);
+
+        assertThat(r.decidable()).isFalse();
+        assertThat(r.refusals()).contains(Refusal.PROPOSAL_REPLACED, Refusal.INPUT_DIGEST_MISMATCH,
+                Refusal.ACTION_DIGEST_MISMATCH);
+    }
+
+    @Test
+    void shouldRefuseAnInputThatDoesNotHashToItsDigest() {
+        ActionProposal p = Fixtures.email("T-1", "c-1");
+        ActionProposal lying = ActionProposal.newBuilder(p)
+                .setInputDigest(Digests.inputDigest(Fixtures.emailInput("x@example.com", "s", "b"))).build();
+        ActionBook book = new ActionBook();
+        book.proposal("T-1/c-1", lying);
+        book.receipt("T-1/c-1", Fixtures.waiting(p, NOW));
+
+        assertThat(review(book, ALICE).refusals()).containsExactly(Refusal.INPUT_DIGEST_MISMATCH);
+    }
+
+    @Test
+    void shouldRefuseWhenOnlyTheSummaryDiffersFromTheFrozenAction() {
+        ActionProposal p = Fixtures.email("T-1", "c-1");
+        ActionBook book = new ActionBook();
+        book.receipt("T-1/c-1", Fixtures.waiting(p, NOW));
+        book.proposal("T-1/c-1", ActionProposal.newBuilder(p).setSummary("Harmless note to self").build());
+
+        assertThat(review(book, ALICE).refusals()).containsExactly(Refusal.ACTION_DIGEST_MISMATCH);
+    }
+
+    @Test
+    void shouldShowNothingOfAnotherOrgsActionAndOfferNoDecision() {
+        Review r = review(bookWith(Fixtures.email("T-1", "c-1")),
+                new Identity("mallory", "other-org", null, null));
+
+        assertThat(r.refusals()).containsExactly(Refusal.OTHER_ORG);
+        assertThat(r.email()).isNull();
+        assertThat(r.inputJson()).isNull();
+        assertThat(r.summary()).isNull();
+    }
+
+    @Test
+    void shouldFollowTheAllowListLikeTheGate() {
+        ReviewBuilder strict = new ReviewBuilder(new ApproverPolicy(List.of("demo:bob@demo")),
+                Map.of("smtp", "assistant@example.com"), Duration.ofMinutes(30));
+        ActionBook book = bookWith(Fixtures.email("T-1", "c-1"));
+
+        assertThat(strict.build("T-1/c-1", book.get("T-1/c-1").get(), ALICE, ReviewBuilder.Kind.APPROVAL, NOW)
+                .refusals()).containsExactly(Refusal.NOT_AN_APPROVER);
+        assertThat(strict.build("T-1/c-1", book.get("T-1/c-1").get(), new Identity("bob@demo", "demo", null, null),
+                ReviewBuilder.Kind.APPROVAL, NOW).refusals()).isEmpty();
+        assertThat(new ApproverPolicy(List.of("demo:*")).mayDecide("demo", "anyone", "demo")).isTrue();
+        assertThat(new ApproverPolicy(List.of("demo:*")).mayDecide("demo", "anyone", "acme")).isFalse();
+    }
+
+    @Test
+    void shouldRefuseWithoutAConfiguredSenderAccount() {
+        ReviewBuilder noSender = new ReviewBuilder(new ApproverPolicy(List.of()), Map.of(), Duration.ofMinutes(30));
+        ActionBook book = bookWith(Fixtures.email("T-1", "c-1"));
+
+        assertThat(noSender.build("T-1/c-1", book.get("T-1/c-1").get(), ALICE, ReviewBuilder.Kind.APPROVAL, NOW)
+                .refusals()).containsExactly(Refusal.SENDER_UNKNOWN);
+    }
+
+    @Test
+    void shouldRefuseAnActionThatIsNoLongerWaiting() {
+        ActionProposal p = Fixtures.email("T-1", "c-1");
+        ActionBook book = bookWith(p);
+        book.receipt("T-1/c-1", Fixtures.receipt(p, ReceiptStatus.APPROVED, NOW));
+        assertThat(review(book, ALICE).refusals()).containsExactly(Refusal.NOT_WAITING);
+
+        book.receipt("T-1/c-1", Fixtures.receipt(p, ReceiptStatus.EXPIRED, NOW));
+        assertThat(review(book, ALICE).refusals()).containsExactly(Refusal.ACTION_EXPIRED);
+        assertThat(book.get("T-1/c-1").get().proposal()).as("a settled action's body is dropped").isNull();
+    }
+
+    @Test
+    void shouldRefuseAnActionItHasNotSeenBothHalvesOf() {
+        ActionBook book = new ActionBook();
+        book.proposal("T-1/c-1", Fixtures.email("T-1", "c-1"));
+        assertThat(review(book, ALICE).refusals()).containsExactly(Refusal.UNKNOWN_ACTION);
+        assertThat(review(new ActionBook(), ALICE).refusals()).containsExactly(Refusal.UNKNOWN_ACTION);
+    }
+
+    @Test
+    void shouldMakeHiddenCharactersVisible() {
+        String input = Fixtures.emailInput(Fixtures.TO, "Invoice \u202Efdp.exe", "Pay\u200B now");
+        ActionProposal p = Fixtures.email("T-1", "c-1", "demo", input, Fixtures.SUMMARY);
+        Review r = review(bookWith(p), ALICE);
+
+        assertThat(r.decidable()).isTrue();
+        assertThat(r.email().hiddenCharacters()).isTrue();
+        assertThat(r.email().subject()).isEqualTo("Invoice [U+202E]fdp.exe");
+        assertThat(r.email().body()).isEqualTo("Pay[U+200B] now");
+    }
+
+    @Test
+    void shouldRefuseAnEmailInputOfAnotherShape() {
+        String input = "{\"to\":\"a@example.com\",\"subject\":\"s\",\"body\":\"b\",\"bcc\":\"x@example.com\"}";
+        ActionProposal p = Fixtures.email("T-1", "c-1", "demo", input, Fixtures.SUMMARY);
+        assertThat(review(bookWith(p), ALICE).refusals()).containsExactly(Refusal.INPUT_UNREADABLE);
+    }
+
+    @Test
+    void shouldReviewANewActionUnderAKeyWhoseEarlierActionSettled() {
+        ActionProposal first = Fixtures.email("T-1", "c-1");
+        ActionBook book = bookWith(first);
+        book.receipt("T-1/c-1", Fixtures.receipt(first, ReceiptStatus.SUCCEEDED, NOW));
+        book.proposal("T-1/c-1", first); // redelivered: not kept
+        assertThat(book.get("T-1/c-1").get().proposal()).isNull();
+
+        // after the gate's dedupe window a different proposal under the key is a new action
+        ActionProposal next = Fixtures.email("T-1", "c-1", "demo",
+                Fixtures.emailInput(Fixtures.TO, "Next week's summary", Fixtures.BODY), Fixtures.SUMMARY);
+        book.proposal("T-1/c-1", next);
+        book.receipt("T-1/c-1", Fixtures.waiting(next, NOW));
+
+        Review r = review(book, ALICE);
+        assertThat(r.refusals()).isEmpty();
+        assertThat(r.email().subject()).isEqualTo("Next week's summary");
+    }
+}

@@ -1,0 +1,65 @@
+package io.actiongate.approver.web;
+
+import java.net.URI;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import com.sun.net.httpserver.HttpHandler;
+
+import io.actiongate.approver.TestIdp;
+import io.actiongate.approver.book.ActionBook;
+import io.actiongate.approver.decision.DecisionPublisher;
+import io.actiongate.approver.decision.DecisionSink;
+import io.actiongate.approver.decision.SigningKey;
+import io.actiongate.approver.oidc.OidcClient;
+import io.actiongate.approver.review.ApproverPolicy;
+import io.actiongate.approver.review.ReviewBuilder;
+import io.actiongate.approver.stepup.Passkeys;
+import io.actiongate.approver.stepup.StepUpStore;
+import io.actiongate.avro.Decision;
+
+/** The approval app on a loopback port with an in-memory book and a recording decision sink. */
+public final class AppHarness implements AutoCloseable {
+
+    public final ActionBook book = new ActionBook();
+    public final MutableClock clock = new MutableClock(Instant.now());
+    public final List<Decision> published = new CopyOnWriteArrayList<>();
+    public final KeyPair keys;
+    public final String origin;
+    private final ApproverHttpServer server;
+    private volatile HttpHandler app;
+
+    public AppHarness(TestIdp idp) throws Exception {
+        keys = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        SigningKey key = SigningKey.of("approver-test", keys.getPrivate());
+        server = new ApproverHttpServer("127.0.0.1", 0, ex -> app.handle(ex)).start();
+        origin = "http://localhost:" + server.port();
+        DecisionSink sink = (r, now) -> {
+            Decision d = DecisionPublisher.signed(r, key, Duration.ofMinutes(10), now);
+            published.add(d);
+            return d;
+        };
+        OidcClient oidc = new OidcClient(URI.create(idp.issuer()), TestIdp.CLIENT_ID, null,
+                URI.create(origin + "/oidc/callback"), "openid email", "org", clock);
+        app = new ApprovalApp(new ApprovalApp.Deps(origin, "localhost", book,
+                new ReviewBuilder(new ApproverPolicy(List.of()), Map.of("smtp", "assistant@example.com"),
+                        Duration.ofMinutes(30)),
+                new Sessions(Duration.ofMinutes(15), Duration.ofHours(8), clock),
+                new Challenges(Duration.ofMinutes(5), clock), oidc, new StepUpStore(),
+                new Passkeys(origin, "localhost"), sink, Duration.ofMinutes(5), clock, () -> true));
+    }
+
+    public String url(String path) {
+        return origin + path;
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}

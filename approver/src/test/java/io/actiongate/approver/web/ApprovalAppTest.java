@@ -1,0 +1,389 @@
+package io.actiongate.approver.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.actiongate.approver.Fixtures;
+import io.actiongate.approver.TestIdp;
+import io.actiongate.approver.stepup.Totp;
+import io.actiongate.avro.ActionProposal;
+import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.avro.AttemptSummary;
+import io.actiongate.avro.OutcomeStatus;
+import io.actiongate.avro.Receipt;
+import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.avro.Reconciliation;
+import io.actiongate.avro.Verdict;
+import io.actiongate.avro.DecisionType;
+import io.actiongate.digest.DecisionSigning;
+import io.actiongate.digest.Digests;
+import io.actiongate.digest.FrozenAction;
+
+/**
+ * The approval pages over real HTTP with a real OIDC provider: sign-in, the review page, and every way a form post
+ * can be refused without publishing anything.
+ */
+class ApprovalAppTest {
+
+    private static TestIdp idp;
+    private AppHarness app;
+    private WebClient browser;
+    private ActionProposal email;
+
+    @BeforeAll
+    static void idp() {
+        idp = new TestIdp(false);
+    }
+
+    @AfterAll
+    static void stopIdp() {
+        idp.close();
+    }
+
+    @BeforeEach
+    void setUp() throws Exception {
+        app = new AppHarness(idp);
+        browser = new WebClient();
+        email = Fixtures.email("T-1", "email-1");
+        app.book.proposal("T-1/email-1", email);
+        app.book.receipt("T-1/email-1", Fixtures.waiting(email, app.clock.instant()));
+    }
+
+    @AfterEach
+    void tearDown() {
+        app.close();
+    }
+
+    private void signIn(WebClient who, String subject, String org, String mail) throws Exception {
+        idp.nextSignIn(subject, org, mail);
+        HttpResponse<String> r = who.follow(app.url("/login?return=/queue"));
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("Signed in");
+        assertThat(who.cookie(ApprovalApp.SESSION_COOKIE)).isNotNull();
+    }
+
+    /** Sets up TOTP through the pages and returns the secret. */
+    private byte[] enrolTotp(WebClient who) throws Exception {
+        String page = who.get(app.url("/stepup")).body();
+        String csrf = WebClient.input(page, "csrf");
+        String pending = who.post(app.url("/stepup/totp"), app.origin, Map.of("csrf", csrf)).body();
+        byte[] secret = Totp.unbase32(WebClient.text(pending, "totp-secret"));
+        String code = Totp.code(secret, Totp.step(app.clock.instant()));
+        String done = who.post(app.url("/stepup/totp/confirm"), app.origin, Map.of("csrf", csrf, "totp", code)).body();
+        assertThat(done).contains("One-time code app set up.");
+        app.clock.advance(Duration.ofSeconds(30)); // the next code belongs to a new step
+        return secret;
+    }
+
+    private Map<String, String> form(String reviewPage, String decision) {
+        Map<String, String> f = new HashMap<>();
+        f.put("csrf", WebClient.input(reviewPage, "csrf"));
+        f.put("challenge", WebClient.input(reviewPage, "challenge"));
+        f.put("decision", decision);
+        return f;
+    }
+
+    private String code(byte[] secret) {
+        return Totp.code(secret, Totp.step(app.clock.instant()));
+    }
+
+    @Test
+    void shouldShowTheExactEmailWithTheIssuesWordingAndStrictHeaders() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        HttpResponse<String> r = browser.get(app.url("/review/T-1/email-1"));
+        String page = r.body();
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(WebClient.text(page, "who")).isEqualTo("alice@example.com");
+        assertThat(WebClient.text(page, "recipient")).isEqualTo(Fixtures.TO);
+        assertThat(WebClient.text(page, "subject")).isEqualTo(Fixtures.SUBJECT);
+        assertThat(WebClient.text(page, "body")).isEqualTo(Fixtures.BODY);
+        assertThat(page).contains("assistant@example.com", "The assistant's own words (not verified)",
+                "This will disclose the body above outside the private workspace. Sending cannot reliably be recalled.",
+                ">Approve this exact action for one dispatch attempt<", ">Cancel \u2014 do not send<");
+        assertThat(WebClient.text(page, "action-digest")).isEqualTo(Digests.actionDigest(FrozenAction.of(email)));
+        assertThat(page).doesNotContain("<script>").contains("<script src=\"/static/approver.js\" defer></script>");
+        assertThat(r.headers().firstValue("Content-Security-Policy").orElseThrow())
+                .contains("script-src 'self'", "frame-ancestors 'none'").doesNotContain("unsafe-inline");
+        assertThat(r.headers().firstValue("X-Frame-Options")).contains("DENY");
+        assertThat(browser.setCookieLines()).anySatisfy(c -> assertThat(c)
+                .startsWith(ApprovalApp.SESSION_COOKIE + "=").contains("HttpOnly", "Secure", "SameSite=Strict"));
+    }
+
+    @Test
+    void shouldPublishOneSignedApprovalBoundToTheDigestAfterStepUp() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        byte[] secret = enrolTotp(browser);
+        String page = browser.get(app.url("/review/T-1/email-1")).body();
+        Map<String, String> f = form(page, "APPROVE");
+        f.put("totp", code(secret));
+
+        HttpResponse<String> r = browser.post(app.url("/review/T-1/email-1"), app.origin, f);
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("You approved this exact action for one dispatch attempt.");
+        assertThat(app.published).singleElement().satisfies(d -> {
+            assertThat(DecisionSigning.verify(d, app.keys.getPublic())).isTrue();
+            assertThat(d.getType()).isEqualTo(DecisionType.APPROVE);
+            assertThat(d.getActionDigest()).isEqualTo(Digests.actionDigest(FrozenAction.of(email)));
+            assertThat(d.getApproverSubject()).isEqualTo("alice-sub");
+            assertThat(d.getApproverOrg()).isEqualTo("demo");
+            assertThat(d.getAuthMethod()).isEqualTo("oidc+totp");
+            assertThat(d.getKeyId()).isEqualTo("approver-test");
+            assertThat(Duration.between(d.getIssuedAt(), d.getExpiresAt())).isEqualTo(Duration.ofMinutes(10));
+        });
+
+        // a double click or a replay of the same form, even with a fresh code, posts nothing twice
+        app.clock.advance(Duration.ofSeconds(30));
+        f.put("totp", code(secret));
+        HttpResponse<String> replay = browser.post(app.url("/review/T-1/email-1"), app.origin, f);
+        assertThat(replay.statusCode()).isEqualTo(409);
+        assertThat(replay.body()).contains("already used");
+        assertThat(app.published).hasSize(1);
+    }
+
+    @Test
+    void shouldPublishNothingForASecondTabOnceTheActionIsDecided() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        byte[] secret = enrolTotp(browser);
+        String tab1 = browser.get(app.url("/review/T-1/email-1")).body();
+        String tab2 = browser.get(app.url("/review/T-1/email-1")).body();
+        Map<String, String> f1 = form(tab1, "APPROVE");
+        f1.put("totp", code(secret));
+        assertThat(browser.post(app.url("/review/T-1/email-1"), app.origin, f1).statusCode()).isEqualTo(200);
+
+        HttpResponse<String> second = browser.post(app.url("/review/T-1/email-1"), app.origin, form(tab2, "REJECT"));
+
+        assertThat(second.statusCode()).isEqualTo(409);
+        assertThat(second.body()).contains("already published");
+        assertThat(app.published).hasSize(1);
+    }
+
+    @Test
+    void shouldPublishARejectWithoutStepUpButNoApproval() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        String page = browser.get(app.url("/review/T-1/email-1")).body();
+        HttpResponse<String> noStepUp = browser.post(app.url("/review/T-1/email-1"), app.origin,
+                form(page, "APPROVE"));
+        assertThat(noStepUp.statusCode()).isEqualTo(409);
+        assertThat(noStepUp.body()).contains("needs a step-up");
+        assertThat(app.published).isEmpty();
+
+        String again = browser.get(app.url("/review/T-1/email-1")).body();
+        HttpResponse<String> cancel = browser.post(app.url("/review/T-1/email-1"), app.origin, form(again, "REJECT"));
+
+        assertThat(cancel.statusCode()).isEqualTo(200);
+        assertThat(app.published).singleElement().satisfies(d -> {
+            assertThat(d.getType()).isEqualTo(DecisionType.REJECT);
+            assertThat(d.getAuthMethod()).isEqualTo("oidc");
+            assertThat(DecisionSigning.verify(d, app.keys.getPublic())).isTrue();
+        });
+    }
+
+    @Test
+    void shouldPublishNothingWithAWrongOneTimeCode() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        byte[] secret = enrolTotp(browser);
+        String page = browser.get(app.url("/review/T-1/email-1")).body();
+        Map<String, String> f = form(page, "APPROVE");
+        String right = code(secret);
+        f.put("totp", right.equals("000000") ? "111111" : "000000");
+
+        HttpResponse<String> r = browser.post(app.url("/review/T-1/email-1"), app.origin, f);
+
+        assertThat(r.statusCode()).isEqualTo(409);
+        assertThat(r.body()).contains("step-up verification failed");
+        assertThat(app.published).isEmpty();
+    }
+
+    @Test
+    void shouldPublishNothingWithoutTheAntiForgeryToken() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        String page = browser.get(app.url("/review/T-1/email-1")).body();
+        Map<String, String> f = form(page, "REJECT");
+        f.remove("csrf");
+        HttpResponse<String> missing = browser.post(app.url("/review/T-1/email-1"), app.origin, f);
+        f.put("csrf", "forged-" + WebClient.input(page, "csrf"));
+        HttpResponse<String> wrong = browser.post(app.url("/review/T-1/email-1"), app.origin, f);
+
+        assertThat(missing.statusCode()).isEqualTo(403);
+        assertThat(wrong.statusCode()).isEqualTo(403);
+        assertThat(missing.body()).contains("anti-forgery token is missing or wrong");
+        assertThat(app.published).isEmpty();
+    }
+
+    @Test
+    void shouldPublishNothingFromAForeignOrMissingOrigin() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        String page = browser.get(app.url("/review/T-1/email-1")).body();
+
+        HttpResponse<String> foreign = browser.post(app.url("/review/T-1/email-1"), "http://localhost:1",
+                form(page, "REJECT"));
+        HttpResponse<String> none = browser.post(app.url("/review/T-1/email-1"), null, form(page, "REJECT"));
+        HttpResponse<String> nullOrigin = browser.post(app.url("/review/T-1/email-1"), "null", form(page, "REJECT"));
+
+        assertThat(foreign.statusCode()).isEqualTo(403);
+        assertThat(none.statusCode()).isEqualTo(403);
+        assertThat(nullOrigin.statusCode()).isEqualTo(403);
+        assertThat(foreign.body()).contains("did not come from this site");
+        assertThat(app.published).isEmpty();
+    }
+
+    @Test
+    void shouldPublishNothingWithoutASession() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        String page = browser.get(app.url("/review/T-1/email-1")).body();
+        WebClient stranger = new WebClient();
+
+        HttpResponse<String> r = stranger.post(app.url("/review/T-1/email-1"), app.origin, form(page, "REJECT"));
+        HttpResponse<String> get = stranger.get(app.url("/review/T-1/email-1"));
+
+        assertThat(r.statusCode()).isEqualTo(401);
+        assertThat(get.statusCode()).isEqualTo(303);
+        assertThat(get.headers().firstValue("Location").orElseThrow()).startsWith("/login?return=");
+        assertThat(app.published).isEmpty();
+    }
+
+    @Test
+    void shouldPublishNothingForAnExpiredChallenge() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        String page = browser.get(app.url("/review/T-1/email-1")).body();
+        app.clock.advance(Duration.ofMinutes(5).plusSeconds(1));
+
+        HttpResponse<String> r = browser.post(app.url("/review/T-1/email-1"), app.origin, form(page, "REJECT"));
+
+        assertThat(r.statusCode()).isEqualTo(409);
+        assertThat(r.body()).contains("This review form expired");
+        assertThat(app.published).isEmpty();
+    }
+
+    @Test
+    void shouldOfferNothingToAnotherOrgsSubjectAndPublishNothingForThem() throws Exception {
+        WebClient mallory = new WebClient();
+        signIn(mallory, "mallory-sub", "acme", "mallory@acme.example");
+        String page = mallory.get(app.url("/review/T-1/email-1")).body();
+
+        assertThat(page).contains("belongs to another organisation").doesNotContain(Fixtures.BODY)
+                .doesNotContain("id=\"approve\"");
+        assertThat(WebClient.input(page, "challenge")).isNull();
+
+        // a challenge stolen from Alice's page does not help: it is bound to her session
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        String alices = browser.get(app.url("/review/T-1/email-1")).body();
+        Map<String, String> f = form(alices, "REJECT");
+        f.put("csrf", WebClient.input(page, "csrf"));
+        HttpResponse<String> r = mallory.post(app.url("/review/T-1/email-1"), app.origin, f);
+
+        assertThat(r.statusCode()).isEqualTo(409);
+        assertThat(app.published).isEmpty();
+    }
+
+    @Test
+    void shouldPublishNothingWhenTheProposalChangesAfterTheReviewOpened() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        String page = browser.get(app.url("/review/T-1/email-1")).body();
+        app.book.proposal("T-1/email-1", Fixtures.email("T-1", "email-1", "demo",
+                Fixtures.emailInput("partner@example.com", Fixtures.SUBJECT, "The whole customer list."),
+                Fixtures.SUMMARY));
+
+        HttpResponse<String> r = browser.post(app.url("/review/T-1/email-1"), app.origin, form(page, "REJECT"));
+
+        assertThat(r.statusCode()).isEqualTo(409);
+        assertThat(r.body()).contains("different proposal was published under this action key");
+        assertThat(app.published).isEmpty();
+        assertThat(browser.get(app.url("/review/T-1/email-1")).body()).doesNotContain("id=\"approve\"");
+    }
+
+    @Test
+    void shouldRefuseASignInResponseThatThisBrowserDidNotStart() throws Exception {
+        // no identity is queued: the token endpoint is never reached, so a queued one would leak into the next test
+        HttpResponse<String> toIdp = browser.get(app.url("/login"));
+        String authorize = toIdp.headers().firstValue("Location").orElseThrow();
+        browser.dropCookie(ApprovalApp.LOGIN_COOKIE); // the callback arrives in a browser without the login cookie
+        HttpResponse<String> callback = browser.follow(authorize);
+
+        assertThat(callback.statusCode()).isEqualTo(401);
+        assertThat(browser.cookie(ApprovalApp.SESSION_COOKIE)).isNull();
+        assertThat(authorize).contains("code_challenge_method=S256", "nonce=", "state=");
+    }
+
+    @Test
+    void shouldListTheOrgsWaitingActionsOldestFirst() throws Exception {
+        ActionProposal older = Fixtures.email("T-0", "email-0");
+        app.book.proposal("T-0/email-0", older);
+        app.book.receipt("T-0/email-0", Fixtures.waiting(older, app.clock.instant().minusSeconds(600)));
+        ActionProposal foreign = Fixtures.email("T-9", "email-9", "acme", Fixtures.emailInput("a@example.com", "s",
+                "b"), "s");
+        app.book.proposal("T-9/email-9", foreign);
+        app.book.receipt("T-9/email-9", Fixtures.waiting(foreign, app.clock.instant()));
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+
+        String queue = browser.get(app.url("/queue")).body();
+
+        assertThat(queue.indexOf("/review/T-0/email-0")).isPositive().isLessThan(queue.indexOf("/review/T-1/email-1"));
+        assertThat(queue).doesNotContain("T-9").contains("min").contains("left");
+    }
+
+    @Test
+    void shouldShowAnUnknownActionsAttemptsAndEvidenceAndRecordTheOwnersResolutionAfterStepUp() throws Exception {
+        ActionProposal p = Fixtures.email("T-2", "email-u");
+        java.time.Instant t = app.clock.instant().minusSeconds(120);
+        Receipt unknown = Receipt.newBuilder(Fixtures.receipt(p, ReceiptStatus.UNKNOWN, t))
+                .setAttempts(java.util.List.of(AttemptSummary.newBuilder().setAttempt(1)
+                        .setStatus(OutcomeStatus.UNKNOWN).setDispatched(true).setHttpStatus(null)
+                        .setErrorCode("RESPONSE_TIMEOUT").setStartedAt(t).setFinishedAt(t).build()))
+                .build();
+        app.book.proposal("T-2/email-u", p);
+        app.book.receipt("T-2/email-u", unknown);
+        app.book.outcome("T-2/email-u", AttemptOutcome.newBuilder().setTaskId("T-2").setToolCallId("email-u")
+                .setAttempt(1).setStatus(OutcomeStatus.UNKNOWN).setDispatched(true)
+                .setErrorCode("RESPONSE_TIMEOUT").setErrorDetail("no answer within 10000 ms after DATA")
+                .setStartedAt(t).setFinishedAt(t).build());
+        app.book.reconciliation("T-2/email-u", Reconciliation.newBuilder().setTaskId("T-2").setToolCallId("email-u")
+                .setAttempt(1).setVerdict(Verdict.STILL_UNKNOWN).setEvidence("IMAP folder not authoritative")
+                .setLookups(3).setCheckedAt(t).build());
+        signIn(browser, "owner-sub", "demo", "owner@example.com");
+        byte[] secret = enrolTotp(browser);
+
+        String queue = browser.get(app.url("/queue")).body();
+        assertThat(queue).contains("/resolve/T-2/email-u");
+        String page = browser.get(app.url("/resolve/T-2/email-u")).body();
+        assertThat(page).contains("RESPONSE_TIMEOUT", "no answer within 10000 ms after DATA", "STILL_UNKNOWN",
+                "IMAP folder not authoritative", "record RESOLVE_NO_EFFECT", "record RESOLVE_EFFECT_CONFIRMED");
+        assertThat(page).doesNotContain("id=\"approve\"");
+
+        // an approval is not a decision this page offers
+        HttpResponse<String> wrongKind = browser.post(app.url("/resolve/T-2/email-u"), app.origin,
+                form(page, "APPROVE"));
+        assertThat(wrongKind.statusCode()).isEqualTo(409);
+        String again = browser.get(app.url("/resolve/T-2/email-u")).body();
+        Map<String, String> noStepUp = form(again, "RESOLVE_NO_EFFECT");
+        assertThat(browser.post(app.url("/resolve/T-2/email-u"), app.origin, noStepUp).statusCode()).isEqualTo(409);
+        assertThat(app.published).isEmpty();
+
+        String third = browser.get(app.url("/resolve/T-2/email-u")).body();
+        Map<String, String> f = form(third, "RESOLVE_NO_EFFECT");
+        f.put("totp", code(secret));
+        HttpResponse<String> r = browser.post(app.url("/resolve/T-2/email-u"), app.origin, f);
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(app.published).singleElement().satisfies(d -> {
+            assertThat(d.getType()).isEqualTo(DecisionType.RESOLVE_NO_EFFECT);
+            assertThat(d.getActionDigest()).isEqualTo(unknown.getActionDigest());
+            assertThat(d.getAuthMethod()).isEqualTo("oidc+totp");
+            assertThat(DecisionSigning.verify(d, app.keys.getPublic())).isTrue();
+        });
+        // the review page of the same action offers no approval: it is not waiting
+        assertThat(browser.get(app.url("/review/T-2/email-u")).body()).doesNotContain("id=\"approve\"");
+    }
+}
