@@ -18,7 +18,6 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.Receipt;
 import io.actiongate.gate.internal.ActionState;
-import io.actiongate.gate.internal.AttachmentCheck;
 import io.actiongate.gate.internal.CredentialCheck;
 import io.actiongate.gate.internal.Records;
 

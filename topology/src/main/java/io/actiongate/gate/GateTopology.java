@@ -19,7 +19,6 @@ import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.Reconciliation;
-import io.actiongate.gate.internal.AttachmentCheck;
 import io.actiongate.gate.internal.CredentialCheck;
 import io.actiongate.gate.internal.DecisionClaimProcessor;
 import io.actiongate.gate.internal.DecisionProcessor;

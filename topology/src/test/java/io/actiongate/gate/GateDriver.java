@@ -50,7 +50,6 @@ import io.actiongate.avro.Verdict;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
-import io.actiongate.gate.internal.AttachmentCheck;
 import io.actiongate.topics.Topics;
 
 /**

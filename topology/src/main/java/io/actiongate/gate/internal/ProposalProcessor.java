@@ -12,6 +12,7 @@ import io.actiongate.avro.ActionProposal;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.gate.AttachmentCheck;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.key.ActionKey;
@@ -85,7 +86,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         }
         if (refusal.isEmpty()) {
             // last: the only check that leaves the process (a bounded HEAD per attachment)
-            refusal = attachments.check(p);
+            refusal = attachments.check(p).map(reason -> new Rejection(ReasonCode.ATTACHMENT_INVALID, reason));
         }
         if (refusal.isPresent()) {
             Rejection r = refusal.get();

@@ -1,9 +1,8 @@
-package io.actiongate.gate.internal;
+package io.actiongate.gate;
 
 import java.util.Optional;
 
 import io.actiongate.avro.ActionProposal;
-import io.actiongate.contract.ReasonCode;
 
 /**
  * Admission's check of a proposal's attachments against object storage (ARCHITECTURE.md section 4, "Private
@@ -13,8 +12,11 @@ import io.actiongate.contract.ReasonCode;
 public interface AttachmentCheck {
 
     AttachmentCheck WITHOUT_STORAGE = p -> p.getAttachments().isEmpty() ? Optional.empty()
-            : Optional.of(new Rejection(ReasonCode.ATTACHMENT_INVALID,
-                    "attachments need object storage (storage.enabled=true), and none is configured"));
+            : Optional.of("attachments need object storage (storage.enabled=true), and none is configured");
 
-    Optional<Rejection> check(ActionProposal proposal);
+    /**
+     * Why the proposal's attachments are refused ({@code ATTACHMENT_INVALID}; a redacted reason naming the
+     * attachment and what differs, never a path or URL), or empty when every attachment verifies.
+     */
+    Optional<String> check(ActionProposal proposal);
 }
