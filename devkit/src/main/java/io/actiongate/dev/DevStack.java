@@ -55,6 +55,7 @@ public final class DevStack implements DevComponent {
     private volatile ActiongateNode node;
     private volatile DevIdentityProvider identityProvider;
     private volatile String lifecycleNote;
+    private volatile java.util.concurrent.ScheduledExecutorService mailboxWatch;
     private volatile Path approverKey;
     private volatile Path tokenFile;
     private volatile Map<String, String> effectiveConfig;
@@ -159,9 +160,10 @@ public final class DevStack implements DevComponent {
         }
         if (proposeDemoEmail) {
             proposeDemoEmail(context);
+            mailboxWatch = watchMailbox(sandboxes);
             context.hint("waiting for your approval: the demo summary email, " + approver.publicUrl() + "/review/"
                     + DEMO_TASK + "/" + DEMO_EMAIL_CALL + "; once approved it arrives in the sandbox mailbox ("
-                    + Sandboxes.MAIL_RECIPIENT + ", IMAP 127.0.0.1:" + sandboxes.imapPort() + ")");
+                    + Sandboxes.MAIL_RECIPIENT + "); dev logs \"emails in the sandbox mailbox\" when it lands");
         }
         context.hint("watch receipts:   ./actiongate receipts --follow --bootstrap-servers "
                 + context.bootstrapServers());
@@ -216,6 +218,26 @@ public final class DevStack implements DevComponent {
                     DEMO_TASK + "/" + DEMO_EMAIL_CALL, Topics.PROPOSALS.valueSerde().serializer().serialize(null, email)))
                     .get(30, TimeUnit.SECONDS);
         }
+    }
+
+    /** Logs each change of the sandbox mailbox's count (no content), so a person sees their approved email land. */
+    private static java.util.concurrent.ScheduledExecutorService watchMailbox(Sandboxes boxes) {
+        org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger("io.actiongate.dev.SandboxMailbox");
+        java.util.concurrent.ScheduledExecutorService watch = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "actiongate-dev-mailbox");
+                    t.setDaemon(true);
+                    return t;
+                });
+        int[] seen = {boxes.mailsReceived()};
+        watch.scheduleWithFixedDelay(() -> {
+            int now = boxes.mailsReceived();
+            if (now != seen[0]) {
+                seen[0] = now;
+                log.info("emails in the sandbox mailbox ({}): {}", Sandboxes.MAIL_RECIPIENT, now);
+            }
+        }, 1, 1, TimeUnit.SECONDS);
+        return watch;
     }
 
     /** A random password kept in an owner-only file, reused across runs with the same data directory. */
@@ -319,6 +341,10 @@ public final class DevStack implements DevComponent {
     }
 
     private void close() {
+        java.util.concurrent.ScheduledExecutorService w = mailboxWatch;
+        if (w != null) {
+            w.shutdownNow();
+        }
         ActiongateNode n = node;
         Sandboxes s = sandboxes;
         SandboxObjectStore o = objectStore;

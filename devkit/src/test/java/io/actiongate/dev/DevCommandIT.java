@@ -118,6 +118,33 @@ class DevCommandIT {
             assertThat(signIn.headers().firstValue("Location").orElseThrow())
                     .startsWith(metadata.path("authorization_endpoint").asText() + "?")
                     .contains("code_challenge_method=S256", "client_id=actiongate-approver");
+
+            // the newcomer's path: sign in with the demo login, add a one-time code app, approve the demo email on
+            // its review page, and see it land in the sandbox mailbox once
+            ListAppender<ILoggingEvent> mailbox = new ListAppender<>();
+            mailbox.start();
+            Logger mailboxLog = (Logger) LoggerFactory.getLogger("io.actiongate.dev.SandboxMailbox");
+            mailboxLog.addAppender(mailbox);
+            try {
+                DemoReviewer person = new DemoReviewer(URI.create(approval));
+                assertThat(person.signIn("alice@demo")).isEqualTo("alice@demo");
+                person.enrolTotp();
+                DemoReviewer.Decided decided = person.decide("T-1", "demo-email-1", "APPROVE",
+                        java.time.Duration.ofSeconds(60));
+                assertThat(decided.recipient()).isEqualTo("team@example.com");
+                assertThat(decided.subject()).isEqualTo(DemoScenario.SUMMARY_SUBJECT);
+                assertThat(decided.body()).isEqualTo(DemoScenario.SUMMARY_BODY);
+                assertThat(decided.answer()).isEqualTo("Decision published");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (mailbox.list.isEmpty() && System.nanoTime() - deadline < 0) {
+                    Thread.sleep(200);
+                }
+                Thread.sleep(2_000); // a second send would show within the watcher's one-second period
+                assertThat(mailbox.list).extracting(ILoggingEvent::getFormattedMessage)
+                        .containsExactly("emails in the sandbox mailbox (team@example.com): 1");
+            } finally {
+                mailboxLog.detachAppender(mailbox);
+            }
         } finally {
             root.detachAppender(logs);
             dev.stop(new PrintWriter(out, true));
