@@ -22,7 +22,7 @@ import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
  */
 public final class DevIdentityProvider implements AutoCloseable {
 
-    /** The issuer's path segment: the issuer URL is {@code http://127.0.0.1:PORT/demo}. */
+    /** The issuer's path segment: the issuer URL is {@code http://localhost:PORT/demo}. */
     public static final String ISSUER_ID = "demo";
     /** The approval service's client id at this provider (a public client: PKCE binds the code). */
     public static final String CLIENT_ID = "actiongate-approver";
