@@ -34,9 +34,10 @@ public final class DevIdentityProvider implements AutoCloseable {
     private final MockOAuth2Server server;
     private final URI issuer;
 
-    private DevIdentityProvider(MockOAuth2Server server) {
+    private DevIdentityProvider(MockOAuth2Server server, int port) {
         this.server = server;
-        this.issuer = URI.create(server.issuerUrl(ISSUER_ID).toString());
+        // the provider names itself after the host it is asked on; localhost, like the approval page
+        this.issuer = URI.create("http://localhost:" + port + "/" + ISSUER_ID);
     }
 
     /** Starts the provider on 127.0.0.1 with a free port. */
@@ -44,12 +45,13 @@ public final class DevIdentityProvider implements AutoCloseable {
         // the login form's username overrides this subject; the org claim and the audience stay
         DefaultOAuth2TokenCallback tokens = new DefaultOAuth2TokenCallback(ISSUER_ID, DEMO_SUBJECT, "JWT",
                 List.of(CLIENT_ID), Map.of(ORG_CLAIM, DemoPolicy.ORG), 3600);
+        NettyWrapper http = new NettyWrapper();
         OAuth2Config config = new OAuth2Config(true, null, null, false, new OAuth2TokenProvider(), Set.of(tokens),
-                new NettyWrapper());
+                http);
         MockOAuth2Server server = new MockOAuth2Server(config);
         server.start(InetAddress.getLoopbackAddress(), 0);
         try {
-            return new DevIdentityProvider(server);
+            return new DevIdentityProvider(server, http.port());
         } catch (RuntimeException e) {
             server.shutdown();
             throw e;
