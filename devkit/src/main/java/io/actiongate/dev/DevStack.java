@@ -35,7 +35,8 @@ import io.actiongate.topics.Topics;
 
 /**
  * Everything {@code actiongate dev} runs beside the broker: the sandbox providers, a demo approver key that the gate
- * trusts, the demo policy, and one {@link ActiongateNode} with all three roles whose connectors point at the
+ * trusts, the demo policy, an in-process identity provider ({@link DevIdentityProvider}), and one
+ * {@link ActiongateNode} with the gate, executor, reconciler and approval service, whose connectors point at the
  * sandboxes (and, for the cli connector, at the stand-in kubectl and gh of {@link DevCliTools}). Settings from the user's configuration win over the dev defaults set here.
  */
 public final class DevStack implements DevComponent {
