@@ -36,20 +36,30 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         LocalLogging.quietForLocalEnvironment();
         PrintWriter out = spec.commandLine().getOut();
-        out.println("Starting a private actiongate environment (Kafka, gate, executor, reconciler, sandboxes) ...");
+        out.println("Starting a private actiongate environment (Kafka, gate, executor, reconciler, approval service, "
+                + "identity provider, sandboxes) ...");
         out.flush();
-        DevStack stack = new DevStack(Map.of("http.port", "0"));
+        DevStack stack = new DevStack(Map.of("http.port", "0"), false);
         List<DemoScenario.Step> steps;
         try (DevEnvironment env = DevEnvironment.start(
-                new DevEnvironment.Settings(0, null, configOptions.load(Map.of())), List.of(stack))) {
-            out.println("Kafka on " + env.bootstrapServers() + ", gate HTTP on 127.0.0.1:" + stack.node().httpPort());
-            steps = new DemoScenario(env.bootstrapServers(), prefixOf(stack), stack.sandboxes(), stack.approverKey(),
-                    out).run();
+                new DevEnvironment.Settings(0, null, withoutOidc(configOptions.load(Map.of()))), List.of(stack))) {
+            out.println("Kafka on " + env.bootstrapServers() + ", gate HTTP on 127.0.0.1:" + stack.node().httpPort()
+                    + ", approval page " + stack.approver().publicUrl() + ", identity provider "
+                    + stack.identityProvider().issuer());
+            steps = new DemoScenario(env.bootstrapServers(), prefixOf(stack), stack.sandboxes(),
+                    stack.approver().publicUrl(), stack.approverKey(), out).run();
         }
         out.println();
         DemoScenario.summary(steps).forEach(out::println);
         out.flush();
         return steps.stream().allMatch(DemoScenario.Step::ok) ? ExitCodes.OK : ExitCodes.ERROR;
+    }
+
+    /** The demo signs in at the identity provider it starts itself, whatever the configuration names. */
+    private static Map<String, String> withoutOidc(Map<String, String> config) {
+        Map<String, String> c = new java.util.HashMap<>(config);
+        c.keySet().removeIf(k -> k.startsWith("approver.oidc."));
+        return c;
     }
 
     private static String prefixOf(DevStack stack) {

@@ -51,20 +51,33 @@ public final class DemoScenario {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WAIT = Duration.ofSeconds(90);
+    static final String SUMMARY_SUBJECT = "Summary of notes N-12 and N-17";
+    static final String SUMMARY_BODY = "N-12 (launch checklist): legal review done, two blockers left.\n"
+            + "N-17 (pricing): finance agrees on the new tiers; page copy due Friday.";
 
     private final String bootstrapServers;
     private final String prefix;
     private final Sandboxes sandboxes;
     private final Path approverKey;
+    private final DemoReviewer reviewer;
+    private final java.net.URI approvalPage;
     private final PrintWriter out;
     private final String taskId = "demo-" + UUID.randomUUID().toString().substring(0, 8);
     private final List<Step> steps = new ArrayList<>();
 
-    public DemoScenario(String bootstrapServers, String prefix, Sandboxes sandboxes, Path approverKey,
-                        PrintWriter out) {
+    /**
+     * @param approvalPage the approval service's public URL: the human of the demo signs in there (at its identity
+     *                     provider, with the demo login) and approves the summary email on its review page
+     * @param approverKey  the key the webhook fault steps sign their approvals with, as {@code actiongate decide}
+     *                     does (the approval page takes one one-time code per 30 s, too slow for every step)
+     */
+    public DemoScenario(String bootstrapServers, String prefix, Sandboxes sandboxes, java.net.URI approvalPage,
+                        Path approverKey, PrintWriter out) {
         this.bootstrapServers = bootstrapServers;
         this.prefix = prefix;
         this.sandboxes = sandboxes;
+        this.approvalPage = approvalPage;
+        this.reviewer = new DemoReviewer(approvalPage);
         this.approverKey = approverKey;
         this.out = out;
     }
@@ -79,21 +92,41 @@ public final class DemoScenario {
             DevStack.publish(bootstrapServers, prefix, List.of(DemoPolicy.activeTask(taskId)));
             // the policy is a global table: give the gate a moment to see the new task before proposing
             Thread.sleep(2_000);
+            say("The human signs in at " + approvalPage + " through the identity provider as "
+                    + DevIdentityProvider.DEMO_SUBJECT + " and sets up a one-time code app under Step-up factors");
+            String who;
+            try {
+                who = reviewer.signIn(DevIdentityProvider.DEMO_SUBJECT);
+                reviewer.enrolTotp();
+            } catch (DemoReviewer.PageException e) {
+                who = null;
+                say("  the approval page failed: " + e.getMessage());
+            }
+            boolean signedIn = who != null;
 
-            ActionProposal email = proposal("email-1", "smtp", "send_email", "send_email", "sha256:demo-send-email-v1",
-                    emailInput("Summary of notes N-12 and N-17",
-                            "N-12 (launch checklist): legal review done, two blockers left.\n"
-                                    + "N-17 (pricing): finance agrees on the new tiers; page copy due Friday."),
-                    "Email team@example.com a summary of the two selected notes, N-12 and N-17", null);
-            step("summary email", "WAITING_APPROVAL, then one send after a signed approval of this exact email",
-                    () -> {
+            ActionProposal email = summaryEmail(taskId, "email-1");
+            step("summary email", "WAITING_APPROVAL, then one send after the human approves this exact email on "
+                    + "the approval page", () -> {
                         send(producer, Topics.PROPOSALS.name(prefix), email.getTaskId() + "/" + email.getToolCallId(),
                                 Topics.PROPOSALS.valueSerde().serializer().serialize(null, email));
                         Receipt waiting = watcher.awaitReceipt("email-1",
                                 r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL, WAIT, "WAITING_APPROVAL receipt");
-                        say("  a human reads the summary and approves action digest " + waiting.getActionDigest());
-                        decide(producer, "email-1", DecisionType.APPROVE, waiting.getActionDigest(), approver,
-                                DevStack.APPROVER_KEY_ID);
+                        if (!signedIn) {
+                            return "not signed in at the approval page";
+                        }
+                        say("  " + DevIdentityProvider.DEMO_SUBJECT + " opens " + approvalPage + "/review/" + taskId
+                                + "/email-1");
+                        DemoReviewer.Decided page = reviewer.decide(taskId, "email-1", "APPROVE", WAIT);
+                        String shown = shownEmailProblem(page, waiting.getActionDigest());
+                        if (shown != null) {
+                            return shown;
+                        }
+                        say("  the page shows the exact email (to " + page.recipient() + ", subject \""
+                                + page.subject() + "\", the body) and action digest " + page.actionDigest());
+                        say("  approved with a one-time code: " + page.answer());
+                        if (!page.answer().equals("Decision published")) {
+                            return "the approval page refused: " + page.answer();
+                        }
                         Receipt done = watcher.awaitReceipt("email-1", r -> r.getStatus().ordinal()
                                 >= ReceiptStatus.SUCCEEDED.ordinal(), WAIT, "final receipt");
                         return done.getStatus() + ", emails in the sandbox mailbox: " + sandboxes.mailsReceived();
@@ -135,9 +168,14 @@ public final class DemoScenario {
                 String reason = watcher.awaitDeadLetter("APPROVAL_SIGNATURE_INVALID", WAIT).getReasonCode();
                 List<Receipt> after = watcher.settle("email-2", Duration.ofSeconds(2));
                 ReceiptStatus status = after.get(after.size() - 1).getStatus();
-                // the human then rejects it for real, so the demo leaves nothing pending
-                decide(producer, "email-2", DecisionType.REJECT, waiting.getActionDigest(), approver,
-                        DevStack.APPROVER_KEY_ID);
+                // the human then cancels it on the approval page, so the demo leaves nothing pending
+                if (signedIn) {
+                    say("  the human cancels it on the approval page: "
+                            + reviewer.decide(taskId, "email-2", "REJECT", WAIT).answer());
+                } else {
+                    decide(producer, "email-2", DecisionType.REJECT, waiting.getActionDigest(), approver,
+                            DevStack.APPROVER_KEY_ID);
+                }
                 watcher.awaitReceipt("email-2", r -> r.getStatus() == ReceiptStatus.DENIED, WAIT, "DENIED receipt");
                 return reason + ", still " + status + ", emails: " + sandboxes.mailsReceived();
             }, o -> o.equals("APPROVAL_SIGNATURE_INVALID, still WAITING_APPROVAL, emails: 1"));
@@ -182,6 +220,18 @@ public final class DemoScenario {
                 "final receipt");
     }
 
+    /** Why the review page did not show exactly the proposed summary email, or null when it did. */
+    private static String shownEmailProblem(DemoReviewer.Decided page, String digest) {
+        if (!Sandboxes.MAIL_RECIPIENT.equals(page.recipient()) || !SUMMARY_SUBJECT.equals(page.subject())
+                || !SUMMARY_BODY.equals(page.body())) {
+            return "the review page did not show the proposed email";
+        }
+        if (!digest.equals(page.actionDigest())) {
+            return "the review page showed action digest " + page.actionDigest() + ", the gate " + digest;
+        }
+        return null;
+    }
+
     private interface Action {
         String run() throws Exception;
     }
@@ -205,7 +255,14 @@ public final class DemoScenario {
         steps.add(new Step(name, expected, observed, passed));
     }
 
-    private ObjectNode emailInput(String subject, String body) {
+    /** The demo's summary email: what {@code demo} approves, and what {@code dev} leaves waiting for approval. */
+    static ActionProposal summaryEmail(String taskId, String callId) {
+        return proposal(taskId, callId, "smtp", "send_email", "send_email", "sha256:demo-send-email-v1",
+                emailInput(SUMMARY_SUBJECT, SUMMARY_BODY),
+                "Email team@example.com a summary of the two selected notes, N-12 and N-17", null);
+    }
+
+    private static ObjectNode emailInput(String subject, String body) {
         ObjectNode input = JSON.createObjectNode();
         input.put("to", Sandboxes.MAIL_RECIPIENT);
         input.put("subject", subject);
@@ -215,6 +272,12 @@ public final class DemoScenario {
 
     private ActionProposal proposal(String callId, String provider, String operation, String tool, String schemaHash,
                                     ObjectNode input, String summary, String idempotencyKey) {
+        return proposal(taskId, callId, provider, operation, tool, schemaHash, input, summary, idempotencyKey);
+    }
+
+    private static ActionProposal proposal(String taskId, String callId, String provider, String operation,
+                                           String tool, String schemaHash, ObjectNode input, String summary,
+                                           String idempotencyKey) {
         ObjectNode p = JSON.createObjectNode();
         p.put("task_id", taskId);
         p.put("tool_call_id", callId);

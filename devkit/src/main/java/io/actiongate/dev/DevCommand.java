@@ -22,8 +22,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Start a complete local actiongate in this process and run until Ctrl-C: a single-node Kafka broker "
                     + "(KRaft) on 127.0.0.1, every topic, the gate, executor and reconciler, a sandbox webhook "
-                    + "provider and mail server, stand-in kubectl and gh for the cli connector, a demo approver key and "
-                    + "the demo policy.",
+                    + "provider and mail server, stand-in kubectl and gh for the cli connector, a demo approver key, "
+                    + "the demo policy, an in-process OpenID Connect provider (demo login alice@demo) and the approval "
+                    + "service with the demo email waiting for approval.",
             "Nothing to install: no Docker, no separate Kafka."
         })
 final class DevCommand implements Callable<Integer> {

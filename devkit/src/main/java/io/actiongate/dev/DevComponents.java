@@ -11,7 +11,7 @@ final class DevComponents {
 
     static List<DevComponent> defaults() {
         List<DevComponent> components = new ArrayList<>();
-        components.add(new io.actiongate.dev.DevStack(java.util.Map.of()));
+        components.add(new io.actiongate.dev.DevStack(java.util.Map.of(), true));
         return components;
     }
 }

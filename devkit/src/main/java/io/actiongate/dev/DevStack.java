@@ -20,6 +20,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
+import io.actiongate.approver.ApproverConfig;
+import io.actiongate.approver.ApproverService;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.cli.commands.PolicyJson;
 import io.actiongate.gate.GateConfig;
@@ -33,7 +35,8 @@ import io.actiongate.topics.Topics;
 
 /**
  * Everything {@code actiongate dev} runs beside the broker: the sandbox providers, a demo approver key that the gate
- * trusts, the demo policy, and one {@link ActiongateNode} with all three roles whose connectors point at the
+ * trusts, the demo policy, an in-process identity provider ({@link DevIdentityProvider}), and one
+ * {@link ActiongateNode} with the gate, executor, reconciler and approval service, whose connectors point at the
  * sandboxes (and, for the cli connector, at the stand-in kubectl and gh of {@link DevCliTools}). Settings from the user's configuration win over the dev defaults set here.
  */
 public final class DevStack implements DevComponent {
@@ -41,23 +44,36 @@ public final class DevStack implements DevComponent {
     public static final String APPROVER_KEY_ID = "demo-approver";
     public static final String APPROVER_SUBJECT = "alice@demo";
 
+    /** The task and call id of the summary email {@code dev} leaves waiting for approval. */
+    public static final String DEMO_TASK = "T-1";
+    public static final String DEMO_EMAIL_CALL = "demo-email-1";
+
     private final Map<String, String> overrides;
+    private final boolean proposeDemoEmail;
     private volatile Sandboxes sandboxes;
     private volatile SandboxObjectStore objectStore;
     private volatile Path storageConfigFile;
     private volatile ActiongateNode node;
+    private volatile DevIdentityProvider identityProvider;
+    private volatile String lifecycleNote;
+    private volatile java.util.concurrent.ScheduledExecutorService mailboxWatch;
     private volatile Path approverKey;
     private volatile Path tokenFile;
     private volatile Map<String, String> effectiveConfig;
 
-    /** @param overrides settings applied after the dev defaults (the demo uses port 0 for HTTP, say) */
-    public DevStack(Map<String, String> overrides) {
+    /**
+     * @param overrides        settings applied after the dev defaults (the demo uses port 0 for HTTP, say)
+     * @param proposeDemoEmail leave the demo summary email ({@link #DEMO_TASK}/{@link #DEMO_EMAIL_CALL}) waiting
+     *                         for approval, for a person to approve on the approval page ({@code dev} does)
+     */
+    public DevStack(Map<String, String> overrides, boolean proposeDemoEmail) {
         this.overrides = Map.copyOf(overrides);
+        this.proposeDemoEmail = proposeDemoEmail;
     }
 
     @Override
     public String name() {
-        return "actiongate (gate, executor, reconciler, sandboxes)";
+        return "actiongate (gate, executor, reconciler, approval service, identity provider, sandboxes)";
     }
 
     @Override
@@ -80,6 +96,7 @@ public final class DevStack implements DevComponent {
 
         Sandboxes boxes = Sandboxes.start(smtpPassword, imapPassword);
         SandboxObjectStore objects = null;
+        DevIdentityProvider provider = null;
         try {
             objects = SandboxObjectStore.start(work.resolve("objects"), secrets);
             Map<String, String> config = new HashMap<>(context.config());
@@ -87,27 +104,33 @@ public final class DevStack implements DevComponent {
             DevCliTools.install(work.resolve("cli")).forEach(config::putIfAbsent);
             objects.storageConfig().forEach(config::putIfAbsent);
             config.putAll(overrides);
-            storageConfigFile = writeStorageConfig(work.resolve("storage.properties"), config);
-            initBucket(config);
-            publish(context, DemoPolicy.entries());
-            // the approval service needs an identity provider; with one configured, dev runs it too
-            boolean approver = config.containsKey("approver.oidc.issuer");
-            if (approver) {
-                config.putIfAbsent("approver.public.url", "http://localhost:0");
-                config.putIfAbsent("approver.http.port", "0");
-                config.putIfAbsent("approver.signing.key.file", approverKey.toString());
-                config.putIfAbsent("approver.signing.key.id", APPROVER_KEY_ID);
+            // the approval service signs in against the configured identity provider, or against the one dev runs
+            if (!config.containsKey(ApproverConfig.OIDC_ISSUER)) {
+                provider = DevIdentityProvider.start();
+                config.put(ApproverConfig.OIDC_ISSUER, provider.issuer().toString());
+                config.put(ApproverConfig.OIDC_CLIENT_ID, DevIdentityProvider.CLIENT_ID);
             }
-            ActiongateNode started = ActiongateNode.start(config,
-                    Role.parse(approver ? "all,approver" : "all"));
+            // loopback, a free port; signing with the demo approver key, whose public half the gate trusts
+            config.putIfAbsent(ApproverConfig.PUBLIC_URL, "http://localhost:0");
+            config.putIfAbsent(ApproverConfig.PORT, "0");
+            config.putIfAbsent(ApproverConfig.SIGNING_KEY_FILE, approverKey.toString());
+            config.putIfAbsent(ApproverConfig.SIGNING_KEY_ID, APPROVER_KEY_ID);
+            storageConfigFile = writeStorageConfig(work.resolve("storage.properties"), config);
+            lifecycleNote = initBucket(config);
+            publish(context, DemoPolicy.entries());
+            ActiongateNode started = ActiongateNode.start(config, Role.parse("all,approver"));
             this.sandboxes = boxes;
             this.objectStore = objects;
+            this.identityProvider = provider;
             this.node = started;
             this.effectiveConfig = Map.copyOf(config);
         } catch (Exception | Error e) {
             boxes.close();
             if (objects != null) {
                 objects.close();
+            }
+            if (provider != null) {
+                provider.close();
             }
             throw e;
         }
@@ -121,10 +144,28 @@ public final class DevStack implements DevComponent {
         context.hint("object store (attachments): " + objectStore.endpoint() + " bucket "
                 + SandboxObjectStore.BUCKET + "; stage files with: ./actiongate propose ... --attach FILE "
                 + "--storage-config " + storageConfigFile);
+        if (lifecycleNote != null) {
+            context.hint("object store note: " + lifecycleNote);
+        }
         context.hint("demo policy loaded (org 'demo', profile 'assistant', task 'T-1'); approver key: "
                 + approverKey);
-        node.approver().ifPresent(a -> context.hint("approval page: " + a.publicUrl() + "/queue (sign in at "
-                + a.config().oidcIssuer() + ")"));
+        ApproverService approver = approver();
+        context.hint("approval page: " + approver.publicUrl() + "/queue   (sign in, add a one-time code app or a "
+                + "passkey under Step-up factors, then review and approve)");
+        if (identityProvider != null) {
+            context.hint("demo login: username " + DevIdentityProvider.DEMO_SUBJECT + " at the in-process identity "
+                    + "provider " + identityProvider.issuer() + " (no password; org '" + DemoPolicy.ORG
+                    + "' comes from the provider, leave the claims box empty)");
+        } else {
+            context.hint("sign in at " + approver.config().oidcIssuer() + " (approver.oidc.issuer)");
+        }
+        if (proposeDemoEmail) {
+            proposeDemoEmail(context);
+            mailboxWatch = watchMailbox(sandboxes);
+            context.hint("waiting for your approval: the demo summary email, " + approver.publicUrl() + "/review/"
+                    + DEMO_TASK + "/" + DEMO_EMAIL_CALL + "; once approved it arrives in the sandbox mailbox ("
+                    + Sandboxes.MAIL_RECIPIENT + "); dev logs \"emails in the sandbox mailbox\" when it lands");
+        }
         context.hint("watch receipts:   ./actiongate receipts --follow --bootstrap-servers "
                 + context.bootstrapServers());
         context.hint("approve an action: ./actiongate decide T-1 CALL --type APPROVE --key " + approverKey
@@ -160,6 +201,44 @@ public final class DevStack implements DevComponent {
         d.put("connectors.smtp.imap-password", "file:" + secrets.resolve("imap-password"));
         d.put("connectors.smtp.imap-authoritative", "true");
         return d;
+    }
+
+    /**
+     * Proposes the demo summary email for task {@link #DEMO_TASK}; a second run on the same data directory proposes
+     * the same action again, which the gate treats as a redelivery (nothing new happens).
+     */
+    private static void proposeDemoEmail(DevContext context)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        io.actiongate.avro.ActionProposal email = DemoScenario.summaryEmail(DEMO_TASK, DEMO_EMAIL_CALL);
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(Topics.PROPOSALS.name(context.topicPrefix()),
+                    DEMO_TASK + "/" + DEMO_EMAIL_CALL, Topics.PROPOSALS.valueSerde().serializer().serialize(null, email)))
+                    .get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Logs each change of the sandbox mailbox's count (no content), so a person sees their approved email land. */
+    private static java.util.concurrent.ScheduledExecutorService watchMailbox(Sandboxes boxes) {
+        org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger("io.actiongate.dev.SandboxMailbox");
+        java.util.concurrent.ScheduledExecutorService watch = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "actiongate-dev-mailbox");
+                    t.setDaemon(true);
+                    return t;
+                });
+        int[] seen = {boxes.mailsReceived()};
+        watch.scheduleWithFixedDelay(() -> {
+            int now = boxes.mailsReceived();
+            if (now != seen[0]) {
+                seen[0] = now;
+                log.info("emails in the sandbox mailbox ({}): {}", Sandboxes.MAIL_RECIPIENT, now);
+            }
+        }, 1, 1, TimeUnit.SECONDS);
+        return watch;
     }
 
     /** A random password kept in an owner-only file, reused across runs with the same data directory. */
@@ -219,12 +298,19 @@ public final class DevStack implements DevComponent {
         return Files.writeString(file, text.toString());
     }
 
-    private static void initBucket(Map<String, String> config) {
+    /**
+     * Creates the attachments bucket. The sandbox store (S3Proxy) has no bucket lifecycle rules: it logs the unknown
+     * request at ERROR and the store warns; neither is a failure of dev, so both are held back while the bucket is
+     * set up and the store's note is returned for the summary instead (nothing at WARN before it, as dev promises).
+     */
+    private static String initBucket(Map<String, String> config) {
         ObjectStoreConfig storage = ObjectStoreConfig.fromNodeConfig(config);
-        if (storage.enabled()) {
-            try (S3AttachmentStore store = S3AttachmentStore.create(storage)) {
-                store.init(storage.stagedExpiryDays());
-            }
+        if (!storage.enabled()) {
+            return null;
+        }
+        try (S3AttachmentStore store = S3AttachmentStore.create(storage)) {
+            return LocalLogging.quietly(() -> store.init(storage.stagedExpiryDays()).lifecycleNote(),
+                    "org.gaul.s3proxy.S3ProxyHandler", S3AttachmentStore.class.getName());
         }
     }
 
@@ -237,6 +323,16 @@ public final class DevStack implements DevComponent {
         return tokenFile;
     }
 
+    /** The approval service of this run. */
+    public ApproverService approver() {
+        return node.approver().orElseThrow();
+    }
+
+    /** The identity provider dev started, or null when {@code approver.oidc.issuer} names another one. */
+    public DevIdentityProvider identityProvider() {
+        return identityProvider;
+    }
+
     public Path approverKey() {
         return approverKey;
     }
@@ -246,12 +342,23 @@ public final class DevStack implements DevComponent {
     }
 
     private void close() {
+        java.util.concurrent.ScheduledExecutorService w = mailboxWatch;
+        if (w != null) {
+            w.shutdownNow();
+        }
         ActiongateNode n = node;
         Sandboxes s = sandboxes;
         SandboxObjectStore o = objectStore;
+        DevIdentityProvider p = identityProvider;
         try {
-            if (n != null) {
-                n.close();
+            try {
+                if (n != null) {
+                    n.close();
+                }
+            } finally {
+                if (p != null) {
+                    p.close();
+                }
             }
         } finally {
             try {

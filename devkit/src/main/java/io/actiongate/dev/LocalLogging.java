@@ -17,6 +17,22 @@ final class LocalLogging {
      * warning that the state directory lies under the OS temp directory (dev's data directory does, and is deleted
      * on exit). Errors still show.
      */
+    /** Runs {@code work} with {@code loggers} off (logback only), then puts their levels back. */
+    static <T> T quietly(java.util.function.Supplier<T> work, String... loggers) {
+        java.util.Map<Logger, Level> before = new java.util.HashMap<>();
+        for (String name : loggers) {
+            if (LoggerFactory.getLogger(name) instanceof Logger logger) {
+                before.put(logger, logger.getLevel());
+                logger.setLevel(Level.OFF);
+            }
+        }
+        try {
+            return work.get();
+        } finally {
+            before.forEach(Logger::setLevel);
+        }
+    }
+
     static void quietForLocalEnvironment() {
         for (String name : new String[] {"org.apache.kafka.streams.StreamsConfig",
             "org.apache.kafka.streams.processor.internals.StateDirectory"}) {

@@ -26,6 +26,16 @@ class DemoCommandIT {
                 .contains("6 passed, 0 failed")
                 .doesNotContain("FAILED]");
         assertThat(run.exitCode()).as(run.err()).isZero();
+        // the approval is a person's, on the approval page: signed in at the identity provider, stepped up with a
+        // one-time code, after the page showed the exact email (the forged approval still uses an untrusted key)
+        assertThat(run.out())
+                .contains("The human signs in at http://localhost:")
+                .contains("through the identity provider as alice@demo and sets up a one-time code app")
+                .contains("the page shows the exact email (to team@example.com, subject \"Summary of notes N-12 "
+                        + "and N-17\", the body)")
+                .contains("approved with a one-time code: Decision published")
+                .contains("the human cancels it on the approval page: Decision published")
+                .doesNotContain("the approval page failed");
         // the receipts printed on the way never carry the email body
         assertThat(run.out()).doesNotContain("legal review done").doesNotContain("customer list");
     }

@@ -8,6 +8,10 @@ import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +21,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -79,6 +88,63 @@ class DevCommandIT {
             CliRun init = CliRun.of("storage", "init", "--storage-config", storageConfig);
             assertThat(init.exitCode()).as(init.err()).isZero();
             assertThat(init.out()).contains("bucket:    actiongate-attachments (exists)");
+
+            // the approval page answers at the printed URL and sends a visitor to sign in at the printed provider
+            Matcher page = Pattern.compile("approval page: (http://localhost:\\d+)/queue").matcher(printed);
+            assertThat(page.find()).as("approval page URL in:%n%s", printed).isTrue();
+            Matcher login = Pattern.compile("demo login: username alice@demo at the in-process identity provider "
+                    + "(http://\\S+) ").matcher(printed);
+            assertThat(login.find()).as("demo login in:%n%s", printed).isTrue();
+            String approval = page.group(1);
+            String issuer = login.group(1);
+            assertThat(printed).contains(approval + "/review/T-1/demo-email-1");
+            HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+            HttpResponse<String> queue = http.send(HttpRequest.newBuilder(URI.create(approval + "/queue")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(queue.statusCode()).isEqualTo(303);
+            assertThat(queue.headers().firstValue("Location")).contains("/login?return=%2Fqueue");
+            HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(approval + "/health/ready"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(ready.statusCode()).isEqualTo(200);
+            HttpResponse<String> discovery = http.send(HttpRequest.newBuilder(
+                    URI.create(issuer + "/.well-known/openid-configuration")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(discovery.statusCode()).isEqualTo(200);
+            JsonNode metadata = new ObjectMapper().readTree(discovery.body());
+            assertThat(metadata.path("issuer").asText()).isEqualTo(issuer);
+            HttpResponse<String> signIn = http.send(HttpRequest.newBuilder(URI.create(approval
+                    + "/login?return=/queue")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(signIn.statusCode()).isEqualTo(303);
+            assertThat(signIn.headers().firstValue("Location").orElseThrow())
+                    .startsWith(metadata.path("authorization_endpoint").asText() + "?")
+                    .contains("code_challenge_method=S256", "client_id=actiongate-approver");
+
+            // the newcomer's path: sign in with the demo login, add a one-time code app, approve the demo email on
+            // its review page, and see it land in the sandbox mailbox once
+            ListAppender<ILoggingEvent> mailbox = new ListAppender<>();
+            mailbox.start();
+            Logger mailboxLog = (Logger) LoggerFactory.getLogger("io.actiongate.dev.SandboxMailbox");
+            mailboxLog.addAppender(mailbox);
+            try {
+                DemoReviewer person = new DemoReviewer(URI.create(approval));
+                assertThat(person.signIn("alice@demo")).isEqualTo("alice@demo");
+                person.enrolTotp();
+                DemoReviewer.Decided decided = person.decide("T-1", "demo-email-1", "APPROVE",
+                        java.time.Duration.ofSeconds(60));
+                assertThat(decided.recipient()).isEqualTo("team@example.com");
+                assertThat(decided.subject()).isEqualTo(DemoScenario.SUMMARY_SUBJECT);
+                assertThat(decided.body()).isEqualTo(DemoScenario.SUMMARY_BODY);
+                assertThat(decided.answer()).isEqualTo("Decision published");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (mailbox.list.isEmpty() && System.nanoTime() - deadline < 0) {
+                    Thread.sleep(200);
+                }
+                Thread.sleep(2_000); // a second send would show within the watcher's one-second period
+                assertThat(mailbox.list).extracting(ILoggingEvent::getFormattedMessage)
+                        .containsExactly("emails in the sandbox mailbox (team@example.com): 1");
+            } finally {
+                mailboxLog.detachAppender(mailbox);
+            }
         } finally {
             root.detachAppender(logs);
             dev.stop(new PrintWriter(out, true));

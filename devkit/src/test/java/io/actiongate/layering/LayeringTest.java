@@ -44,7 +44,8 @@ class LayeringTest {
                         "io.actiongate.node.ActiongateNode", "io.actiongate.http.GateHttpServer",
                         "io.actiongate.cli.Main", "io.actiongate.config.CommonConfig", "io.actiongate.topics.Topics",
                         "io.actiongate.connector.spi.Connector", "io.actiongate.broker.EmbeddedKafkaBroker",
-                        "io.actiongate.dev.Main")
+                        "io.actiongate.dev.Main", "io.actiongate.dev.DevIdentityProvider",
+                        "io.actiongate.approver.ApproverService")
                 .noneMatch(name -> name.endsWith("Test") || name.endsWith("IT"));
     }
 
@@ -61,6 +62,16 @@ class LayeringTest {
         noClasses().that().resideOutsideOfPackages(DEV_KIT)
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("org.junit..", "junit..", "com.icegreen..", "kafka..", "scala..")
+                .check(classes);
+    }
+
+    @Test
+    void shouldKeepTheMockIdentityProviderOutOfProductionCode() {
+        noClasses().that().resideOutsideOfPackages(DEV_KIT)
+                .should().dependOnClassesThat().resideInAnyPackage("no.nav.security..", "okhttp3.mockwebserver..",
+                        "mockwebserver3..")
+                .because("the approval service signs people in at the organisation's identity provider; the mock "
+                        + "one is for dev, demo and tests only")
                 .check(classes);
     }
 
