@@ -10,7 +10,11 @@ public final class ReceiptTimeoutException extends RuntimeException {
     private final transient ActionReceipt latest;
 
     public ReceiptTimeoutException(String actionKey, Until until, Duration timeout, ActionReceipt latest) {
-        super("no " + (until == Until.TERMINAL ? "terminal" : "WAITING_APPROVAL or terminal") + " receipt for "
+        super("no " + switch (until) {
+            case TERMINAL -> "terminal";
+            case WAITING_APPROVAL -> "WAITING_APPROVAL or terminal";
+            case ANY -> "any";
+        } + " receipt for "
                 + actionKey + " within " + timeout + (latest == null ? "" : "; latest " + latest.state()));
         this.latest = latest;
     }

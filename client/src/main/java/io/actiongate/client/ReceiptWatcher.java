@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.PartitionInfo;
@@ -126,7 +127,7 @@ final class ReceiptWatcher implements AutoCloseable {
             waiting.values().forEach(list -> list.forEach(w -> w.result.completeExceptionally(
                     new IllegalStateException("the receipts consumer stopped", e))));
         } finally {
-            consumer.close(Duration.ofSeconds(5));
+            consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
         }
     }
 

@@ -91,6 +91,8 @@ class ActionGateClientIT {
         gate.approve(GateFixture.TASK, "c-redeliver", first.actionDigest());
         gate.succeed(GateFixture.TASK, "c-redeliver", 1);
         assertThat(settled.await().state()).isEqualTo(ReceiptState.SUCCEEDED);
+        // the current state, whatever it is: the stored receipt, re-published for the redelivery
+        assertThat(client.propose(request, Until.ANY, WAIT).await().state()).isEqualTo(ReceiptState.SUCCEEDED);
         // redelivered after it settled: the stored receipt, no second attempt
         ActionReceipt late = client.propose(request, Until.TERMINAL, WAIT).await();
         assertThat(late.state()).isEqualTo(ReceiptState.SUCCEEDED);
