@@ -1,0 +1,17 @@
+package io.actiongate.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class RoleTest {
+
+    @Test
+    void shouldParseTheMcpGatewayOnlyWhenNamed() {
+        assertThat(Role.parse("all")).containsExactlyInAnyOrder(Role.GATE, Role.EXECUTOR, Role.RECONCILER);
+        assertThat(Role.parse("mcp-gateway")).containsExactly(Role.MCP_GATEWAY);
+        assertThat(Role.parse("all, mcp-gateway")).contains(Role.GATE, Role.MCP_GATEWAY).hasSize(4);
+        assertThatThrownBy(() -> Role.parse("gateway")).hasMessageContaining("mcp-gateway");
+    }
+}
