@@ -12,7 +12,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Starts the {@code mcp-gateway} role on its own: {@code McpGatewayMain CONFIG.properties}. Environment variables
- * {@code ACTIONGATE_X_Y} override key {@code x.y}, as for the other roles.
+ * {@code ACTIONGATE_X_Y} override key {@code x.y} ({@code __} is {@code -}), as for the other roles. {@code actiongate run
+ * --roles=mcp-gateway} starts the same gateway inside a node.
  */
 public final class McpGatewayMain {
 
@@ -32,7 +33,9 @@ public final class McpGatewayMain {
         properties.stringPropertyNames().forEach(k -> config.put(k, properties.getProperty(k)));
         System.getenv().forEach((k, v) -> {
             if (k.startsWith("ACTIONGATE_")) {
-                config.put(k.substring("ACTIONGATE_".length()).toLowerCase(java.util.Locale.ROOT).replace('_', '.'), v);
+                // the mapping every role uses: '_' is '.', '__' is '-'
+                config.put(k.substring("ACTIONGATE_".length()).toLowerCase(java.util.Locale.ROOT)
+                        .replace("__", "\u0000").replace('_', '.').replace('\u0000', '-'), v);
             }
         });
         McpGateway gateway = McpGateway.start(GatewayConfig.from(config));
