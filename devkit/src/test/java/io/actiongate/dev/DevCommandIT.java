@@ -79,6 +79,7 @@ class DevCommandIT {
             CliRun init = CliRun.of("storage", "init", "--storage-config", storageConfig);
             assertThat(init.exitCode()).as(init.err()).isZero();
             assertThat(init.out()).contains("bucket:    actiongate-attachments (exists)");
+            mcpSession(printed, env.broker().dataDir().resolve("secrets").resolve("mcp-host-token"));
         } finally {
             root.detachAppender(logs);
             dev.stop(new PrintWriter(out, true));
@@ -86,6 +87,38 @@ class DevCommandIT {
         assertThat(exit.get(30, TimeUnit.SECONDS)).isEqualTo(ExitCodes.OK);
         assertThat(out.toString()).contains("Stopped.");
         assertThat(env.broker().dataDir()).doesNotExist();
+    }
+
+    /** The MCP gateway dev printed: the sandbox tools listed, the trusted read answered, the send proposed. */
+    @SuppressWarnings("unchecked")
+    private static void mcpSession(String printed, Path tokenFile) throws IOException {
+        int at = printed.indexOf("MCP gateway: ") + "MCP gateway: ".length();
+        String url = printed.substring(at, printed.indexOf(' ', at)).strip();
+        assertThat(url).startsWith("http://127.0.0.1:").endsWith("/mcp");
+        String token = Files.readString(tokenFile).strip();
+        io.modelcontextprotocol.client.McpSyncClient mcp = io.modelcontextprotocol.client.McpClient.sync(
+                io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport
+                        .builder(url.substring(0, url.length() - "/mcp".length()))
+                        .addHttpRequestCustomizer((b, method, uri, body, ctx) -> b
+                                .header("Authorization", "Bearer " + token).header("X-ActionGate-Task-Id", "T-1"))
+                        .build()).requestTimeout(java.time.Duration.ofSeconds(60)).build();
+        try {
+            mcp.initialize();
+            assertThat(mcp.listTools().tools()).extracting(io.modelcontextprotocol.spec.McpSchema.Tool::name)
+                    .containsExactlyInAnyOrder("notes_lookup", "notes_post");
+            io.modelcontextprotocol.spec.McpSchema.CallToolResult read = mcp.callTool(
+                    io.modelcontextprotocol.spec.McpSchema.CallToolRequest.builder("notes_lookup")
+                            .arguments(Map.of("q", "launch")).build());
+            assertThat(read.meta()).containsEntry("actiongate/data", true);
+            io.modelcontextprotocol.spec.McpSchema.CallToolResult send = mcp.callTool(
+                    io.modelcontextprotocol.spec.McpSchema.CallToolRequest.builder("notes_post")
+                            .arguments(Map.of("channel", "project-launch", "text", "Launch moved to Friday."))
+                            .meta(Map.of("tool_call_id", "dev-mcp-1")).build());
+            assertThat((Map<String, Object>) send.structuredContent()).as("%s", send.content())
+                    .containsEntry("state", "WAITING_APPROVAL").containsEntry("action_key", "T-1/dev-mcp-1");
+        } finally {
+            mcp.closeGracefully();
+        }
     }
 
     @Test

@@ -23,8 +23,21 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
     public static final String UPSTREAMS_CONFIG = "mcp.gateway.upstreams";
     public static final String UPSTREAM_PREFIX = "mcp.gateway.upstream.";
 
-    /** One upstream MCP server: {@code mcp.gateway.upstream.NAME.url}, {@code .endpoint}, {@code .provider}. */
-    public record UpstreamConfig(String name, String url, String endpoint, String provider) {
+    /**
+     * One upstream MCP server: {@code mcp.gateway.upstream.NAME.url}, {@code .endpoint}, {@code .provider}, and
+     * {@code .operations} ({@code tool:operation,...}: the provider operation that runs a tool; default the tool's
+     * own name).
+     */
+    public record UpstreamConfig(String name, String url, String endpoint, String provider,
+            Map<String, String> operations) {
+
+        public UpstreamConfig {
+            operations = Map.copyOf(operations);
+        }
+
+        public String operation(String tool) {
+            return operations.getOrDefault(tool, tool);
+        }
     }
 
     public static GatewayConfig from(Map<String, String> config) {
@@ -36,7 +49,8 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
             }
             upstreams.add(new UpstreamConfig(n, required(config, UPSTREAM_PREFIX + n + ".url"),
                     config.getOrDefault(UPSTREAM_PREFIX + n + ".endpoint", "/mcp"),
-                    required(config, UPSTREAM_PREFIX + n + ".provider")));
+                    required(config, UPSTREAM_PREFIX + n + ".provider"),
+                    operations(UPSTREAM_PREFIX + n + ".operations", config.get(UPSTREAM_PREFIX + n + ".operations"))));
         }
         if (upstreams.isEmpty()) {
             throw new IllegalArgumentException(UPSTREAMS_CONFIG + ": name at least one upstream MCP server");
@@ -54,6 +68,21 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
                 config.getOrDefault(HOST_CONFIG, "0.0.0.0"), port,
                 Path.of(required(config, TOKENS_FILE_CONFIG)), required(config, REVIEW_URL_CONFIG),
                 Duration.ofMillis(timeout), List.copyOf(upstreams));
+    }
+
+    private static Map<String, String> operations(String key, String value) {
+        Map<String, String> operations = new java.util.LinkedHashMap<>();
+        if (value == null || value.isBlank()) {
+            return operations;
+        }
+        for (String pair : value.split(",")) {
+            String[] parts = pair.strip().split(":");
+            if (parts.length != 2 || parts[0].isBlank() || parts[1].isBlank()) {
+                throw new IllegalArgumentException(key + ": expected tool:operation[,tool:operation...]");
+            }
+            operations.put(parts[0].strip(), parts[1].strip());
+        }
+        return operations;
     }
 
     private static String required(Map<String, String> config, String key) {

@@ -111,7 +111,7 @@ final class GatewayTools {
                 .authorizationEpoch(policy.epoch(identity.orgId()).orElse(0))
                 .identity(identity.orgId(), identity.principalId())
                 .profile(identity.profileId())
-                .tool(upstream.provider(), tool.name(), tool.name(), schemaHash)
+                .tool(upstream.provider(), upstream.operation(tool.name()), tool.name(), schemaHash)
                 .input(JSON.valueToTree(arguments))
                 .summary(summary(upstream, tool))
                 .claimedAnnotations(claimed(tool.annotations()))

@@ -71,7 +71,7 @@ public final class McpGateway implements AutoCloseable {
         started.push(policy);
         List<Upstream> upstreams = new ArrayList<>();
         for (GatewayConfig.UpstreamConfig u : config.upstreams()) {
-            Upstream upstream = new Upstream(u.name(), u.provider(), u.url(), u.endpoint(), Duration.ofSeconds(30));
+            Upstream upstream = new Upstream(u, Duration.ofSeconds(30));
             started.push(upstream);
             upstreams.add(upstream.connect());
         }

@@ -37,8 +37,10 @@ public final class McpImport {
     }
 
     /** The descriptors for the tools named in {@code trusted}; a name the upstream does not offer is an error. */
-    static List<ToolDescriptor> descriptors(String provider, List<McpSchema.Tool> offered, Set<String> trusted) {
+    static List<ToolDescriptor> descriptors(Upstream upstream, Set<String> trusted) {
         AvroSetup.install();
+        String provider = upstream.provider();
+        List<McpSchema.Tool> offered = upstream.tools();
         List<ToolDescriptor> out = new ArrayList<>();
         Set<String> missing = new java.util.TreeSet<>(trusted);
         for (McpSchema.Tool tool : offered) {
@@ -51,7 +53,7 @@ public final class McpImport {
             Boolean destructive = a == null ? null : a.destructiveHint();
             boolean read = Boolean.TRUE.equals(readOnly) && !Boolean.TRUE.equals(destructive);
             out.add(ToolDescriptor.newBuilder()
-                    .setProvider(provider).setToolName(tool.name()).setOperation(tool.name())
+                    .setProvider(provider).setToolName(tool.name()).setOperation(upstream.operation(tool.name()))
                     .setSchemaHash(Upstream.schemaHash(tool))
                     .setReadOnlyHint(readOnly).setDestructiveHint(destructive)
                     .setIdempotentHint(a == null ? null : a.idempotentHint())
@@ -75,8 +77,8 @@ public final class McpImport {
         GatewayConfig.UpstreamConfig u = config.upstreams().stream().filter(x -> x.name().equals(upstreamName))
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("no upstream named " + upstreamName));
         List<ToolDescriptor> descriptors;
-        try (Upstream upstream = new Upstream(u.name(), u.provider(), u.url(), u.endpoint(), Duration.ofSeconds(30))) {
-            descriptors = descriptors(u.provider(), upstream.connect().tools(), trusted);
+        try (Upstream upstream = new Upstream(u, Duration.ofSeconds(30))) {
+            descriptors = descriptors(upstream.connect(), trusted);
         }
         Map<String, Object> props = new HashMap<>();
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());

@@ -26,12 +26,19 @@ final class Upstream implements AutoCloseable {
 
     private final String name;
     private final String provider;
+    private final Map<String, String> operations;
     private final McpSyncClient client;
     private List<McpSchema.Tool> tools = List.of();
 
-    Upstream(String name, String provider, String baseUrl, String endpoint, Duration timeout) {
+    Upstream(GatewayConfig.UpstreamConfig config, Duration timeout) {
+        this(config.name(), config.provider(), config.operations(), config.url(), config.endpoint(), timeout);
+    }
+
+    Upstream(String name, String provider, Map<String, String> operations, String baseUrl, String endpoint,
+            Duration timeout) {
         this.name = name;
         this.provider = provider;
+        this.operations = Map.copyOf(operations);
         this.client = McpClient.sync(HttpClientStreamableHttpTransport.builder(baseUrl).endpoint(endpoint).build())
                 .requestTimeout(timeout)
                 .clientInfo(McpSchema.Implementation.builder("actiongate-mcp-gateway", "1").build())
@@ -50,6 +57,11 @@ final class Upstream implements AutoCloseable {
 
     String provider() {
         return provider;
+    }
+
+    /** The provider operation that runs {@code tool} (configured, or the tool's own name). */
+    String operation(String tool) {
+        return operations.getOrDefault(tool, tool);
     }
 
     List<McpSchema.Tool> tools() {
