@@ -116,6 +116,32 @@ class DevCommandIT {
                             .meta(Map.of("tool_call_id", "dev-mcp-1")).build());
             assertThat((Map<String, Object>) send.structuredContent()).as("%s", send.content())
                     .containsEntry("state", "WAITING_APPROVAL").containsEntry("action_key", "T-1/dev-mcp-1");
+
+            // approve with the decide command dev printed, then the same call returns the receipt
+            int from = printed.indexOf("approve an action: ./actiongate ") + "approve an action: ./actiongate ".length();
+            String[] decide = printed.substring(from, printed.indexOf('\n', from)).strip().replace(" CALL ", " dev-mcp-1 ")
+                    .split("\\s+");
+            CliRun approve = CliRun.of(decide);
+            assertThat(approve.exitCode()).as(approve.err()).isZero();
+            io.modelcontextprotocol.spec.McpSchema.CallToolRequest again = io.modelcontextprotocol.spec.McpSchema
+                    .CallToolRequest.builder("notes_post")
+                    .arguments(Map.of("channel", "project-launch", "text", "Launch moved to Friday."))
+                    .meta(Map.of("tool_call_id", "dev-mcp-1")).build();
+            Map<String, Object> receipt = Map.of();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (!"SUCCEEDED".equals(receipt.get("state")) && System.nanoTime() < deadline) {
+                receipt = (Map<String, Object>) mcp.callTool(again).structuredContent();
+                if (!"SUCCEEDED".equals(receipt.get("state"))) {
+                    try {
+                        Thread.sleep(500);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }
+            assertThat(receipt).containsEntry("state", "SUCCEEDED").containsEntry("attempts", 1)
+                    .containsKey("provider_receipt_id");
         } finally {
             mcp.closeGracefully();
         }
