@@ -24,19 +24,24 @@ public final class ProposeAndWait {
     private ProposeAndWait() {
     }
 
+    /** The call: the same {@code callId} always gives the same request, so running it again is harmless. */
+    static ProposalRequest request(String callId) {
+        return ProposalRequest.builder()
+                .action("T-1", callId).taskVersion(1).authorizationEpoch(1)
+                .identity("demo", "assistant-host").profile("assistant") // your tool host's authenticated caller
+                .tool("smtp", "send_email", "send_email", "sha256:demo-send-email-v1")
+                .input("{\"to\":\"team@example.com\",\"subject\":\"Disk\",\"body\":\"disk is full\"}")
+                .summary("Email team@example.com that the disk is full")
+                .build();
+    }
+
     public static void main(String[] args) throws InterruptedException {
         if (args.length != 2) {
             System.err.println("usage: ProposeAndWait BOOTSTRAP_SERVERS TOOL_CALL_ID");
             System.exit(2);
         }
         try (ActionGateClient client = ActionGateClient.builder().bootstrapServers(args[0]).build()) {
-            ProposalRequest request = ProposalRequest.builder()
-                    .action("T-1", args[1]).taskVersion(1).authorizationEpoch(1)
-                    .identity("demo", "assistant-host").profile("assistant") // your tool host's authenticated caller
-                    .tool("smtp", "send_email", "send_email", "sha256:demo-send-email-v1")
-                    .input("{\"to\":\"team@example.com\",\"subject\":\"Disk\",\"body\":\"disk is full\"}")
-                    .summary("Email team@example.com that the disk is full")
-                    .build();
+            ProposalRequest request = request(args[1]);
             ProposalHandle handle = client.propose(request, Until.WAITING_APPROVAL, Duration.ofSeconds(30));
             ActionReceipt first = handle.await();
             System.out.println(handle.actionKey() + " " + first.state() + first.reason().map(r -> " " + r).orElse(""));
