@@ -72,7 +72,10 @@ public final class ProposalHandle {
         }
     }
 
-    /** The latest receipt of this action that the client has seen, whatever its state. */
+    /**
+     * The latest receipt of this action that the client has seen while some handle waited on it, whatever its
+     * state; empty once nobody waits (the client keeps no state per action beyond its waiting handles).
+     */
     public Optional<ActionReceipt> latest() {
         return Optional.ofNullable(watcher.latest(actionKey));
     }

@@ -85,15 +85,24 @@ final class ReceiptWatcher implements AutoCloseable {
             w.result.completeExceptionally(new IllegalStateException("the receipts consumer stopped", failure));
             return w;
         }
-        waiting.computeIfAbsent(actionKey, k -> new CopyOnWriteArrayList<>()).add(w);
+        // add and remove inside the map's atomic compute: a waiter never lands in a list just dropped
+        waiting.compute(actionKey, (k, list) -> {
+            List<Waiter> waiters = list == null ? new CopyOnWriteArrayList<>() : list;
+            waiters.add(w);
+            return waiters;
+        });
         w.result.whenComplete((r, e) -> waiting.computeIfPresent(actionKey, (k, list) -> {
             list.remove(w);
-            return list.isEmpty() ? null : list;
+            if (list.isEmpty()) {
+                latest.remove(k); // the client keeps no state for keys nobody waits on
+                return null;
+            }
+            return list;
         }));
         return w;
     }
 
-    /** The latest receipt this client saw for a key it waited on, if any. */
+    /** The latest receipt this client saw for a key some handle still waits on, if any. */
     ActionReceipt latest(String actionKey) {
         return latest.get(actionKey);
     }

@@ -85,8 +85,11 @@ final class GatewayTools {
         }
         Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
         String schemaHash = Upstream.schemaHash(tool);
+        // a read passes straight through only with the operator's trust and the host's own grant; anything less
+        // goes to the gate, which says why (PROFILE_NOT_GRANTED, INTEGRATION_DISABLED, ...)
         boolean trustedRead = policy.tool(upstream.provider(), tool.name())
-                .map(t -> t.isTrustedRead(schemaHash)).orElse(false);
+                .map(t -> t.isTrustedRead(schemaHash)).orElse(false)
+                && policy.allows(identity.orgId(), identity.profileId(), upstream.provider(), tool.name());
         if (trustedRead) {
             return asData(upstream.call(tool.name(), arguments));
         }

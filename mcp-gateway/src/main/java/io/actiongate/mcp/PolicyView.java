@@ -19,6 +19,8 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.AuthorizationEpoch;
+import io.actiongate.avro.Grant;
+import io.actiongate.avro.Integration;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
@@ -27,7 +29,7 @@ import io.actiongate.topics.Topics;
 
 /**
  * The gateway's read-only copy of the {@code policy} topic: the trusted tool descriptors (what an operator imported),
- * each org's authorization epoch and each task's version. The gate re-checks all of it; the gateway uses it only to
+ * grants and integrations, each org's authorization epoch and each task's version. The gate re-checks all of it; the gateway uses it only to
  * decide whether a call is a trusted read it may pass straight through, and to fill the proposal's epoch and task
  * version. Read from the beginning, with no consumer group; {@link #start} returns once the view has caught up.
  */
@@ -51,6 +53,8 @@ final class PolicyView implements AutoCloseable {
     private final Map<String, TrustedTool> tools = new ConcurrentHashMap<>();
     private final Map<String, Long> epochs = new ConcurrentHashMap<>();
     private final Map<String, Long> tasks = new ConcurrentHashMap<>();
+    private final Map<String, java.util.Set<String>> grants = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> integrations = new ConcurrentHashMap<>();
     private volatile boolean running = true;
     private Thread thread;
 
@@ -84,6 +88,12 @@ final class PolicyView implements AutoCloseable {
 
     Optional<TrustedTool> tool(String provider, String toolName) {
         return Optional.ofNullable(tools.get(provider + ":" + toolName));
+    }
+
+    /** Whether the org's profile is granted {@code tool} and the org's integration of {@code provider} is on. */
+    boolean allows(String org, String profile, String provider, String tool) {
+        return grants.getOrDefault(org + ":" + profile, java.util.Set.of()).contains(tool)
+                && integrations.getOrDefault(org + ":" + provider, false);
     }
 
     OptionalLong epoch(String org) {
@@ -139,6 +149,10 @@ final class PolicyView implements AutoCloseable {
             epochs.put(e.getOrgId(), e.getEpoch());
         } else if (body instanceof TaskState s) {
             tasks.put(s.getTaskId(), s.getVersion());
+        } else if (body instanceof Grant g) {
+            grants.put(g.getOrgId() + ":" + g.getProfileId(), java.util.Set.copyOf(g.getTools()));
+        } else if (body instanceof Integration i) {
+            integrations.put(i.getOrgId() + ":" + i.getProvider(), i.getEnabled());
         }
     }
 
@@ -149,6 +163,10 @@ final class PolicyView implements AutoCloseable {
             epochs.remove(key.substring("epoch:".length()));
         } else if (key.startsWith("task:")) {
             tasks.remove(key.substring("task:".length()));
+        } else if (key.startsWith("grant:")) {
+            grants.remove(key.substring("grant:".length()));
+        } else if (key.startsWith("integration:")) {
+            integrations.remove(key.substring("integration:".length()));
         }
     }
 

@@ -39,6 +39,8 @@ class McpGatewayIT {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     private static final String TOKEN = "host-token-0123456789abcdef";
+    /** A host of the same org whose profile is granted nothing. */
+    private static final String UNGRANTED_TOKEN = "other-host-token-0123456789";
 
     @TempDir
     static Path dir;
@@ -54,7 +56,7 @@ class McpGatewayIT {
         upstream = new SandboxMcpServer();
         Path tokens = Files.writeString(dir.resolve("tokens"),
                 "# token principal org profile\n" + TOKEN + " user-1 " + GateFixture.ORG + " " + GateFixture.PROFILE
-                        + "\n");
+                        + "\n" + UNGRANTED_TOKEN + " user-2 " + GateFixture.ORG + " no-grant\n");
         Map<String, String> config = new HashMap<>();
         config.put(GatewayConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
         config.put(GatewayConfig.TOPIC_PREFIX_CONFIG, gate.prefix());
@@ -163,6 +165,22 @@ class McpGatewayIT {
         assertThat(state(result)).containsEntry("state", "REJECTED")
                 .containsEntry("reason_code", "UNKNOWN_PROVIDER_METHOD");
         assertThat(upstream.calls("peek")).isZero();
+    }
+
+    @Test
+    void shouldSendAReadOfAHostWithoutAGrantToTheGateInstead() {
+        McpSyncClient ungranted = client(UNGRANTED_TOKEN);
+        try {
+            ungranted.initialize();
+            int before = upstream.calls("lookup");
+            McpSchema.CallToolResult result = ungranted.callTool(McpSchema.CallToolRequest.builder("lookup")
+                    .arguments(Map.of("q", "disk")).meta(Map.of("tool_call_id", "m-ungranted-1")).build());
+            assertThat(state(result)).containsEntry("state", "REJECTED")
+                    .containsEntry("reason_code", "PROFILE_NOT_GRANTED");
+            assertThat(upstream.calls("lookup")).isEqualTo(before);
+        } finally {
+            ungranted.closeGracefully();
+        }
     }
 
     @Test
