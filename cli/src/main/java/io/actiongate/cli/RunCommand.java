@@ -34,7 +34,7 @@ final class RunCommand implements Callable<Integer> {
     private ConfigOptions configOptions;
 
     @Option(names = "--roles", paramLabel = "ROLES", defaultValue = "all",
-            description = "Comma list of gate, executor, reconciler, approver, or all (gate, executor and "
+            description = "Comma list of gate, executor, reconciler, approver, mcp-gateway, or all (gate, executor and "
                     + "reconciler; default ${DEFAULT-VALUE}).")
     private String roles;
 

@@ -4,6 +4,7 @@ import picocli.CommandLine;
 
 import io.actiongate.cli.commands.DecideCommand;
 import io.actiongate.cli.commands.KeysCommand;
+import io.actiongate.cli.commands.McpCommand;
 import io.actiongate.cli.commands.PolicyCommand;
 import io.actiongate.cli.commands.ProposeCommand;
 import io.actiongate.cli.commands.ReceiptsCommand;
@@ -26,5 +27,6 @@ final class Subcommands {
         root.addSubcommand(new StatusCommand());
         root.addSubcommand(new ReceiptsCommand());
         root.addSubcommand(new StorageCommand());
+        root.addSubcommand(new McpCommand());
     }
 }

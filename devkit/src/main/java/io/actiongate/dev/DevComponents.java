@@ -12,6 +12,7 @@ final class DevComponents {
     static List<DevComponent> defaults() {
         List<DevComponent> components = new ArrayList<>();
         components.add(new io.actiongate.dev.DevStack(java.util.Map.of(), true));
+        components.add(new DevMcpGateway());
         return components;
     }
 }

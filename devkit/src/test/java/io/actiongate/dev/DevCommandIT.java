@@ -145,6 +145,8 @@ class DevCommandIT {
             } finally {
                 mailboxLog.detachAppender(mailbox);
             }
+
+            mcpSession(printed, env.broker().dataDir().resolve("secrets").resolve("mcp-host-token"));
         } finally {
             root.detachAppender(logs);
             dev.stop(new PrintWriter(out, true));
@@ -152,6 +154,64 @@ class DevCommandIT {
         assertThat(exit.get(30, TimeUnit.SECONDS)).isEqualTo(ExitCodes.OK);
         assertThat(out.toString()).contains("Stopped.");
         assertThat(env.broker().dataDir()).doesNotExist();
+    }
+
+    /** The MCP gateway dev printed: the sandbox tools listed, the trusted read answered, the send proposed. */
+    @SuppressWarnings("unchecked")
+    private static void mcpSession(String printed, Path tokenFile) throws IOException {
+        int at = printed.indexOf("MCP gateway: ") + "MCP gateway: ".length();
+        String url = printed.substring(at, printed.indexOf(' ', at)).strip();
+        assertThat(url).startsWith("http://127.0.0.1:").endsWith("/mcp");
+        String token = Files.readString(tokenFile).strip();
+        io.modelcontextprotocol.client.McpSyncClient mcp = io.modelcontextprotocol.client.McpClient.sync(
+                io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport
+                        .builder(url.substring(0, url.length() - "/mcp".length()))
+                        .addHttpRequestCustomizer((b, method, uri, body, ctx) -> b
+                                .header("Authorization", "Bearer " + token).header("X-ActionGate-Task-Id", "T-1"))
+                        .build()).requestTimeout(java.time.Duration.ofSeconds(60)).build();
+        try {
+            mcp.initialize();
+            assertThat(mcp.listTools().tools()).extracting(io.modelcontextprotocol.spec.McpSchema.Tool::name)
+                    .containsExactlyInAnyOrder("notes_lookup", "notes_post");
+            io.modelcontextprotocol.spec.McpSchema.CallToolResult read = mcp.callTool(
+                    io.modelcontextprotocol.spec.McpSchema.CallToolRequest.builder("notes_lookup")
+                            .arguments(Map.of("q", "launch")).build());
+            assertThat(read.meta()).containsEntry("actiongate/data", true);
+            io.modelcontextprotocol.spec.McpSchema.CallToolResult send = mcp.callTool(
+                    io.modelcontextprotocol.spec.McpSchema.CallToolRequest.builder("notes_post")
+                            .arguments(Map.of("channel", "project-launch", "text", "Launch moved to Friday."))
+                            .meta(Map.of("tool_call_id", "dev-mcp-1")).build());
+            assertThat((Map<String, Object>) send.structuredContent()).as("%s", send.content())
+                    .containsEntry("state", "WAITING_APPROVAL").containsEntry("action_key", "T-1/dev-mcp-1");
+
+            // approve with the decide command dev printed, then the same call returns the receipt
+            int from = printed.indexOf("approve an action: ./actiongate ") + "approve an action: ./actiongate ".length();
+            String[] decide = printed.substring(from, printed.indexOf('\n', from)).strip().replace(" CALL ", " dev-mcp-1 ")
+                    .split("\\s+");
+            CliRun approve = CliRun.of(decide);
+            assertThat(approve.exitCode()).as(approve.err()).isZero();
+            io.modelcontextprotocol.spec.McpSchema.CallToolRequest again = io.modelcontextprotocol.spec.McpSchema
+                    .CallToolRequest.builder("notes_post")
+                    .arguments(Map.of("channel", "project-launch", "text", "Launch moved to Friday."))
+                    .meta(Map.of("tool_call_id", "dev-mcp-1")).build();
+            Map<String, Object> receipt = Map.of();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (!"SUCCEEDED".equals(receipt.get("state")) && System.nanoTime() < deadline) {
+                receipt = (Map<String, Object>) mcp.callTool(again).structuredContent();
+                if (!"SUCCEEDED".equals(receipt.get("state"))) {
+                    try {
+                        Thread.sleep(500);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }
+            assertThat(receipt).containsEntry("state", "SUCCEEDED").containsEntry("attempts", 1)
+                    .containsKey("provider_receipt_id");
+        } finally {
+            mcp.closeGracefully();
+        }
     }
 
     @Test

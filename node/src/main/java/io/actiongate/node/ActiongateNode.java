@@ -32,6 +32,8 @@ import io.actiongate.http.GateMetrics;
 import io.actiongate.http.HttpServerConfig;
 import io.actiongate.http.KafkaMetricsBridge;
 import io.actiongate.http.StreamsActionStateQuery;
+import io.actiongate.mcp.GatewayConfig;
+import io.actiongate.mcp.McpGateway;
 import io.actiongate.reconciler.Reconciler;
 import io.actiongate.reconciler.ReconcilerConfig;
 
@@ -54,6 +56,7 @@ public final class ActiongateNode implements AutoCloseable {
     private Reconciler reconciler;
     private ApproverService approver;
     private ConnectorRegistry connectors;
+    private McpGateway mcpGateway;
 
     private ActiongateNode(Set<Role> roles, NodeConfig nodeConfig) {
         this.roles = EnumSet.copyOf(roles);
@@ -126,6 +129,10 @@ public final class ActiongateNode implements AutoCloseable {
             approver = ApproverService.start(config);
             started.push(approver);
         }
+        if (roles.contains(Role.MCP_GATEWAY)) {
+            mcpGateway = McpGateway.start(GatewayConfig.from(config));
+            started.push(mcpGateway);
+        }
         LOG.info("actiongate node running roles {}; HTTP on port {}", roles, http.port());
     }
 
@@ -169,6 +176,11 @@ public final class ActiongateNode implements AutoCloseable {
 
     public int httpPort() {
         return http.port();
+    }
+
+    /** The MCP gateway, when this node runs it. */
+    public Optional<McpGateway> mcpGateway() {
+        return Optional.ofNullable(mcpGateway);
     }
 
     /** The gate, when this node runs it. */

@@ -6,24 +6,31 @@ import java.util.Set;
 
 /**
  * The roles of ARCHITECTURE.md section 1 that one process may run. {@code all} is the three that process actions;
- * the approval service ({@code approver}) is named on its own: it is a human-facing web service with its own
- * identity provider, signing key and public URL, deployed apart from the workers.
+ * the approval service ({@code approver}) and the MCP gateway ({@code mcp-gateway}) are named on their own: the
+ * approver is a human-facing web service with its own identity provider, signing key and public URL, and the
+ * gateway needs its upstream servers and the tool hosts' tokens configured.
  */
 public enum Role {
-    GATE, EXECUTOR, RECONCILER, APPROVER;
+    GATE, EXECUTOR, RECONCILER, APPROVER,
+    /** The MCP gateway (module mcp-gateway), named {@code mcp-gateway}. */
+    MCP_GATEWAY;
 
     /** What {@code all} means. */
     public static final Set<Role> ALL = Set.copyOf(EnumSet.of(GATE, EXECUTOR, RECONCILER));
 
-    /** Parses {@code gate,executor}, {@code all}; throws {@link IllegalArgumentException} naming a bad entry. */
+    private static final String EXPECTED = "gate, executor, reconciler, approver, mcp-gateway or all";
+
+    /**
+     * Parses {@code gate,executor}, {@code all}, {@code all,approver}, {@code mcp-gateway}; throws
+     * {@link IllegalArgumentException} naming a bad entry.
+     */
     public static Set<Role> parse(String roles) {
         if (roles == null || roles.isBlank()) {
-            throw new IllegalArgumentException("--roles needs at least one of gate, executor, reconciler, approver "
-                    + "or all");
+            throw new IllegalArgumentException("--roles needs at least one of " + EXPECTED);
         }
         EnumSet<Role> parsed = EnumSet.noneOf(Role.class);
         for (String part : roles.split(",")) {
-            String name = part.strip().toUpperCase(Locale.ROOT);
+            String name = part.strip().toUpperCase(Locale.ROOT).replace('-', '_');
             if (name.equals("ALL")) {
                 parsed.addAll(ALL);
                 continue;
@@ -31,8 +38,8 @@ public enum Role {
             try {
                 parsed.add(Role.valueOf(name));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("unknown role '" + part.strip()
-                        + "' (expected gate, executor, reconciler, approver or all)", e);
+                throw new IllegalArgumentException("unknown role '" + part.strip() + "' (expected " + EXPECTED + ")",
+                        e);
             }
         }
         return parsed;

@@ -1,0 +1,95 @@
+package io.actiongate.client;
+
+import java.time.Instant;
+import java.util.List;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.actiongate.avro.ActionProposal;
+import io.actiongate.avro.Origin;
+import io.actiongate.digest.Digests;
+import io.actiongate.key.ActionKey;
+import io.actiongate.serde.AvroSetup;
+
+/** The serde edge: a {@link ProposalRequest} checked and turned into the Avro {@link ActionProposal}. */
+final class ProposalMapper {
+
+    static final int MAX_SUMMARY_CHARS = 280;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private ProposalMapper() {
+    }
+
+    static ActionProposal toAvro(ProposalRequest r, Instant now) {
+        AvroSetup.install();
+        if (!ActionKey.isValidId(r.taskId)) {
+            throw new InvalidProposalException("task_id", "must match " + ActionKey.ID_PATTERN.pattern());
+        }
+        if (!ActionKey.isValidId(r.toolCallId)) {
+            throw new InvalidProposalException("tool_call_id", "must match " + ActionKey.ID_PATTERN.pattern());
+        }
+        if (r.taskVersion < 0) {
+            throw new InvalidProposalException("task_version", "is required (a non-negative number)");
+        }
+        if (r.authorizationEpoch < 0) {
+            throw new InvalidProposalException("authorization_epoch", "is required (a non-negative number)");
+        }
+        required("org_id", r.orgId);
+        required("principal_id", r.principalId);
+        required("profile_id", r.profileId);
+        required("provider", r.provider);
+        required("operation", r.operation);
+        required("tool_name", r.toolName);
+        required("tool_schema_hash", r.toolSchemaHash);
+        required("summary", r.summary);
+        if (r.summary.length() > MAX_SUMMARY_CHARS) {
+            throw new InvalidProposalException("summary", "must be at most " + MAX_SUMMARY_CHARS + " characters");
+        }
+        if (r.input == null || !r.input.isObject()) {
+            throw new InvalidProposalException("input", "must be a JSON object");
+        }
+        if (r.idempotencyKey != null && r.idempotencyKey.isBlank()) {
+            throw new InvalidProposalException("idempotency_key", "must be absent or non-blank");
+        }
+        if ((r.conversationId == null) != (r.turnId == null)) {
+            throw new InvalidProposalException("origin", "needs both conversation_id and turn_id");
+        }
+        String inputJson;
+        try {
+            inputJson = MAPPER.writeValueAsString(r.input);
+        } catch (JsonProcessingException e) {
+            throw new InvalidProposalException("input", "cannot be written as JSON");
+        }
+        return ActionProposal.newBuilder()
+                .setTaskId(r.taskId)
+                .setToolCallId(r.toolCallId)
+                .setTaskVersion(r.taskVersion)
+                .setOrgId(r.orgId)
+                .setPrincipalId(r.principalId)
+                .setProfileId(r.profileId)
+                .setAuthorizationEpoch(r.authorizationEpoch)
+                .setProvider(r.provider)
+                .setOperation(r.operation)
+                .setToolName(r.toolName)
+                .setToolSchemaHash(r.toolSchemaHash)
+                .setInputJson(inputJson)
+                .setInputDigest(Digests.inputDigest(inputJson))
+                .setSummary(r.summary)
+                .setIdempotencyKey(r.idempotencyKey)
+                .setBusinessOperationId(r.businessOperationId)
+                .setOrigin(r.conversationId == null ? null : Origin.newBuilder()
+                        .setConversationId(r.conversationId).setTurnId(r.turnId)
+                        .setAssistantMessageId(null).setHumanMessageId(null).build())
+                .setAttachments(List.of())
+                .setClaimedAnnotations(r.claimedAnnotations)
+                .setProposedAt(r.proposedAt != null ? r.proposedAt : now)
+                .build();
+    }
+
+    private static void required(String field, String value) {
+        if (value == null || value.isBlank()) {
+            throw new InvalidProposalException(field, "is required");
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package io.actiongate.client;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.avro.IdentityConflict;
+import io.actiongate.avro.Receipt;
+import io.actiongate.serde.AvroDecodeException;
+import io.actiongate.topics.Topics;
+
+/**
+ * The one receipts consumer of a client: a thread that reads {@code receipts} and {@code conflicts} (read_committed,
+ * no consumer group, every partition assigned, starting at the end) and completes the waiters registered for an
+ * action key. Positions are fixed before the constructor returns, so a proposal published afterwards never misses
+ * its receipts (the gate re-publishes the latest receipt when a proposal is redelivered).
+ */
+final class ReceiptWatcher implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReceiptWatcher.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    /** A handle's wait: which input digest it offered and when it is satisfied. */
+    static final class Waiter {
+        final String inputDigest;
+        /** {@code provider:tool_name:operation}, as the gate names the tool in an {@code IdentityConflict}. */
+        final String tool;
+        final Until until;
+        final CompletableFuture<ActionReceipt> result = new CompletableFuture<>();
+
+        Waiter(String inputDigest, String tool, Until until) {
+            this.inputDigest = inputDigest;
+            this.tool = tool;
+            this.until = until;
+        }
+    }
+
+    private final Consumer<String, byte[]> consumer;
+    private final String receiptsTopic;
+    private final String conflictsTopic;
+    private final Map<String, List<Waiter>> waiting = new ConcurrentHashMap<>();
+    private final Map<String, ActionReceipt> latest = new ConcurrentHashMap<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile Throwable failure;
+
+    ReceiptWatcher(Consumer<String, byte[]> consumer, String prefix, Duration startTimeout) {
+        this.consumer = consumer;
+        this.receiptsTopic = Topics.RECEIPTS.name(prefix);
+        this.conflictsTopic = Topics.CONFLICTS.name(prefix);
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (String topic : List.of(receiptsTopic, conflictsTopic)) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, startTimeout);
+            if (infos == null || infos.isEmpty()) {
+                throw new IllegalStateException("topic " + topic + " does not exist; create the topics first");
+            }
+            infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+        }
+        consumer.assign(partitions);
+        consumer.seekToEnd(partitions);
+        // resolve the end offsets now: anything published after this constructor returns is read
+        partitions.forEach(tp -> consumer.position(tp, startTimeout));
+        thread = new Thread(this::run, "actiongate-client-receipts");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Registers a wait for {@code actionKey}; call before publishing the proposal. */
+    Waiter register(String actionKey, String inputDigest, String tool, Until until) {
+        Waiter w = new Waiter(inputDigest, tool, until);
+        if (failure != null) {
+            w.result.completeExceptionally(new IllegalStateException("the receipts consumer stopped", failure));
+            return w;
+        }
+        // add and remove inside the map's atomic compute: a waiter never lands in a list just dropped
+        waiting.compute(actionKey, (k, list) -> {
+            List<Waiter> waiters = list == null ? new CopyOnWriteArrayList<>() : list;
+            waiters.add(w);
+            return waiters;
+        });
+        w.result.whenComplete((r, e) -> waiting.computeIfPresent(actionKey, (k, list) -> {
+            list.remove(w);
+            if (list.isEmpty()) {
+                latest.remove(k); // the client keeps no state for keys nobody waits on
+                return null;
+            }
+            return list;
+        }));
+        return w;
+    }
+
+    /** The latest receipt this client saw for a key some handle still waits on, if any. */
+    ActionReceipt latest(String actionKey) {
+        return latest.get(actionKey);
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
+                    if (r.key() == null || r.value() == null || !waiting.containsKey(r.key())) {
+                        continue;
+                    }
+                    try {
+                        if (r.topic().equals(receiptsTopic)) {
+                            onReceipt(r.key(), Topics.RECEIPTS.valueSerde().deserializer().deserialize(r.topic(),
+                                    r.value()));
+                        } else {
+                            onConflict(r.key(), Topics.CONFLICTS.valueSerde().deserializer().deserialize(r.topic(),
+                                    r.value()));
+                        }
+                    } catch (AvroDecodeException e) {
+                        LOG.warn("undecodable record on {} partition {} offset {}: {}", r.topic(), r.partition(),
+                                r.offset(), e.getMessage());
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            failure = e;
+            LOG.error("the receipts consumer stopped: {}", e.toString());
+            waiting.values().forEach(list -> list.forEach(w -> w.result.completeExceptionally(
+                    new IllegalStateException("the receipts consumer stopped", e))));
+        } finally {
+            consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+        }
+    }
+
+    private void onReceipt(String key, Receipt avro) {
+        ActionReceipt receipt = new ActionReceipt(avro.getTaskId(), avro.getToolCallId(),
+                ReceiptState.valueOf(avro.getStatus().name()), avro.getReasonCode(), avro.getInputDigest(),
+                avro.getActionDigest(), avro.getDecisionId(), avro.getProviderReceiptId(), avro.getAttempts().size(),
+                avro.getUpdatedAt());
+        String tool = avro.getProvider() + ":" + avro.getToolName() + ":" + avro.getOperation();
+        for (Waiter w : waiting.getOrDefault(key, List.of())) {
+            // a receipt of another action under this key (a conflicting offer is waiting) is not ours
+            if (!tool.equals(w.tool)
+                    || (receipt.inputDigest() != null && !receipt.inputDigest().equals(w.inputDigest))) {
+                continue;
+            }
+            latest.put(key, receipt);
+            if (w.until.accepts(receipt.state())) {
+                w.result.complete(receipt);
+            }
+        }
+    }
+
+    private void onConflict(String key, IdentityConflict c) {
+        for (Waiter w : waiting.getOrDefault(key, List.of())) {
+            // the conflict names what was offered: it is this waiter's offer when digest and tool are its own
+            if (w.inputDigest.equals(c.getOfferedDigest()) && w.tool.equals(c.getOfferedTool())) {
+                w.result.completeExceptionally(new IdentityConflictException(key, c.getExistingDigest(),
+                        c.getOfferedDigest(), c.getExistingTool(), c.getOfferedTool()));
+            }
+        }
+    }
+
+    boolean isRunning() {
+        return thread.isAlive() && failure == null;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(Duration.ofSeconds(10).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        waiting.values().forEach(list -> list.forEach(w -> w.result.completeExceptionally(
+                new IllegalStateException("the client was closed"))));
+    }
+}

@@ -1,0 +1,95 @@
+package io.actiongate.mcp;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The gateway's settings, from the same flat configuration as every role ({@code bootstrap.servers},
+ * {@code topic.prefix}) plus the {@code mcp.gateway.*} keys documented in the README.
+ */
+public record GatewayConfig(String bootstrapServers, String topicPrefix, String host, int port, Path tokensFile,
+        String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams) {
+
+    public static final String BOOTSTRAP_SERVERS_CONFIG = "bootstrap.servers";
+    public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
+    public static final String HOST_CONFIG = "mcp.gateway.host";
+    public static final String PORT_CONFIG = "mcp.gateway.port";
+    public static final String TOKENS_FILE_CONFIG = "mcp.gateway.tokens.file";
+    public static final String REVIEW_URL_CONFIG = "mcp.gateway.review.url";
+    public static final String ANSWER_TIMEOUT_MS_CONFIG = "mcp.gateway.answer.timeout.ms";
+    public static final String UPSTREAMS_CONFIG = "mcp.gateway.upstreams";
+    public static final String UPSTREAM_PREFIX = "mcp.gateway.upstream.";
+
+    /**
+     * One upstream MCP server: {@code mcp.gateway.upstream.NAME.url}, {@code .endpoint}, {@code .provider}, and
+     * {@code .operations} ({@code tool:operation,...}: the provider operation that runs a tool; default the tool's
+     * own name).
+     */
+    public record UpstreamConfig(String name, String url, String endpoint, String provider,
+            Map<String, String> operations) {
+
+        public UpstreamConfig {
+            operations = Map.copyOf(operations);
+        }
+
+        public String operation(String tool) {
+            return operations.getOrDefault(tool, tool);
+        }
+    }
+
+    public static GatewayConfig from(Map<String, String> config) {
+        List<UpstreamConfig> upstreams = new ArrayList<>();
+        for (String name : required(config, UPSTREAMS_CONFIG).split(",")) {
+            String n = name.strip();
+            if (n.isEmpty()) {
+                continue;
+            }
+            upstreams.add(new UpstreamConfig(n, required(config, UPSTREAM_PREFIX + n + ".url"),
+                    config.getOrDefault(UPSTREAM_PREFIX + n + ".endpoint", "/mcp"),
+                    required(config, UPSTREAM_PREFIX + n + ".provider"),
+                    operations(UPSTREAM_PREFIX + n + ".operations", config.get(UPSTREAM_PREFIX + n + ".operations"))));
+        }
+        if (upstreams.isEmpty()) {
+            throw new IllegalArgumentException(UPSTREAMS_CONFIG + ": name at least one upstream MCP server");
+        }
+        int port = Integer.parseInt(config.getOrDefault(PORT_CONFIG, "8090"));
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(PORT_CONFIG + ": 0 (any free port) to 65535");
+        }
+        long timeout = Long.parseLong(config.getOrDefault(ANSWER_TIMEOUT_MS_CONFIG, "5000"));
+        if (timeout <= 0) {
+            throw new IllegalArgumentException(ANSWER_TIMEOUT_MS_CONFIG + ": must be positive");
+        }
+        return new GatewayConfig(required(config, BOOTSTRAP_SERVERS_CONFIG),
+                config.getOrDefault(TOPIC_PREFIX_CONFIG, "actiongate."),
+                config.getOrDefault(HOST_CONFIG, "0.0.0.0"), port,
+                Path.of(required(config, TOKENS_FILE_CONFIG)), required(config, REVIEW_URL_CONFIG),
+                Duration.ofMillis(timeout), List.copyOf(upstreams));
+    }
+
+    private static Map<String, String> operations(String key, String value) {
+        Map<String, String> operations = new java.util.LinkedHashMap<>();
+        if (value == null || value.isBlank()) {
+            return operations;
+        }
+        for (String pair : value.split(",")) {
+            String[] parts = pair.strip().split(":");
+            if (parts.length != 2 || parts[0].isBlank() || parts[1].isBlank()) {
+                throw new IllegalArgumentException(key + ": expected tool:operation[,tool:operation...]");
+            }
+            operations.put(parts[0].strip(), parts[1].strip());
+        }
+        return operations;
+    }
+
+    private static String required(Map<String, String> config, String key) {
+        String v = config.get(key);
+        if (v == null || v.isBlank()) {
+            throw new IllegalArgumentException(key + " is required");
+        }
+        return v.strip();
+    }
+}

@@ -1,0 +1,233 @@
+package io.actiongate.mcp;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+
+import io.actiongate.client.ActionGateClient;
+import io.actiongate.client.ActionReceipt;
+import io.actiongate.client.IdentityConflictException;
+import io.actiongate.client.InvalidProposalException;
+import io.actiongate.client.ProposalHandle;
+import io.actiongate.client.ProposalRequest;
+import io.actiongate.client.ReceiptState;
+import io.actiongate.client.ReceiptTimeoutException;
+import io.actiongate.client.Until;
+import io.actiongate.digest.Digests;
+import io.actiongate.digest.Jcs;
+import io.actiongate.key.ActionKey;
+
+/**
+ * The gateway's tools: every upstream tool under its own name. A call is either a trusted read (the operator
+ * imported the tool as {@code read_only_hint=true}, approval {@code NONE}, and its schema is unchanged), passed
+ * straight upstream with its result marked as data, or a proposal to the gate, answered at once with the action's
+ * current state. The upstream's own annotations never decide anything.
+ */
+final class GatewayTools {
+
+    static final String CALL_ID_META = "tool_call_id";
+    static final String DATA_META = "actiongate/data";
+    static final String CONTEXT_IDENTITY = "identity";
+    static final String CONTEXT_TASK = "task";
+
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayTools.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ActionGateClient client;
+    private final PolicyView policy;
+    private final String reviewUrl;
+    private final Duration answerTimeout;
+
+    GatewayTools(ActionGateClient client, PolicyView policy, String reviewUrl, Duration answerTimeout) {
+        this.client = client;
+        this.policy = policy;
+        this.reviewUrl = reviewUrl;
+        this.answerTimeout = answerTimeout;
+    }
+
+    List<McpServerFeatures.SyncToolSpecification> specifications(List<Upstream> upstreams) {
+        Map<String, McpServerFeatures.SyncToolSpecification> specs = new LinkedHashMap<>();
+        for (Upstream upstream : upstreams) {
+            for (McpSchema.Tool tool : upstream.tools()) {
+                if (specs.containsKey(tool.name())) {
+                    throw new IllegalStateException("tool " + tool.name() + " is offered by two upstreams");
+                }
+                specs.put(tool.name(), McpServerFeatures.SyncToolSpecification.builder()
+                        .tool(tool)
+                        .callHandler((exchange, request) -> call(upstream, tool, exchange, request))
+                        .build());
+            }
+        }
+        return new ArrayList<>(specs.values());
+    }
+
+    McpSchema.CallToolResult call(Upstream upstream, McpSchema.Tool tool, McpSyncServerExchange exchange,
+            McpSchema.CallToolRequest request) {
+        McpTransportContext context = exchange.transportContext();
+        if (!(context.get(CONTEXT_IDENTITY) instanceof HostIdentity identity)) {
+            return error("not authenticated");
+        }
+        Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
+        String schemaHash = Upstream.schemaHash(tool);
+        // a read passes straight through only with the operator's trust and the host's own grant; anything less
+        // goes to the gate, which says why (PROFILE_NOT_GRANTED, INTEGRATION_DISABLED, ...)
+        boolean trustedRead = policy.tool(upstream.provider(), tool.name())
+                .map(t -> t.isTrustedRead(schemaHash)).orElse(false)
+                && policy.allows(identity.orgId(), identity.profileId(), upstream.provider(), tool.name());
+        if (trustedRead) {
+            return asData(upstream.call(tool.name(), arguments));
+        }
+        Object task = context.get(CONTEXT_TASK);
+        if (!(task instanceof String taskId) || !ActionKey.isValidId(taskId)) {
+            return error("this tool needs approval: the session must name its task in the "
+                    + BearerAuthFilter.TASK_HEADER + " header (" + ActionKey.ID_PATTERN.pattern() + ")");
+        }
+        String callId = callId(tool.name(), arguments, request.meta());
+        if (!ActionKey.isValidId(callId)) {
+            return error("_meta." + CALL_ID_META + " must match " + ActionKey.ID_PATTERN.pattern());
+        }
+        return propose(upstream, tool, schemaHash, identity, taskId, callId, arguments);
+    }
+
+    private McpSchema.CallToolResult propose(Upstream upstream, McpSchema.Tool tool, String schemaHash,
+            HostIdentity identity, String taskId, String callId, Map<String, Object> arguments) {
+        ProposalRequest request = ProposalRequest.builder()
+                .action(taskId, callId)
+                // absent policy proposes 0, which the gate rejects (TASK_VERSION_CHANGED, AUTHORIZATION_EPOCH_CHANGED)
+                .taskVersion(policy.taskVersion(taskId).orElse(0))
+                .authorizationEpoch(policy.epoch(identity.orgId()).orElse(0))
+                .identity(identity.orgId(), identity.principalId())
+                .profile(identity.profileId())
+                .tool(upstream.provider(), upstream.operation(tool.name()), tool.name(), schemaHash)
+                .input(JSON.valueToTree(arguments))
+                .summary(summary(upstream, tool))
+                .claimedAnnotations(claimed(tool.annotations()))
+                .build();
+        ProposalHandle handle;
+        try {
+            handle = client.propose(request, Until.ANY, answerTimeout);
+        } catch (InvalidProposalException e) {
+            return error(e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return error("interrupted");
+        }
+        ObjectNode state = JSON.createObjectNode();
+        state.put("action_key", handle.actionKey());
+        state.put("action_digest", handle.actionDigest());
+        try {
+            ActionReceipt receipt = handle.await();
+            describe(state, receipt);
+        } catch (IdentityConflictException e) {
+            LOG.info("identity conflict on {}", handle.actionKey());
+            return error("tool call id " + callId + " of task " + taskId + " already names a different call; "
+                    + "nothing was proposed");
+        } catch (ReceiptTimeoutException e) {
+            state.put("state", "PROPOSED");
+            state.put("detail", "the gate has not answered yet; call again with the same tool_call_id");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return error("interrupted");
+        }
+        return structured(state, false);
+    }
+
+    private void describe(ObjectNode state, ActionReceipt receipt) {
+        state.put("state", receipt.state().name());
+        receipt.reason().ifPresent(r -> state.put("reason_code", r));
+        if (receipt.state() == ReceiptState.WAITING_APPROVAL) {
+            state.put("review_url", reviewUrl(receipt.actionKey()));
+        }
+        if (receipt.providerReceiptId() != null) {
+            state.put("provider_receipt_id", receipt.providerReceiptId());
+        }
+        if (receipt.decisionId() != null) {
+            state.put("decision_id", receipt.decisionId());
+        }
+        state.put("attempts", receipt.attempts());
+    }
+
+    String reviewUrl(String actionKey) {
+        String encoded = URLEncoder.encode(actionKey, StandardCharsets.UTF_8);
+        return reviewUrl.contains("{action_key}") ? reviewUrl.replace("{action_key}", encoded)
+                : reviewUrl + (reviewUrl.contains("?") ? "&" : "?") + "action=" + encoded;
+    }
+
+    /**
+     * The call's id from {@code _meta.tool_call_id}; without one, an id derived from the tool and its arguments, so a
+     * redelivered call (same tool, same arguments) still lands on the same action and never acts twice.
+     */
+    static String callId(String tool, Map<String, Object> arguments, Map<String, Object> meta) {
+        Object given = meta == null ? null : meta.get(CALL_ID_META);
+        if (given != null) {
+            return given.toString();
+        }
+        ObjectNode call = JSON.createObjectNode();
+        call.put("tool", tool);
+        call.set("arguments", JSON.valueToTree(arguments));
+        String hex = Digests.sha256Hex(Jcs.canonicalize(call).getBytes(StandardCharsets.UTF_8));
+        return "mcp-" + hex.substring(0, 40);
+    }
+
+    private static String summary(Upstream upstream, McpSchema.Tool tool) {
+        String s = "Run the MCP tool " + tool.name() + " of " + upstream.name() + " with the input shown";
+        return s.length() <= 280 ? s : s.substring(0, 280);
+    }
+
+    private static Map<String, String> claimed(McpSchema.ToolAnnotations a) {
+        if (a == null) {
+            return null;
+        }
+        Map<String, String> m = new LinkedHashMap<>();
+        Optional.ofNullable(a.readOnlyHint()).ifPresent(v -> m.put("read_only_hint", v.toString()));
+        Optional.ofNullable(a.destructiveHint()).ifPresent(v -> m.put("destructive_hint", v.toString()));
+        Optional.ofNullable(a.idempotentHint()).ifPresent(v -> m.put("idempotent_hint", v.toString()));
+        Optional.ofNullable(a.openWorldHint()).ifPresent(v -> m.put("open_world_hint", v.toString()));
+        return m.isEmpty() ? null : m;
+    }
+
+    /** The upstream's answer, marked as data: text the model reads, never an instruction to the gateway. */
+    private static McpSchema.CallToolResult asData(McpSchema.CallToolResult upstream) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        if (upstream.meta() != null) {
+            meta.putAll(upstream.meta());
+        }
+        meta.put(DATA_META, true);
+        return new McpSchema.CallToolResult(upstream.content(), upstream.isError(), upstream.structuredContent(),
+                meta);
+    }
+
+    private static McpSchema.CallToolResult error(String message) {
+        ObjectNode state = JSON.createObjectNode();
+        state.put("state", "ERROR");
+        state.put("detail", message);
+        return structured(state, true);
+    }
+
+    private static McpSchema.CallToolResult structured(ObjectNode state, boolean isError) {
+        try {
+            Map<String, Object> map = JSON.convertValue(state, JSON.getTypeFactory()
+                    .constructMapType(LinkedHashMap.class, String.class, Object.class));
+            return new McpSchema.CallToolResult(List.of(McpSchema.TextContent.builder(JSON.writeValueAsString(state)).build()),
+                    isError, map, null);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

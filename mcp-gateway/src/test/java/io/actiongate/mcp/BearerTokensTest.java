@@ -1,0 +1,47 @@
+package io.actiongate.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BearerTokensTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldMapATokenToItsHostAndRefuseAnyOther() throws Exception {
+        BearerTokens tokens = BearerTokens.load(Files.writeString(dir.resolve("t"),
+                "# hosts\n\nabcdefghijklmnop-1 user-1 acme chat-default\nabcdefghijklmnop-2 bot-2 other p\n"));
+        assertThat(tokens.authenticate("abcdefghijklmnop-1"))
+                .contains(new HostIdentity("user-1", "acme", "chat-default"));
+        assertThat(tokens.authenticate("abcdefghijklmnop-2")).contains(new HostIdentity("bot-2", "other", "p"));
+        assertThat(tokens.authenticate("abcdefghijklmnop-3")).isEmpty();
+        assertThat(tokens.authenticate("")).isEmpty();
+        assertThat(tokens.authenticate(null)).isEmpty();
+    }
+
+    @Test
+    void shouldRefuseAMalformedFileWithoutEchoingTheToken() throws Exception {
+        Path file = Files.writeString(dir.resolve("t"), "short-secret user-1 acme\n");
+        assertThatThrownBy(() -> BearerTokens.load(file)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("line 1").hasMessageNotContaining("short-secret");
+        Path empty = Files.writeString(dir.resolve("e"), "# nobody\n");
+        assertThatThrownBy(() -> BearerTokens.load(empty)).hasMessageContaining("no tool host token");
+    }
+
+    @Test
+    void shouldDeriveTheSameCallIdForTheSameCallAndPreferTheGivenOne() {
+        String a = GatewayTools.callId("send_email", Map.of("to", "a@example.com", "body", "x"), null);
+        String b = GatewayTools.callId("send_email", Map.of("body", "x", "to", "a@example.com"), Map.of());
+        assertThat(a).isEqualTo(b).startsWith("mcp-").hasSize(44);
+        assertThat(GatewayTools.callId("send_email", Map.of("to", "b@example.com", "body", "x"), null)).isNotEqualTo(a);
+        assertThat(GatewayTools.callId("send_email", Map.of(), Map.of("tool_call_id", "c-9"))).isEqualTo("c-9");
+    }
+}

@@ -1,0 +1,46 @@
+package io.actiongate.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+class GatewayConfigTest {
+
+    private static Map<String, String> minimal() {
+        Map<String, String> c = new HashMap<>();
+        c.put("bootstrap.servers", "127.0.0.1:1");
+        c.put("mcp.gateway.tokens.file", "/run/secrets/mcp-hosts");
+        c.put("mcp.gateway.review.url", "https://review.example/{action_key}");
+        c.put("mcp.gateway.upstreams", "notes");
+        c.put("mcp.gateway.upstream.notes.url", "http://notes:3000");
+        c.put("mcp.gateway.upstream.notes.provider", "webhook");
+        return c;
+    }
+
+    @Test
+    void shouldReadUpstreamsWithTheirOperations() {
+        Map<String, String> c = minimal();
+        c.put("mcp.gateway.upstream.notes.operations", "notes_lookup:get_notes, notes_post:post_update");
+        GatewayConfig config = GatewayConfig.from(c);
+        assertThat(config.port()).isEqualTo(8090);
+        assertThat(config.topicPrefix()).isEqualTo("actiongate.");
+        GatewayConfig.UpstreamConfig notes = config.upstreams().get(0);
+        assertThat(notes.endpoint()).isEqualTo("/mcp");
+        assertThat(notes.operation("notes_post")).isEqualTo("post_update");
+        assertThat(notes.operation("other")).isEqualTo("other");
+    }
+
+    @Test
+    void shouldNameTheMissingOrBadKey() {
+        Map<String, String> c = minimal();
+        c.remove("mcp.gateway.upstream.notes.provider");
+        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("mcp.gateway.upstream.notes.provider");
+        Map<String, String> bad = minimal();
+        bad.put("mcp.gateway.upstream.notes.operations", "notes_post");
+        assertThatThrownBy(() -> GatewayConfig.from(bad)).hasMessageContaining("tool:operation");
+    }
+}

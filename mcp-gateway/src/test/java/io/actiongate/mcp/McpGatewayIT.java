@@ -1,0 +1,206 @@
+package io.actiongate.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+
+import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.broker.KafkaBrokerExtension;
+import io.actiongate.broker.TestNames;
+import io.actiongate.client.GateFixture;
+
+/**
+ * The gateway with the MCP SDK's own client, in front of a sandbox upstream MCP server, proposing to the real gate on
+ * an embedded broker. The operator imported {@code lookup} and {@code send_email}; {@code peek} claims to be
+ * read-only but was never imported.
+ */
+class McpGatewayIT {
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+
+    private static final String TOKEN = "host-token-0123456789abcdef";
+    /** A host of the same org whose profile is granted nothing. */
+    private static final String UNGRANTED_TOKEN = "other-host-token-0123456789";
+
+    @TempDir
+    static Path dir;
+
+    static GateFixture gate;
+    static SandboxMcpServer upstream;
+    static McpGateway gateway;
+    static McpSyncClient host;
+
+    @BeforeAll
+    static void start(TestInfo test) throws Exception {
+        gate = new GateFixture(KAFKA, TestNames.topicPrefix(test), TestNames.applicationId(test), dir.resolve("state"));
+        upstream = new SandboxMcpServer();
+        Path tokens = Files.writeString(dir.resolve("tokens"),
+                "# token principal org profile\n" + TOKEN + " user-1 " + GateFixture.ORG + " " + GateFixture.PROFILE
+                        + "\n" + UNGRANTED_TOKEN + " user-2 " + GateFixture.ORG + " no-grant\n");
+        Map<String, String> config = new HashMap<>();
+        config.put(GatewayConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
+        config.put(GatewayConfig.TOPIC_PREFIX_CONFIG, gate.prefix());
+        config.put(GatewayConfig.HOST_CONFIG, "127.0.0.1");
+        config.put(GatewayConfig.PORT_CONFIG, "0");
+        config.put(GatewayConfig.TOKENS_FILE_CONFIG, tokens.toString());
+        config.put(GatewayConfig.REVIEW_URL_CONFIG, "http://review.example/actions/{action_key}");
+        config.put(GatewayConfig.ANSWER_TIMEOUT_MS_CONFIG, "30000");
+        config.put(GatewayConfig.UPSTREAMS_CONFIG, "sandbox");
+        config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.url", upstream.url());
+        config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.provider", GateFixture.PROVIDER);
+        GatewayConfig gatewayConfig = GatewayConfig.from(config);
+        // the operator trusts two tools, and only those
+        List<ToolDescriptor> imported = McpImport.run(gatewayConfig, "sandbox",
+                Set.of(GateFixture.LOOKUP, GateFixture.SEND));
+        assertThat(imported).extracting(d -> d.getToolName() + ":" + d.getApproval())
+                .containsExactlyInAnyOrder("lookup:NONE", "send_email:HUMAN");
+        gateway = McpGateway.start(gatewayConfig);
+        host = client(TOKEN);
+        host.initialize();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (host != null) {
+            host.closeGracefully();
+        }
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (upstream != null) {
+            upstream.close();
+        }
+        if (gate != null) {
+            gate.close();
+        }
+    }
+
+    private static McpSyncClient client(String token) {
+        return McpClient.sync(HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + gateway.port())
+                .endpoint(McpGateway.ENDPOINT)
+                .addHttpRequestCustomizer((builder, method, uri, body, context) -> {
+                    if (token != null) {
+                        builder.header("Authorization", "Bearer " + token);
+                    }
+                    builder.header("X-ActionGate-Task-Id", GateFixture.TASK);
+                })
+                .build()).requestTimeout(Duration.ofSeconds(60)).build();
+    }
+
+    private static McpSchema.CallToolResult call(String tool, String callId, Map<String, Object> arguments) {
+        return host.callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments)
+                .meta(callId == null ? null : Map.of("tool_call_id", callId)).build());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> state(McpSchema.CallToolResult result) {
+        assertThat(result.structuredContent()).isInstanceOf(Map.class);
+        return (Map<String, Object>) result.structuredContent();
+    }
+
+    @Test
+    void shouldListTheUpstreamTools() {
+        assertThat(host.listTools().tools()).extracting(McpSchema.Tool::name)
+                .containsExactlyInAnyOrder("lookup", "send_email", "peek");
+    }
+
+    @Test
+    void shouldPassATrustedReadStraightThroughMarkedAsData() {
+        int before = upstream.calls("lookup");
+        McpSchema.CallToolResult result = call("lookup", null, Map.of("q", "disk"));
+        assertThat(result.isError()).isFalse();
+        assertThat(result.meta()).containsEntry(GatewayTools.DATA_META, true);
+        assertThat(result.content()).singleElement().isInstanceOfSatisfying(McpSchema.TextContent.class,
+                t -> assertThat(t.text()).isEqualTo("notes about disk"));
+        assertThat(upstream.calls("lookup")).isEqualTo(before + 1);
+    }
+
+    @Test
+    void shouldWaitForApprovalThenReturnTheReceiptWithOneEffectForTheSameCallId() throws Exception {
+        Map<String, Object> input = Map.of("to", "ops@example.com", "body", "disk is full");
+        Map<String, Object> first = state(call("send_email", "m-send-1", input));
+        assertThat(first).containsEntry("state", "WAITING_APPROVAL")
+                .containsEntry("action_key", "T-1/m-send-1")
+                .containsEntry("review_url", "http://review.example/actions/T-1%2Fm-send-1");
+        // the host retries the same call: the current state, no second action
+        Map<String, Object> again = state(call("send_email", "m-send-1", input));
+        assertThat(again).containsEntry("state", "WAITING_APPROVAL")
+                .containsEntry("action_digest", first.get("action_digest"));
+
+        gate.approve(GateFixture.TASK, "m-send-1", (String) first.get("action_digest"));
+        gate.succeed(GateFixture.TASK, "m-send-1", 1);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).until(() ->
+                "SUCCEEDED".equals(state(call("send_email", "m-send-1", input)).get("state")));
+        Map<String, Object> settled = state(call("send_email", "m-send-1", input));
+        assertThat(settled).containsEntry("state", "SUCCEEDED").containsEntry("provider_receipt_id",
+                "prov-m-send-1").containsEntry("attempts", 1);
+        assertThat(gate.attempts("m-send-1")).hasSize(1);
+        assertThat(upstream.calls("send_email")).as("an effect never passes straight upstream").isZero();
+    }
+
+    @Test
+    void shouldNeverLetUntrustedAnnotationsSkipApproval() {
+        McpSchema.CallToolResult result = call("peek", "m-peek-1", Map.of("q", "secrets"));
+        assertThat(result.meta() == null ? Map.of() : result.meta()).doesNotContainKey(GatewayTools.DATA_META);
+        assertThat(state(result)).containsEntry("state", "REJECTED")
+                .containsEntry("reason_code", "UNKNOWN_PROVIDER_METHOD");
+        assertThat(upstream.calls("peek")).isZero();
+    }
+
+    @Test
+    void shouldSendAReadOfAHostWithoutAGrantToTheGateInstead() {
+        McpSyncClient ungranted = client(UNGRANTED_TOKEN);
+        try {
+            ungranted.initialize();
+            int before = upstream.calls("lookup");
+            McpSchema.CallToolResult result = ungranted.callTool(McpSchema.CallToolRequest.builder("lookup")
+                    .arguments(Map.of("q", "disk")).meta(Map.of("tool_call_id", "m-ungranted-1")).build());
+            assertThat(state(result)).containsEntry("state", "REJECTED")
+                    .containsEntry("reason_code", "PROFILE_NOT_GRANTED");
+            assertThat(upstream.calls("lookup")).isEqualTo(before);
+        } finally {
+            ungranted.closeGracefully();
+        }
+    }
+
+    @Test
+    void shouldRefuseAnUnauthenticatedHost() throws Exception {
+        int lookupsBefore = upstream.calls("lookup");
+        McpSyncClient anonymous = client(null);
+        assertThatThrownBy(anonymous::initialize).isNotNull();
+        McpSyncClient forged = client("not-the-token-0123456789");
+        assertThatThrownBy(forged::initialize).isNotNull();
+        // a raw tools/call without a token never reaches the MCP endpoint
+        java.net.http.HttpResponse<String> raw = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + gateway.port()
+                                + McpGateway.ENDPOINT))
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json, text/event-stream")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,"
+                                + "\"method\":\"tools/call\",\"params\":{\"name\":\"lookup\"}}"))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(raw.statusCode()).isEqualTo(401);
+        assertThat(upstream.calls("lookup")).as("nothing reached upstream for the refused hosts")
+                .isEqualTo(lookupsBefore);
+    }
+}

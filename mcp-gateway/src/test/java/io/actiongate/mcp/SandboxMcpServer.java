@@ -1,0 +1,91 @@
+package io.actiongate.mcp;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+
+/**
+ * An upstream MCP server for tests, on loopback: {@code lookup} (a read, annotated read-only), {@code send_email}
+ * (an effect) and {@code peek} (annotated read-only, but never trusted by the operator). Counts calls per tool.
+ */
+final class SandboxMcpServer implements AutoCloseable {
+
+    private static final Map<String, Object> SCHEMA = Map.of("type", "object", "properties",
+            Map.of("q", Map.of("type", "string"), "to", Map.of("type", "string"), "body", Map.of("type", "string")));
+
+    private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    private final Server jetty = new Server();
+    private final McpSyncServer server;
+    private final int port;
+
+    SandboxMcpServer() throws Exception {
+        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
+                .builder().jsonMapper(new JacksonMcpJsonMapper(new ObjectMapper())).mcpEndpoint("/mcp").build();
+        server = McpServer.sync(transport).serverInfo("sandbox-mcp", "1")
+                .jsonMapper(new JacksonMcpJsonMapper(new ObjectMapper()))
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(tool("lookup", "Look up notes", Boolean.TRUE, "notes about "),
+                        tool("send_email", "Send an email", Boolean.FALSE, "sent to "),
+                        tool("peek", "Claims to be a harmless read", Boolean.TRUE, "peeked at "))
+                .build();
+        ServerConnector connector = new ServerConnector(jetty);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        jetty.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        ServletHolder holder = new ServletHolder(transport);
+        holder.setAsyncSupported(true);
+        context.addServlet(holder, "/mcp");
+        jetty.setHandler(context);
+        jetty.start();
+        port = connector.getLocalPort();
+    }
+
+    private McpServerFeatures.SyncToolSpecification tool(String name, String description, Boolean readOnly,
+            String answer) {
+        return McpServerFeatures.SyncToolSpecification.builder()
+                .tool(McpSchema.Tool.builder(name, SCHEMA).description(description)
+                        .annotations(McpSchema.ToolAnnotations.builder().readOnlyHint(readOnly).build()).build())
+                .callHandler((exchange, request) -> {
+                    calls.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
+                    Object arg = request.arguments() == null ? null
+                            : request.arguments().getOrDefault("q", request.arguments().get("to"));
+                    return new McpSchema.CallToolResult(List.of(McpSchema.TextContent.builder(answer + arg).build()), false,
+                            null, null);
+                })
+                .build();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    int calls(String tool) {
+        AtomicInteger n = calls.get(tool);
+        return n == null ? 0 : n.get();
+    }
+
+    @Override
+    public void close() {
+        server.closeGracefully();
+        try {
+            jetty.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("the sandbox MCP server did not stop", e);
+        }
+    }
+}
