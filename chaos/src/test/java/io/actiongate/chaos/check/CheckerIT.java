@@ -66,7 +66,7 @@ class CheckerIT {
             receipt(producer, "leak", ReceiptStatus.REJECTED, "token " + SECRET + " " + MARKER + "x");
             // t/again: terminal, then terminal again
             receipt(producer, "again", ReceiptStatus.DENIED, null);
-            receipt(producer, "again", ReceiptStatus.SUCCEEDED, null);
+            receipt(producer, "again", ReceiptStatus.EXPIRED, null);
             // t/clean: one dispatch, one effect, SUCCEEDED
             reserve(producer, "clean", "K-clean");
             receipt(producer, "clean", ReceiptStatus.DISPATCHING, null);
