@@ -87,6 +87,9 @@ final class ChaosRun {
         out.flush();
         Files.writeString(results.resolve("fault-schedule.txt"), plan.describe(), StandardCharsets.UTF_8);
         long started = System.currentTimeMillis();
+        // Ctrl-C skips the finally below: never leave a child JVM of this run behind
+        Thread orphans = new Thread(this::killChildren, "chaos-kill-children");
+        Runtime.getRuntime().addShutdownHook(orphans);
         try {
             provider = SandboxWebhookProvider.start(0, "Bearer " + secret);
             int port = freePort();
@@ -167,6 +170,22 @@ final class ChaosRun {
             return result.ok() ? 0 : 1;
         } finally {
             shutdown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(orphans);
+            } catch (IllegalStateException e) {
+                // already shutting down: the hook runs
+            }
+        }
+    }
+
+    private void killChildren() {
+        for (Child child : children) {
+            try {
+                child.kill9();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
