@@ -322,20 +322,25 @@ final class ChaosRun {
                 executor.resume();
             }
             case ADD_GATE -> {
+                String replaced = "";
                 if (gates.size() >= MAX_GATES) {
                     Child oldest = gates.remove(0);
                     oldest.stop(30_000);
+                    replaced = " (" + oldest.name() + " stopped first: " + MAX_GATES + " is the most)";
                 }
                 Child gate = addGate(config);
-                target = gate.name();
+                target = gate.name() + replaced;
                 gate.start();
             }
             case REMOVE_GATE -> {
+                String added = "";
                 if (gates.size() <= 1) {
-                    addGate(config).start();
+                    Child extra = addGate(config);
+                    extra.start();
+                    added = " (" + extra.name() + " started first: one gate is the least)";
                 }
                 Child gate = gates.remove(step.target() % gates.size());
-                target = gate.name();
+                target = gate.name() + added;
                 gate.stop(30_000);
             }
             case PROVIDER_TIMEOUT_AFTER_APPLY -> {
