@@ -33,16 +33,20 @@ public final class ChaosCommand implements Callable<Integer> {
             description = "How long the load and the faults run, e.g. 90s, 10m (default ${DEFAULT-VALUE}).")
     private Duration duration;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of the fault schedule and the load mix.")
+    @Option(names = "--seed", defaultValue = "1",
+            description = "Seed of the fault schedule and the load mix (default ${DEFAULT-VALUE}).")
     private long seed;
 
-    @Option(names = "--gates", defaultValue = "2", description = "Gate instances at the start, 1-3.")
+    @Option(names = "--gates", defaultValue = "2",
+            description = "Gate instances at the start, 1-3 (default ${DEFAULT-VALUE}).")
     private int gates;
 
-    @Option(names = "--partitions", defaultValue = "4", description = "Partitions per topic.")
+    @Option(names = "--partitions", defaultValue = "4",
+            description = "Partitions per topic (default ${DEFAULT-VALUE}).")
     private int partitions;
 
-    @Option(names = "--rate", defaultValue = "4", description = "Actions proposed per second.")
+    @Option(names = "--rate", defaultValue = "4",
+            description = "Actions proposed per second (default ${DEFAULT-VALUE}).")
     private double rate;
 
     @Option(names = "--fault-every", defaultValue = "20s", converter = DurationConverter.class,
@@ -50,11 +54,11 @@ public final class ChaosCommand implements Callable<Integer> {
     private Duration faultEvery;
 
     @Option(names = "--settle-timeout", defaultValue = "3m", converter = DurationConverter.class,
-            description = "How long to wait after the load for every action to settle.")
+            description = "How long to wait after the load for every action to settle (default ${DEFAULT-VALUE}).")
     private Duration settleTimeout;
 
     @Option(names = "--child-heap", defaultValue = "256m", description = "-Xmx of every gate, executor and "
-            + "reconciler JVM.")
+            + "reconciler JVM (default ${DEFAULT-VALUE}).")
     private String childHeap;
 
     @Option(names = "--results", description = "Results folder (default chaos-results/seed-N-TIMESTAMP).")

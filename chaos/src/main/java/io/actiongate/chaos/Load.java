@@ -26,6 +26,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -154,7 +156,7 @@ final class Load implements AutoCloseable {
         if (partitioner != null) {
             p.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, partitioner);
         }
-        return new KafkaProducer<>(p, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer());
+        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 
     String trustedKeyConfig() {
@@ -280,7 +282,7 @@ final class Load implements AutoCloseable {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+                new ByteArrayDeserializer())) {
             String topic = Topics.RECEIPTS.name(prefix);
             List<TopicPartition> partitions = new ArrayList<>();
             consumer.partitionsFor(topic, Duration.ofMinutes(5))
