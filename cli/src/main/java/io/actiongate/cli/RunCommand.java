@@ -60,7 +60,7 @@ final class RunCommand implements Callable<Integer> {
         }, "actiongate-run-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         out.println("actiongate running roles " + parsedRoles + " against "
-                + common.getString(CommonConfig.BOOTSTRAP_SERVERS_CONFIG) + "; HTTP on port " + node.httpPort());
+                + common.bootstrapServers() + "; HTTP on port " + node.httpPort());
         out.flush();
 
         Optional<String> failure = Optional.empty();

@@ -3,11 +3,12 @@ package io.actiongate.dev;
 import java.io.PrintWriter;
 import java.util.List;
 
+import io.actiongate.chaos.ChaosCommand;
 import picocli.CommandLine;
 
 /**
  * Entry point of the dev kit's jar, which {@code ./actiongate} runs: the production command line of
- * {@link io.actiongate.cli.Main} plus {@code dev} and {@code demo}.
+ * {@link io.actiongate.cli.Main} plus {@code dev}, {@code demo} and {@code chaos}.
  */
 public final class Main {
 
@@ -24,8 +25,9 @@ public final class Main {
         return commandLine(out, err).execute(args);
     }
 
-    /** The production command tree with {@code dev} and {@code demo} added. */
+    /** The production command tree with {@code dev}, {@code demo} and {@code chaos} added. */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-        return io.actiongate.cli.Main.commandLine(out, err, List.of(new DevCommand(), new DemoCommand()));
+        return io.actiongate.cli.Main.commandLine(out, err, List.of(new DevCommand(), new DemoCommand(),
+                new ChaosCommand()));
     }
 }

@@ -11,7 +11,7 @@ class MainTest {
         CliRun run = CliRun.of("--help");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("Usage: actiongate", "dev", "demo", "topics", "run", "decide", "receipts");
+        assertThat(run.out()).contains("Usage: actiongate", "dev", "demo", "chaos", "topics", "run", "decide", "receipts");
     }
 
     @Test

@@ -23,8 +23,9 @@ import com.tngtech.archunit.core.importer.ImportOption;
  */
 class LayeringTest {
 
-    /** Packages of the dev kit and its stand-ins: never reachable from the production artifact. */
-    private static final String[] DEV_KIT = {"io.actiongate.dev..", "io.actiongate.broker..", "io.actiongate.sandbox.."};
+    /** Packages of the dev kit, its stand-ins and the chaos run: never reachable from the production artifact. */
+    private static final String[] DEV_KIT = {"io.actiongate.dev..", "io.actiongate.broker..", "io.actiongate.sandbox..",
+        "io.actiongate.chaos.."};
 
     private static JavaClasses classes;
 
@@ -45,7 +46,7 @@ class LayeringTest {
                         "io.actiongate.cli.Main", "io.actiongate.config.CommonConfig", "io.actiongate.topics.Topics",
                         "io.actiongate.connector.spi.Connector", "io.actiongate.broker.EmbeddedKafkaBroker",
                         "io.actiongate.dev.Main", "io.actiongate.dev.DevIdentityProvider",
-                        "io.actiongate.approver.ApproverService")
+                        "io.actiongate.approver.ApproverService", "io.actiongate.chaos.ChaosCommand")
                 .noneMatch(name -> name.endsWith("Test") || name.endsWith("IT"));
     }
 

@@ -129,6 +129,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     private final Map<String, List<java.time.Instant>> requestTimes = new ConcurrentHashMap<>();
     private final Map<String, List<String>> traceparents = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> effectsByKey = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> appliedRequestsByKey = new ConcurrentHashMap<>();
     private final Map<String, List<List<MultipartForm.Part>>> attachmentsByKey = new ConcurrentHashMap<>();
     private final Deque<ProgrammedFault> faults = new ConcurrentLinkedDeque<>();
     private final AtomicLong totalRequests = new AtomicLong();
@@ -213,6 +214,16 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         return count == null ? 0 : count.get();
     }
 
+    /**
+     * POST requests for {@code idempotencyKey} that reached the apply step (not refused, rate limited or dropped
+     * before applying), including repeats the idempotency store answered without a second effect: what a provider
+     * without an idempotency store would have applied.
+     */
+    public int appliedRequests(String idempotencyKey) {
+        AtomicInteger count = appliedRequestsByKey.get(idempotencyKey);
+        return count == null ? 0 : count.get();
+    }
+
     public Map<String, Integer> requestsByKey() {
         Map<String, Integer> copy = new java.util.TreeMap<>();
         requestsByKey.forEach((key, count) -> copy.put(key, count.get()));
@@ -258,6 +269,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         requestTimes.clear();
         traceparents.clear();
         effectsByKey.clear();
+        appliedRequestsByKey.clear();
         attachmentsByKey.clear();
         faults.clear();
         totalRequests.set(0);
@@ -343,29 +355,29 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         }
         Fault fault = takeFault(key, false);
         if (fault == null) {
-            Effect effect = apply(operation, key, bodyBytes);
+            Effect effect = applyRequest(operation, key, bodyBytes);
             respond(exchange, 200, applied(effect), null);
             return;
         }
         switch (fault.kind()) {
             case RATE_LIMIT -> respond(exchange, 429, Map.of("error", "rate limited"), fault.retryAfter());
             case DELAY_AFTER_APPLY -> {
-                Effect effect = apply(operation, key, bodyBytes);
+                Effect effect = applyRequest(operation, key, bodyBytes);
                 sleep(fault.delay());
                 respond(exchange, 200, applied(effect), null);
             }
             case ERROR_AFTER_APPLY -> {
-                apply(operation, key, bodyBytes);
+                applyRequest(operation, key, bodyBytes);
                 respond(exchange, 500, Map.of("error", "internal error"), null);
             }
             case DROP_BEFORE_APPLY -> throw new DroppedConnection();
             case DROP_AFTER_APPLY -> {
-                apply(operation, key, bodyBytes);
+                applyRequest(operation, key, bodyBytes);
                 throw new DroppedConnection();
             }
             case HOLD_BEFORE_APPLY -> {
                 awaitRelease(fault.delay());
-                Effect effect = apply(operation, key, bodyBytes);
+                Effect effect = applyRequest(operation, key, bodyBytes);
                 respond(exchange, 200, applied(effect), null);
             }
             default -> throw new IllegalStateException("unhandled fault " + fault.kind());
@@ -375,6 +387,12 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     /** The documented positive answer of the webhook protocol, to a dispatch and to a lookup alike. */
     private static Map<String, String> applied(Effect effect) {
         return Map.of("status", "applied", "id", effect.id());
+    }
+
+    /** A POST that reached the apply step: counted even when the key's effect already exists. */
+    private Effect applyRequest(String operation, String key, int bodyBytes) {
+        appliedRequestsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+        return apply(operation, key, bodyBytes);
     }
 
     private Effect apply(String operation, String key, int bodyBytes) {

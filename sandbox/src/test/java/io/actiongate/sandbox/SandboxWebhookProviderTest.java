@@ -61,6 +61,25 @@ class SandboxWebhookProviderTest {
     }
 
     @Test
+    void shouldCountEveryPostThatReachedTheApplyStepButNotOnesRefusedBeforeApplying() throws Exception {
+        sandbox.program(Fault.rateLimit("k-1", 1, "1"));
+        sandbox.program(Fault.dropBeforeApply("k-1"));
+        assertThat(post("k-1").statusCode()).isEqualTo(429);
+        assertThatThrownBy(() -> post("k-1")).isInstanceOf(IOException.class);
+        assertThat(sandbox.appliedRequests("k-1")).isZero();
+
+        sandbox.program(Fault.errorAfterApply("k-1"));
+        assertThat(post("k-1").statusCode()).isEqualTo(500);
+        assertThat(post("k-1").statusCode()).isEqualTo(200);
+
+        // a provider without an idempotency store would have applied both; this one applied one effect
+        assertThat(sandbox.appliedRequests("k-1")).isEqualTo(2);
+        assertThat(sandbox.effects("k-1")).isEqualTo(1);
+        assertThat(sandbox.requests("k-1")).isEqualTo(4);
+        assertThat(sandbox.appliedRequests("k-2")).isZero();
+    }
+
+    @Test
     void shouldAnswerADispatchInTheDocumentedShapeSoTheWebhookConnectorCallsItSucceeded() throws Exception {
         assertThat(post("k-0").body()).contains("\"status\":\"applied\"");
         try (ConnectorRegistry registry = ConnectorRegistry.load(Map.of(

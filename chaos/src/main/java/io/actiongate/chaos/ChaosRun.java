@@ -1,0 +1,483 @@
+package io.actiongate.chaos;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+import io.actiongate.chaos.check.CheckResult;
+import io.actiongate.chaos.check.Checker;
+import io.actiongate.chaos.check.ExpectedAction;
+import io.actiongate.chaos.check.ProviderLog;
+import io.actiongate.sandbox.SandboxWebhookProvider;
+import io.actiongate.sandbox.SandboxWebhookProvider.Fault;
+import io.actiongate.topics.TopicsCreator;
+
+/**
+ * One chaos run: the broker, the gate instances, two executors and the reconciler as child JVMs, the sandbox webhook
+ * provider and the load in this JVM, the seeded fault schedule, then the {@link Checker} and the report.
+ */
+final class ChaosRun {
+
+    /** The settings of one run. */
+    record Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
+                   Duration faultSpacing, Path results, String childHeap, Duration settleTimeout) {
+    }
+
+    /** One injected fault and how it went. */
+    record FaultRecord(int index, String kind, String description, String target, long injectedAtMs,
+                       long restoredAtMs, long recoveredAfterMs) {
+    }
+
+    static final String PREFIX = "chaos.";
+    static final String SECRET_ENV = "CHAOS_WEBHOOK_SECRET";
+    static final long SESSION_TIMEOUT_MS = 6_000;
+    static final Duration LEASE = Duration.ofSeconds(10);
+    static final Duration DISPATCH_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration HANGING_AFTER = Duration.ofSeconds(60);
+    private static final String NODE_READY = "actiongate running roles";
+    private static final long START_TIMEOUT_MS = 240_000;
+    private static final int MAX_GATES = 3;
+
+    private final Options options;
+    private final PrintWriter out;
+    private final List<Child> children = new CopyOnWriteArrayList<>();
+    private final List<Child> gates = new CopyOnWriteArrayList<>();
+    private final List<Child> executors = new ArrayList<>();
+    private final List<FaultRecord> faults = new CopyOnWriteArrayList<>();
+    private final String secret;
+    private Child broker;
+    private Child reconciler;
+    private SandboxWebhookProvider provider;
+    private Path logs;
+    private int gateIds;
+    private Load load;
+    private long loadStartMs;
+
+    ChaosRun(Options options, PrintWriter out) {
+        this.options = options;
+        this.out = out;
+        byte[] s = new byte[16];
+        new Random(options.seed() * 31 + 7).nextBytes(s);
+        this.secret = "chaos-secret-" + HexFormat.of().formatHex(s);
+    }
+
+    /** Runs the scenario; returns the checker's verdict (0 ok, 1 violations). */
+    int run() throws Exception {
+        Path results = Files.createDirectories(options.results());
+        logs = Files.createDirectories(results.resolve("logs"));
+        FaultPlan plan = FaultPlan.generate(options.seed(), options.duration(), options.faultSpacing(),
+                SESSION_TIMEOUT_MS);
+        out.print(plan.describe());
+        out.flush();
+        Files.writeString(results.resolve("fault-schedule.txt"), plan.describe(), StandardCharsets.UTF_8);
+        long started = System.currentTimeMillis();
+        // Ctrl-C skips the finally below: never leave a child JVM of this run behind
+        Thread orphans = new Thread(this::killChildren, "chaos-kill-children");
+        Runtime.getRuntime().addShutdownHook(orphans);
+        try {
+            provider = SandboxWebhookProvider.start(0, "Bearer " + secret);
+            int port = freePort();
+            broker = new Child("broker", Child.javaCommand("384m", BrokerMain.class.getName(),
+                    List.of(Integer.toString(port), results.resolve("broker-data").toString())), Map.of(), logs,
+                    BrokerMain.READY);
+            children.add(broker);
+            String bootstrap = "127.0.0.1:" + port;
+            startBroker();
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(PREFIX, options.partitions(),
+                        (short) 1));
+            }
+            load = new Load(bootstrap, PREFIX, "chaos-task-" + options.seed(), options.seed());
+            load.publishPolicy();
+            Path config = writeNodeConfig(results, bootstrap);
+            for (int i = 0; i < options.gates(); i++) {
+                addGate(config);
+            }
+            for (int i = 1; i <= 2; i++) {
+                executors.add(node("executor-" + i, "executor", config, results, null));
+            }
+            reconciler = node("reconciler", "reconciler", config, results, null);
+            for (Child child : children) {
+                child.start();
+            }
+            for (Child child : children) {
+                if (!child.awaitReady(START_TIMEOUT_MS)) {
+                    throw new IllegalStateException(child.name() + " did not start; see " + logs);
+                }
+            }
+            load.startWatcher();
+            Load.Action first = load.submit(-1, Load.Kind.READ);
+            awaitSettled(List.of(first), Duration.ofMinutes(3));
+            out.printf("all %d processes up after %d s; load for %d s at %.1f actions/s%n", children.size(),
+                    (System.currentTimeMillis() - started) / 1000, options.duration().toSeconds(),
+                    options.actionsPerSecond());
+            out.flush();
+
+            Thread injector = new Thread(() -> inject(plan, config), "chaos-faults");
+            loadStartMs = System.currentTimeMillis();
+            injector.start();
+            long end = loadStartMs + options.duration().toMillis();
+            long interval = (long) (1000 / options.actionsPerSecond());
+            long nextAt = loadStartMs;
+            while (System.currentTimeMillis() < end) {
+                load.submit();
+                nextAt += interval;
+                long sleep = nextAt - System.currentTimeMillis();
+                if (sleep > 0) {
+                    Thread.sleep(sleep);
+                }
+            }
+            injector.join();
+            heal();
+            load.flush();
+            out.printf("load done: %d actions; settling (up to %d s) ...%n", load.actions().size(),
+                    options.settleTimeout().toSeconds());
+            out.flush();
+            awaitSettled(load.actions(), options.settleTimeout());
+            // let the last transactions commit and the last lookups answer
+            Thread.sleep(3_000);
+
+            List<ExpectedAction> expected = load.actions().stream()
+                    .map(a -> new ExpectedAction(a.key, a.kind.name(), a.acked, a.marker)).toList();
+            ProviderLog providerLog = providerLog();
+            writeJson(results.resolve("provider-log.json"), providerLog.byKey());
+            writeJson(results.resolve("actions.json"), expected);
+            CheckResult result = new Checker(bootstrap, PREFIX, Load.INPUT_MARKER, secret, HANGING_AFTER)
+                    .check(expected, providerLog);
+            out.print(result.describe());
+            out.flush();
+            List<FaultRecord> measured = recoveryTimes();
+            ChaosReport.write(results, options, plan, measured, result, load, providerLog,
+                    System.currentTimeMillis() - started);
+            out.println("report: " + results.resolve("chaos-report.md"));
+            out.flush();
+            return result.ok() ? 0 : 1;
+        } finally {
+            shutdown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(orphans);
+            } catch (IllegalStateException e) {
+                // already shutting down: the hook runs
+            }
+        }
+    }
+
+    private void killChildren() {
+        for (Child child : children) {
+            try {
+                child.kill9();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void startBroker() throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            broker.start();
+            if (broker.awaitReady(START_TIMEOUT_MS)) {
+                return;
+            }
+            broker.kill9();
+            if (attempt == 10) {
+                throw new IllegalStateException("the broker did not start; see " + logs.resolve("broker.log"));
+            }
+            Thread.sleep(2_000); // e.g. the client port not yet free again after a kill -9
+        }
+    }
+
+    private Path writeNodeConfig(Path results, String bootstrap) throws IOException {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", bootstrap);
+        p.setProperty("topic.prefix", PREFIX);
+        p.setProperty("application.id", "chaos-gate");
+        p.setProperty("http.port", "0");
+        p.setProperty("http.bind.address", "127.0.0.1");
+        p.setProperty("gate.trusted.keys", load.trustedKeyConfig());
+        p.setProperty("gate.approvers", Load.ORG + ":*");
+        p.setProperty("gate.lease.duration", LEASE.toSeconds() + "s");
+        p.setProperty("gate.dispatch.timeout", DISPATCH_TIMEOUT.toSeconds() + "s");
+        p.setProperty("gate.punctuate.interval", "500ms");
+        p.setProperty("gate.retry.backoff", "500ms");
+        p.setProperty("gate.streams.commit.interval.ms", "100");
+        p.setProperty("gate.streams.session.timeout.ms", Long.toString(SESSION_TIMEOUT_MS));
+        p.setProperty("gate.streams.heartbeat.interval.ms", "1500");
+        p.setProperty("executor.group.id", "chaos-executor");
+        p.setProperty("executor.poll.timeout", "200");
+        p.setProperty("executor.consumer.session.timeout.ms", Long.toString(SESSION_TIMEOUT_MS));
+        p.setProperty("executor.consumer.heartbeat.interval.ms", "1500");
+        p.setProperty("reconciler.backoff.initial", "500ms");
+        p.setProperty("reconciler.backoff.max", "3s");
+        p.setProperty("connectors.webhook.base-url", provider.baseUri().toString());
+        p.setProperty("connectors.webhook.operations", Load.SEND_TOOL);
+        p.setProperty("connectors.webhook.read-operations", Load.READ_TOOL);
+        p.setProperty("connectors.webhook.credential", "env:" + SECRET_ENV);
+        p.setProperty("connectors.webhook.response-timeout-ms", "1500");
+        p.setProperty("connectors.webhook.retry-after-cap-seconds", "5");
+        Path file = results.resolve("node.properties");
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            p.store(w, "chaos run node settings (every child node; gates add state.dir on the command line)");
+        }
+        return file;
+    }
+
+    private Child node(String name, String roles, Path config, Path results, String stateDir) {
+        List<String> args = new ArrayList<>(List.of("run", "--roles=" + roles, "--config", config.toString()));
+        if (stateDir != null) {
+            // one config file per gate: state.dir differs
+            Path own = results.resolve(name + ".properties");
+            try {
+                Files.writeString(own, Files.readString(config, StandardCharsets.UTF_8) + "state.dir="
+                        + stateDir.replace("\\", "\\\\") + "\n", StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            args.set(3, own.toString());
+        }
+        Child child = new Child(name, Child.javaCommand(options.childHeap(), io.actiongate.cli.Main.class.getName(),
+                args), Map.of(SECRET_ENV, secret), logs, NODE_READY);
+        children.add(child);
+        return child;
+    }
+
+    private Child addGate(Path config) throws IOException {
+        int id = ++gateIds;
+        Path results = options.results();
+        Path state = Files.createDirectories(results.resolve("state").resolve("gate-" + id));
+        Child gate = node("gate-" + id, "gate", config, results, state.toString());
+        gates.add(gate);
+        return gate;
+    }
+
+    private void inject(FaultPlan plan, Path config) {
+        for (FaultPlan.Step step : plan.steps()) {
+            try {
+                long wait = loadStartMs + step.atMs() - System.currentTimeMillis();
+                if (wait > 0) {
+                    Thread.sleep(wait);
+                }
+                faults.add(apply(step, config));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                out.println("fault #" + step.index() + " failed: " + e);
+                out.flush();
+            }
+        }
+    }
+
+    private FaultRecord apply(FaultPlan.Step step, Path config) throws Exception {
+        long at = System.currentTimeMillis();
+        String target;
+        switch (step.kind()) {
+            case KILL_GATE -> {
+                Child gate = gates.get(step.target() % gates.size());
+                target = gate.name();
+                gate.kill9();
+                Thread.sleep(step.downMs());
+                gate.start();
+            }
+            case KILL_EXECUTOR -> {
+                Child executor = executors.get(step.target() % executors.size());
+                target = executor.name();
+                executor.kill9();
+                Thread.sleep(step.downMs());
+                executor.start();
+            }
+            case KILL_RECONCILER -> {
+                target = reconciler.name();
+                reconciler.kill9();
+                Thread.sleep(step.downMs());
+                reconciler.start();
+            }
+            case KILL_BROKER -> {
+                target = broker.name();
+                broker.kill9();
+                Thread.sleep(step.downMs());
+                startBroker();
+            }
+            case PAUSE_EXECUTOR -> {
+                Child executor = executors.get(step.target() % executors.size());
+                target = executor.name();
+                executor.pause();
+                Thread.sleep(step.downMs());
+                executor.resume();
+            }
+            case ADD_GATE -> {
+                String replaced = "";
+                if (gates.size() >= MAX_GATES) {
+                    Child oldest = gates.remove(0);
+                    oldest.stop(30_000);
+                    replaced = " (" + oldest.name() + " stopped first: " + MAX_GATES + " is the most)";
+                }
+                Child gate = addGate(config);
+                target = gate.name() + replaced;
+                gate.start();
+            }
+            case REMOVE_GATE -> {
+                String added = "";
+                if (gates.size() <= 1) {
+                    Child extra = addGate(config);
+                    extra.start();
+                    added = " (" + extra.name() + " started first: one gate is the least)";
+                }
+                Child gate = gates.remove(step.target() % gates.size());
+                target = gate.name() + added;
+                gate.stop(30_000);
+            }
+            case PROVIDER_TIMEOUT_AFTER_APPLY -> {
+                target = "provider";
+                for (int i = 0; i < step.providerRequests(); i++) {
+                    provider.program(Fault.delayAfterApply(null, Duration.ofSeconds(3)));
+                }
+            }
+            case PROVIDER_RESET_AFTER_APPLY -> {
+                target = "provider";
+                for (int i = 0; i < step.providerRequests(); i++) {
+                    provider.program(Fault.dropAfterApply(null));
+                }
+            }
+            case PROVIDER_5XX -> {
+                target = "provider";
+                for (int i = 0; i < step.providerRequests(); i++) {
+                    provider.program(Fault.errorAfterApply(null));
+                }
+            }
+            case PROVIDER_429 -> {
+                target = "provider";
+                provider.program(Fault.rateLimit(null, step.providerRequests(), "1"));
+            }
+            default -> throw new IllegalStateException("unhandled fault " + step.kind());
+        }
+        long restored = System.currentTimeMillis();
+        out.printf("fault #%d at t+%.1fs: %s (%s), restored after %d ms%n", step.index(),
+                (at - loadStartMs) / 1000.0, step.describe(), target, restored - at);
+        out.flush();
+        return new FaultRecord(step.index(), step.kind().name(), step.describe(), target, at - loadStartMs,
+                restored - loadStartMs, -1);
+    }
+
+    /** Restarts whatever is down and resumes whatever is paused, so everything pending can settle. */
+    private void heal() throws InterruptedException {
+        for (Child child : children) {
+            child.resume();
+        }
+        if (!broker.alive()) {
+            startBroker();
+        }
+        for (Child child : List.of(reconciler)) {
+            if (!child.alive()) {
+                child.start();
+            }
+        }
+        for (Child child : executors) {
+            if (!child.alive()) {
+                child.start();
+            }
+        }
+        for (Child child : gates) {
+            if (!child.alive()) {
+                child.start();
+            }
+        }
+    }
+
+    private void awaitSettled(List<Load.Action> actions, Duration timeout) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeout.toMillis();
+        while (System.currentTimeMillis() < deadline) {
+            if (actions.stream().allMatch(a -> a.acked && a.settledAtMs != 0)) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        long open = actions.stream().filter(a -> !a.acked || a.settledAtMs == 0).count();
+        out.println("settle timeout: " + open + " action(s) without a settled receipt (the checker decides)");
+        out.flush();
+    }
+
+    /**
+     * Recovery after each fault: from the injection to the moment the first action proposed after the fault was
+     * restored reached a settled receipt.
+     */
+    private List<FaultRecord> recoveryTimes() {
+        List<Load.Action> actions = load.actions();
+        List<FaultRecord> measured = new ArrayList<>();
+        for (FaultRecord f : faults) {
+            long restoredAbs = loadStartMs + f.restoredAtMs();
+            long injectedAbs = loadStartMs + f.injectedAtMs();
+            long recovered = actions.stream()
+                    .filter(a -> a.submittedAtMs >= restoredAbs && a.settledAtMs != 0)
+                    .mapToLong(a -> a.settledAtMs).min().orElse(-1);
+            measured.add(new FaultRecord(f.index(), f.kind(), f.description(), f.target(), f.injectedAtMs(),
+                    f.restoredAtMs(), recovered < 0 ? -1 : recovered - injectedAbs));
+        }
+        return measured;
+    }
+
+    private ProviderLog providerLog() {
+        Map<String, ProviderLog.Entry> entries = new LinkedHashMap<>();
+        provider.requestsByKey().forEach((key, posts) -> entries.put(key,
+                new ProviderLog.Entry(posts, provider.appliedRequests(key), provider.effects(key),
+                        provider.lookups(key))));
+        return new ProviderLog(entries);
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    static void writeJson(Path file, Object value) throws IOException {
+        new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
+                .writeValue(file.toFile(), value);
+    }
+
+    private void shutdown() {
+        if (load != null) {
+            load.close();
+        }
+        for (Child child : children) {
+            if (child != broker) {
+                try {
+                    child.stop(20_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        if (broker != null) {
+            try {
+                broker.stop(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (provider != null) {
+            provider.close();
+        }
+    }
+
+    static long millis(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(nanos);
+    }
+}

@@ -1,0 +1,51 @@
+package io.actiongate.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The short seeded chaos run of CI: a few hundred actions, a handful of faults (kill -9 of gates, executors, the
+ * reconciler and the broker, a SIGSTOPped executor, a gate added and removed, provider timeouts, resets, 5xx and
+ * 429), every child JVM with a 256 MB heap, then the checker. Any duplicate, lost action or hanging transaction
+ * fails it.
+ */
+class ChaosIT {
+
+    @Test
+    void shouldEndWithoutDuplicatesLostActionsOrHangingTransactionsUnderSeededFaults(@TempDir Path dir)
+            throws Exception {
+        Path results = dir.resolve("results");
+        StringWriter printed = new StringWriter();
+        ChaosRun.Options options = new ChaosRun.Options(Duration.ofSeconds(75), 12, 2, 4, 4.0,
+                Duration.ofSeconds(10), results, "256m", Duration.ofMinutes(3));
+
+        int exit = new ChaosRun(options, new PrintWriter(printed, true)).run();
+
+        String out = printed.toString();
+        System.out.println(out);
+        assertThat(out).contains("fault schedule (seed 12, ");
+        assertThat(exit).as("checker verdict").isZero();
+        JsonNode report = new ObjectMapper().readTree(results.resolve("chaos-report.json").toFile());
+        assertThat(report.get("ok").asBoolean()).isTrue();
+        assertThat(report.get("duplicates").asLong()).isZero();
+        assertThat(report.get("lost").asLong()).isZero();
+        assertThat(report.get("hangingTransactions").asLong()).isZero();
+        assertThat(report.get("actions").asInt()).isGreaterThanOrEqualTo(200);
+        assertThat(report.get("faultsInjected").asInt()).isGreaterThanOrEqualTo(5);
+        assertThat(report.get("providerEffects").asInt()).isPositive();
+        assertThat(report.get("checkerCounts").get("actions.checked").asInt()).isGreaterThanOrEqualTo(200);
+        assertThat(Files.readString(results.resolve("chaos-report.md"))).contains("Result: **PASS**: 0 duplicates, "
+                + "0 lost, 0 hanging transactions");
+    }
+}

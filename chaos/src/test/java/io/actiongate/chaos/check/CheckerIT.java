@@ -1,0 +1,147 @@
+package io.actiongate.chaos.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.actiongate.avro.AttemptReservation;
+import io.actiongate.avro.Receipt;
+import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.broker.EmbeddedKafkaBroker;
+import io.actiongate.topics.Topics;
+import io.actiongate.topics.TopicsCreator;
+
+/** The checker finds each kind of violation it claims to check, and passes a clean action. */
+class CheckerIT {
+
+    private static final String PREFIX = "neg.";
+    private static final String SECRET = "planted-secret-0123456789";
+    private static final String MARKER = "chaos-input-";
+    private static EmbeddedKafkaBroker broker;
+
+    @BeforeAll
+    static void start() throws Exception {
+        broker = EmbeddedKafkaBroker.builder().start();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.bootstrapServers()))) {
+            new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(PREFIX, 1, (short) 1));
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        broker.close();
+    }
+
+    @Test
+    void shouldReportDuplicatesLostLeaksAndHangingTransactionsAndPassACleanAction() throws Exception {
+        try (KafkaProducer<String, byte[]> producer = producer(null)) {
+            // t/dup: SUCCEEDED, but its key reached the provider's apply step twice
+            reserve(producer, "dup", "K-dup");
+            receipt(producer, "dup", ReceiptStatus.DISPATCHING, null);
+            receipt(producer, "dup", ReceiptStatus.SUCCEEDED, null);
+            // t/stuck: never settles
+            reserve(producer, "stuck", "K-stuck");
+            receipt(producer, "stuck", ReceiptStatus.DISPATCHING, null);
+            // t/failed: FAILED although the provider applied its effect
+            reserve(producer, "failed", "K-failed");
+            receipt(producer, "failed", ReceiptStatus.FAILED, null);
+            // t/leak: a receipt carrying the planted secret and an input body
+            reserve(producer, "leak", "K-leak");
+            receipt(producer, "leak", ReceiptStatus.REJECTED, "token " + SECRET + " " + MARKER + "x");
+            // t/again: terminal, then terminal again
+            receipt(producer, "again", ReceiptStatus.DENIED, null);
+            receipt(producer, "again", ReceiptStatus.EXPIRED, null);
+            // t/clean: one dispatch, one effect, SUCCEEDED
+            reserve(producer, "clean", "K-clean");
+            receipt(producer, "clean", ReceiptStatus.DISPATCHING, null);
+            receipt(producer, "clean", ReceiptStatus.SUCCEEDED, null);
+            producer.flush();
+        }
+        // a transaction left open: its producer never commits nor aborts
+        KafkaProducer<String, byte[]> hanging = producer("chaos-hanging-txn");
+        hanging.initTransactions();
+        hanging.beginTransaction();
+        hanging.send(new ProducerRecord<>(Topics.CONFLICTS.name(PREFIX), "k", new byte[] {1})).get();
+        Thread.sleep(2_500);
+
+        ProviderLog provider = new ProviderLog(Map.of(
+                "K-dup", new ProviderLog.Entry(3, 2, 1, 0),
+                "K-failed", new ProviderLog.Entry(1, 1, 1, 0),
+                "K-clean", new ProviderLog.Entry(1, 1, 1, 0),
+                "K-nobody", new ProviderLog.Entry(1, 1, 1, 0)));
+        List<ExpectedAction> expected = List.of(action("dup"), action("stuck"), action("failed"), action("leak"),
+                action("again"), action("clean"));
+
+        CheckResult result = new Checker(broker.bootstrapServers(), PREFIX, MARKER, SECRET, Duration.ofSeconds(1))
+                .check(expected, provider);
+        hanging.close(Duration.ZERO);
+
+        assertThat(result.ok()).isFalse();
+        assertThat(result.duplicates()).isEqualTo(2); // (a) K-dup applied twice, (c) t/dup SUCCEEDED with 2
+        assertThat(result.lost()).isEqualTo(3); // t/stuck unsettled, t/failed's effect, K-nobody's effect
+        assertThat(result.hanging()).isEqualTo(1);
+        assertThat(result.violations()).anySatisfy(v -> assertThat(v).startsWith("(a) idempotency key K-dup"))
+                .anySatisfy(v -> assertThat(v).startsWith("(b) t/stuck"))
+                .anySatisfy(v -> assertThat(v).startsWith("(c) t/failed ended FAILED"))
+                .anySatisfy(v -> assertThat(v).startsWith("(c) provider effect for key K-nobody"))
+                .anySatisfy(v -> assertThat(v).startsWith("(d) t/again changed after terminal DENIED"))
+                .anySatisfy(v -> assertThat(v).startsWith("(g) the planted secret is in receipts"))
+                .anySatisfy(v -> assertThat(v).startsWith("(g) an input body is in receipts"))
+                .anySatisfy(v -> assertThat(v).startsWith("(f) hanging transaction chaos-hanging-txn"))
+                .noneSatisfy(v -> assertThat(v).contains("t/clean"));
+        assertThat(result.count("actions.checked")).isEqualTo(6);
+        assertThat(result.count("(a) provider idempotency keys checked")).isEqualTo(4);
+        assertThat(result.describe()).contains("RESULT: 2 duplicates, 3 lost, 1 hanging");
+    }
+
+    private static ExpectedAction action(String call) {
+        return new ExpectedAction("t/" + call, "APPROVED", true, MARKER + call);
+    }
+
+    private static KafkaProducer<String, byte[]> producer(String transactionalId) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        if (transactionalId != null) {
+            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        }
+        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    private static void reserve(KafkaProducer<String, byte[]> producer, String call, String idempotencyKey) {
+        AttemptReservation r = AttemptReservation.newBuilder().setTaskId("t").setToolCallId(call).setAttempt(1)
+                .setIdempotencyKey(idempotencyKey).setOrgId("o").setProvider("webhook").setOperation("post_update")
+                .setToolName("post_update").setInputJson("{\"note\":\"" + MARKER + call + "\"}")
+                .setAttachments(List.of()).setActionDigest("sha256:x").setToolSchemaHash("sha256:s")
+                .setReservedAt(Instant.now()).setLeaseExpiresAt(Instant.now().plusSeconds(10)).build();
+        producer.send(new ProducerRecord<>(Topics.ATTEMPTS.name(PREFIX), "t/" + call,
+                Topics.ATTEMPTS.valueSerde().serializer().serialize(null, r)));
+    }
+
+    private static void receipt(KafkaProducer<String, byte[]> producer, String call, ReceiptStatus status,
+                                String reason) {
+        Receipt r = Receipt.newBuilder().setTaskId("t").setToolCallId(call).setStatus(status).setReasonCode(null)
+                .setReason(reason).setOrgId("o").setToolName("post_update").setProvider("webhook")
+                .setOperation("post_update").setInputDigest(null).setActionDigest(null).setDecisionId(null)
+                .setAttempts(List.of()).setProviderReceiptId(null).setResolvedBy(null).setUpdatedAt(Instant.now())
+                .build();
+        producer.send(new ProducerRecord<>(Topics.RECEIPTS.name(PREFIX), "t/" + call,
+                Topics.RECEIPTS.valueSerde().serializer().serialize(null, r)));
+    }
+}
