@@ -11,8 +11,10 @@ final class DevComponents {
 
     static List<DevComponent> defaults() {
         List<DevComponent> components = new ArrayList<>();
-        components.add(new io.actiongate.dev.DevStack(java.util.Map.of(), true));
-        components.add(new DevMcpGateway());
+        DevStack stack = new DevStack(java.util.Map.of(), true);
+        components.add(stack);
+        // the gateway's WAITING_APPROVAL answers link to the review page of the approval service dev runs
+        components.add(new DevMcpGateway(() -> stack.approver().publicUrl() + "/review/{task_id}/{tool_call_id}"));
         return components;
     }
 }

@@ -24,6 +24,13 @@ import io.actiongate.sandbox.SandboxMcpServer;
  */
 final class DevMcpGateway implements DevComponent {
 
+    private final java.util.function.Supplier<String> reviewUrl;
+
+    /** @param reviewUrl the review page URL pattern, asked at start (after the approval service is up) */
+    DevMcpGateway(java.util.function.Supplier<String> reviewUrl) {
+        this.reviewUrl = reviewUrl;
+    }
+
     static final String HOST_PRINCIPAL = "assistant-host";
 
     @Override
@@ -58,7 +65,7 @@ final class DevMcpGateway implements DevComponent {
                     "0".equals(context.config().get("http.port")) ? "0" : "8090"));
             config.put(GatewayConfig.TOKENS_FILE_CONFIG, hosts.toString());
             config.put(GatewayConfig.REVIEW_URL_CONFIG, context.config().getOrDefault(GatewayConfig.REVIEW_URL_CONFIG,
-                    "http://127.0.0.1:8080/review/{action_key}"));
+                    reviewUrl.get()));
             config.put(GatewayConfig.UPSTREAMS_CONFIG, "sandbox");
             config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.url", upstream.url());
             config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.provider", "webhook");

@@ -163,8 +163,18 @@ final class GatewayTools {
         state.put("attempts", receipt.attempts());
     }
 
+    /**
+     * The review page of {@code actionKey}: the configured URL with {@code {task_id}} and {@code {tool_call_id}} (the
+     * approval service's {@code /review/{task_id}/{tool_call_id}}) or {@code {action_key}} filled in, or with an
+     * {@code action} query parameter.
+     */
     String reviewUrl(String actionKey) {
         String encoded = URLEncoder.encode(actionKey, StandardCharsets.UTF_8);
+        if (reviewUrl.contains("{task_id}") || reviewUrl.contains("{tool_call_id}")) {
+            // ids are [A-Za-z0-9._:-] (ActionKey.parse checks): every character is a valid path character as is
+            ActionKey key = ActionKey.parse(actionKey);
+            return reviewUrl.replace("{task_id}", key.taskId()).replace("{tool_call_id}", key.toolCallId());
+        }
         return reviewUrl.contains("{action_key}") ? reviewUrl.replace("{action_key}", encoded)
                 : reviewUrl + (reviewUrl.contains("?") ? "&" : "?") + "action=" + encoded;
     }
