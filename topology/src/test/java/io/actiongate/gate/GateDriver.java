@@ -51,6 +51,7 @@ import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
 import io.actiongate.gate.internal.AttachmentCheck;
+import io.actiongate.key.ActionKey;
 import io.actiongate.topics.Topics;
 
 /**
@@ -325,7 +326,7 @@ final class GateDriver implements AutoCloseable {
     }
 
     static String key(ActionProposal p) {
-        return p.getTaskId() + "/" + p.getToolCallId();
+        return ActionKey.format(p.getTaskId(), p.getToolCallId());
     }
 
     ActionProposal propose(ActionProposal.Builder b) {
@@ -354,7 +355,7 @@ final class GateDriver implements AutoCloseable {
     }
 
     Decision decide(Decision d) {
-        decisions.pipeInput(d.getTaskId() + "/" + d.getToolCallId(), d);
+        decisions.pipeInput(ActionKey.format(d.getTaskId(), d.getToolCallId()), d);
         return d;
     }
 
@@ -376,7 +377,7 @@ final class GateDriver implements AutoCloseable {
 
     void report(AttemptOutcome.Builder b) {
         AttemptOutcome o = b.build();
-        outcomes.pipeInput(o.getTaskId() + "/" + o.getToolCallId(), o);
+        outcomes.pipeInput(ActionKey.format(o.getTaskId(), o.getToolCallId()), o);
     }
 
     void reconcile(ActionProposal p, int attempt, Verdict verdict) {

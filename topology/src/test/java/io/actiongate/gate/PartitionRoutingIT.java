@@ -65,6 +65,7 @@ import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.gate.internal.Routing;
+import io.actiongate.key.ActionKey;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
 import io.actiongate.topics.TopicsCreator;
@@ -280,7 +281,7 @@ class PartitionRoutingIT {
     // ---- keys -----------------------------------------------------------------------------------------------
 
     private static String key(String call) {
-        return GateDriver.TASK + "/" + call;
+        return ActionKey.format(GateDriver.TASK, call);
     }
 
     private static int home(String call) {

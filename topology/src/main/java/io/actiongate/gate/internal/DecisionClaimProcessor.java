@@ -83,7 +83,7 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
                     "task_id/tool_call_id are not valid identifiers");
             return;
         }
-        String actionKey = d.getTaskId() + ActionKey.SEPARATOR + d.getToolCallId();
+        String actionKey = ActionKey.format(d.getTaskId(), d.getToolCallId());
         byte[] actionKeyBytes = actionKey.getBytes(StandardCharsets.UTF_8);
         Optional<Rejection> forged = verifier.verifySignature(d);
         if (forged.isPresent()) {

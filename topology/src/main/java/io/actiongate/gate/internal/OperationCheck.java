@@ -10,7 +10,6 @@ import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Validation;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.OperationClassifiers;
-import io.actiongate.key.ActionKey;
 
 /**
  * The provider's own classification of an action (ARCHITECTURE.md section 4, "Classification"), asked at admission
@@ -81,7 +80,7 @@ final class OperationCheck {
     /** Whether the proposal carried its own key (the gate derives one from the action key otherwise). */
     private static boolean proposedIdempotencyKey(ActionState.Action a) {
         return !blank(a.idempotencyKey()) && !a.idempotencyKey().equals(
-                Records.derivedIdempotencyKey(a.taskId() + ActionKey.SEPARATOR + a.toolCallId()));
+                Records.derivedIdempotencyKey(a.key()));
     }
 
     private static boolean blank(String s) {

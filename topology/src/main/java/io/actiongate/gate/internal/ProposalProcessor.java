@@ -90,7 +90,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         if (refusal.isPresent()) {
             Rejection r = refusal.get();
             ActionState rejected = ActionState.fresh(action.withoutInput(), null, now)
-                    .to(Phase.REJECTED, r.code().name(), r.reason(), now);
+                    .to(Phase.REJECTED, r.code(), r.reason(), now);
             LOG.info("proposal {} rejected: {}", key, r.code());
             lifecycle.save(null, rejected);
             return;
@@ -99,13 +99,14 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         ActionState admitted = ActionState.fresh(action, actionDigest, now);
         switch (Classifier.classify(action, policy, verdict.trustedRead())) {
             case AUTO_APPROVE -> {
-                lifecycle.publish(admitted);
+                ActionState approved = admitted.to(Phase.APPROVED, null, null, now);
+                lifecycle.publish(approved);
                 // admission checked policy a moment ago in this same call: reserve directly
-                lifecycle.reserve(null, admitted);
+                lifecycle.reserve(null, approved);
             }
             case HUMAN_APPROVAL -> lifecycle.save(null, admitted.to(Phase.WAITING_APPROVAL, null, null, now));
             case NO_ACTIVE_HUMAN_SOURCE -> lifecycle.save(null, ActionState.fresh(action.withoutInput(), actionDigest,
-                    now).to(Phase.REJECTED, ReasonCode.NO_ACTIVE_HUMAN_SOURCE.name(),
+                    now).to(Phase.REJECTED, ReasonCode.NO_ACTIVE_HUMAN_SOURCE,
                     "origin request without a human and assistant message of an active, matching, chat-enabled "
                             + "origin", now));
             default -> throw new IllegalStateException("unhandled route");
