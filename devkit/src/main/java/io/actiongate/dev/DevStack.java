@@ -24,7 +24,7 @@ import io.actiongate.avro.PolicyRecord;
 import io.actiongate.cli.commands.PolicyJson;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.http.HttpServerConfig;
-import io.actiongate.keys.KeyFiles;
+import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.storage.ObjectStoreConfig;

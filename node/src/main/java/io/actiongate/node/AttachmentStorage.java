@@ -14,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.executor.ExecutorConfig;
+import io.actiongate.gate.AttachmentCheck;
 import io.actiongate.gate.StorageAttachmentCheck;
-import io.actiongate.gate.internal.AttachmentCheck;
 import io.actiongate.storage.AttachmentCleaner;
 import io.actiongate.storage.AttachmentDispatchGuard;
 import io.actiongate.storage.AttachmentVerifier;

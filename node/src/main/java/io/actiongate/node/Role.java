@@ -4,7 +4,7 @@ import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
 
-/** The roles of ARCHITECTURE.md section 1 that one process may run. */
+/** The roles of docs/contract.md section 1 that one process may run. */
 public enum Role {
     GATE, EXECUTOR, RECONCILER;
 

@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The action key {@code task_id + "/" + tool_call_id} (ARCHITECTURE.md section 2). Both ids match
+ * The action key {@code task_id + "/" + tool_call_id} (docs/contract.md section 2). Both ids match
  * {@code [A-Za-z0-9._:-]{1,128}}; the separator cannot appear inside either id, so parsing is unambiguous.
  */
 public record ActionKey(String taskId, String toolCallId) {

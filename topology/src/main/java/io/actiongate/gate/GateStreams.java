@@ -18,9 +18,8 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.Receipt;
 import io.actiongate.gate.internal.ActionState;
-import io.actiongate.gate.internal.AttachmentCheck;
 import io.actiongate.gate.internal.CredentialCheck;
-import io.actiongate.gate.internal.Records;
+import io.actiongate.gate.internal.StateRecords;
 
 /**
  * Runs the gate topology: exactly-once v2, RocksDB stores under {@code state.dir}. Used by
@@ -98,7 +97,7 @@ public final class GateStreams implements AutoCloseable {
     /**
      * The Kafka Streams properties of the gate: {@code bootstrap.servers} and {@code kafka.*} client settings,
      * application id and state dir, then {@code gate.streams.*} overrides; exactly-once v2 always. The stores are
-     * RocksDB ({@link Stores}).
+     * RocksDB ({@link GateStores}).
      */
     public static Properties properties(GateConfig config) {
         Properties p = new Properties();
@@ -125,7 +124,7 @@ public final class GateStreams implements AutoCloseable {
      * {@code streams.application.server} on every instance).
      */
     public KeyQueryMetadata ownerOf(String actionKey) {
-        return streams.queryMetadataForKey(Stores.ACTIONS, actionKey, Serdes.String().serializer());
+        return streams.queryMetadataForKey(GateStores.ACTIONS, actionKey, Serdes.String().serializer());
     }
 
     /**
@@ -135,8 +134,8 @@ public final class GateStreams implements AutoCloseable {
      */
     public Optional<Receipt> localReceipt(String actionKey) {
         ReadOnlyKeyValueStore<String, ActionState> store = streams.store(
-                StoreQueryParameters.fromNameAndType(Stores.ACTIONS, QueryableStoreTypes.<String, ActionState>keyValueStore()));
-        return Optional.ofNullable(store.get(actionKey)).map(Records::receipt);
+                StoreQueryParameters.fromNameAndType(GateStores.ACTIONS, QueryableStoreTypes.<String, ActionState>keyValueStore()));
+        return Optional.ofNullable(store.get(actionKey)).map(StateRecords::receipt);
     }
 
     public void start() {

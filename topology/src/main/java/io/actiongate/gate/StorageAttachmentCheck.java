@@ -3,9 +3,6 @@ package io.actiongate.gate;
 import java.util.Optional;
 
 import io.actiongate.avro.ActionProposal;
-import io.actiongate.contract.ReasonCode;
-import io.actiongate.gate.internal.AttachmentCheck;
-import io.actiongate.gate.internal.Rejection;
 import io.actiongate.storage.AttachmentRef;
 import io.actiongate.storage.BoundedAdmissionCheck;
 import io.actiongate.storage.Verification;
@@ -25,16 +22,15 @@ public final class StorageAttachmentCheck implements AttachmentCheck {
     }
 
     @Override
-    public Optional<Rejection> check(ActionProposal p) {
+    public Optional<String> check(ActionProposal p) {
         return check.check(p.getTaskId(), p.getToolCallId(), p.getProvider(), p.getToolName(),
                         p.getAttachments().stream().map(AttachmentRef::fromAvro).toList())
-                .map(StorageAttachmentCheck::rejection);
+                .map(StorageAttachmentCheck::reason);
     }
 
-    private static Rejection rejection(Verification.Failed failed) {
-        String reason = failed.retryable()
+    private static String reason(Verification.Failed failed) {
+        return failed.retryable()
                 ? failed.reason() + " (could not be verified; propose again once the store is reachable)"
                 : failed.reason();
-        return new Rejection(ReasonCode.ATTACHMENT_INVALID, reason);
     }
 }

@@ -50,7 +50,6 @@ import io.actiongate.avro.Verdict;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
-import io.actiongate.gate.internal.AttachmentCheck;
 import io.actiongate.key.ActionKey;
 import io.actiongate.topics.Topics;
 
@@ -439,8 +438,8 @@ final class GateDriver implements AutoCloseable {
      * puts them back for the next driver. Use the driver for nothing but {@link #close()} afterwards.
      */
     void closeStores() {
-        for (String name : List.of(Stores.ACTIONS, Stores.TIMERS, Stores.PENDING, Stores.DECISION_IDS,
-                Stores.DECISION_CLAIMS, Stores.POLICY)) {
+        for (String name : List.of(GateStores.ACTIONS, GateStores.TIMERS, GateStores.PENDING, GateStores.DECISION_IDS,
+                GateStores.DECISION_CLAIMS, GateStores.POLICY)) {
             StateStore store = driver.getKeyValueStore(name);
             store.close();
         }

@@ -71,7 +71,7 @@ import io.actiongate.topics.Topics;
 import io.actiongate.topics.TopicsCreator;
 
 /**
- * ARCHITECTURE.md section 2, "Partitioning is the gate's job": the gate on a real broker with three partitions per
+ * docs/contract.md section 2, "Partitioning is the gate's job": the gate on a real broker with three partitions per
  * topic, fed by three kinds of producer at once. A Java producer (murmur2, the gate's own routing), one whose
  * partitioner is librdkafka's default ({@code consistent_random}: CRC32 of the key bytes modulo the partition
  * count, what a Python, Go or .NET tool host uses unless told otherwise), and one that writes to an explicit wrong

@@ -24,8 +24,8 @@ import io.actiongate.gate.internal.DeadLetters;
 import io.actiongate.gate.internal.Inbound;
 import io.actiongate.gate.internal.Lifecycle;
 import io.actiongate.gate.internal.ProposalProcessor;
-import io.actiongate.gate.internal.Records;
 import io.actiongate.gate.internal.Sinks;
+import io.actiongate.gate.internal.StateRecords;
 
 /**
  * One policy snapshot per record (issue 8, fix 2) and one record as one unit (fix 3), on the processors with
@@ -90,7 +90,7 @@ class RecordAtomicityTest {
         ActionProposal p = lookup("c-1").build();
         Inbound<ActionProposal> in = record(p).value();
         lifecycle.atomically(in, "admission", () -> {
-            ActionState admitted = ActionState.fresh(Records.action(p), "sha256:d", 0L)
+            ActionState admitted = ActionState.fresh(StateRecords.action(p), "sha256:d", 0L)
                     .to(io.actiongate.gate.internal.Phase.APPROVED, null, null, 0L);
             lifecycle.reserve(null, admitted); // writes actions, timers, pending; forwards attempt and receipt
             lifecycle.useDecision("d-1");
@@ -117,7 +117,7 @@ class RecordAtomicityTest {
         Lifecycle lifecycle = new Lifecycle(h.context, config, FakeClassifiers.webhook());
         ActionProposal first = lookup("c-1").build();
         lifecycle.atomically(record(first).value(), "admission",
-                () -> lifecycle.reserve(null, ActionState.fresh(Records.action(first), "sha256:d", 0L)
+                () -> lifecycle.reserve(null, ActionState.fresh(StateRecords.action(first), "sha256:d", 0L)
                     .to(io.actiongate.gate.internal.Phase.APPROVED, null, null, 0L)));
         ActionState kept = h.actions.get("T-1/c-1");
         assertThat(kept.phase().name()).isEqualTo("DISPATCHING");
@@ -138,7 +138,7 @@ class RecordAtomicityTest {
         Lifecycle lifecycle = new Lifecycle(h.context, config, FakeClassifiers.webhook());
         ActionProposal first = lookup("c-1").build();
         lifecycle.atomically(record(first).value(), "admission",
-                () -> lifecycle.reserve(null, ActionState.fresh(Records.action(first), "sha256:d", 0L)
+                () -> lifecycle.reserve(null, ActionState.fresh(StateRecords.action(first), "sha256:d", 0L)
                         .to(io.actiongate.gate.internal.Phase.APPROVED, null, null, 0L)));
         ActionState kept = h.actions.get("T-1/c-1");
         h.context.resetForwards();
@@ -176,7 +176,7 @@ class RecordAtomicityTest {
         Lifecycle lifecycle = new Lifecycle(h.context, config, FakeClassifiers.webhook());
         ActionProposal p = lookup("c-1").build();
         assertThatThrownBy(() -> lifecycle.atomically(record(p).value(), "admission", () -> {
-            lifecycle.reserve(null, ActionState.fresh(Records.action(p), "sha256:d", 0L)
+            lifecycle.reserve(null, ActionState.fresh(StateRecords.action(p), "sha256:d", 0L)
                     .to(io.actiongate.gate.internal.Phase.APPROVED, null, null, 0L));
             throw new ProcessorStateException("store is gone");
         })).isInstanceOf(ProcessorStateException.class);

@@ -77,7 +77,7 @@ class RoutedTopologyTest {
     }
 
     private KeyValueStore<String, ActionState> actions() {
-        return gate.driver.getKeyValueStore(Stores.ACTIONS);
+        return gate.driver.getKeyValueStore(GateStores.ACTIONS);
     }
 
     @Test
@@ -111,7 +111,7 @@ class RoutedTopologyTest {
         assertThat(gate.receipts()).extracting(Receipt::getStatus)
                 .containsExactly(ReceiptStatus.APPROVED, ReceiptStatus.DISPATCHING);
         assertThat(gate.attempts.readValuesToList()).hasSize(1);
-        KeyValueStore<String, DecisionClaim> claims = gate.driver.getKeyValueStore(Stores.DECISION_CLAIMS);
+        KeyValueStore<String, DecisionClaim> claims = gate.driver.getKeyValueStore(GateStores.DECISION_CLAIMS);
         assertThat(claims.get(id).actionKey()).isEqualTo(ActionKey.format(GateDriver.TASK, away));
 
         gate.report(gate.outcome(p, 1, OutcomeStatus.UNKNOWN));
@@ -176,7 +176,7 @@ class RoutedTopologyTest {
         gate.decide(forged);
         assertThat(gate.deadLetters.readValue().getReasonCode())
                 .isEqualTo(ReasonCode.APPROVAL_SIGNATURE_INVALID.name());
-        assertThat(gate.driver.<String, DecisionClaim>getKeyValueStore(Stores.DECISION_CLAIMS).get(id)).isNull();
+        assertThat(gate.driver.<String, DecisionClaim>getKeyValueStore(GateStores.DECISION_CLAIMS).get(id)).isNull();
         gate.decide(signed);
         assertThat(gate.attempts.readValuesToList()).hasSize(1);
     }

@@ -21,8 +21,8 @@ import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.AttemptReservation;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.gate.GateStores;
 import io.actiongate.gate.OperationClassifiers;
-import io.actiongate.gate.Stores;
 import io.actiongate.key.ActionKey;
 import io.actiongate.serde.TraceHeaders;
 
@@ -64,12 +64,12 @@ public final class Lifecycle {
         this.context = context;
         this.config = config;
         this.operations = operations;
-        this.actions = context.getStateStore(Stores.ACTIONS);
-        this.timers = context.getStateStore(Stores.TIMERS);
-        this.pending = context.getStateStore(Stores.PENDING);
-        this.decisionIds = context.getStateStore(Stores.DECISION_IDS);
-        this.decisionClaims = context.getStateStore(Stores.DECISION_CLAIMS);
-        ReadOnlyKeyValueStore<String, byte[]> policyStore = context.getStateStore(Stores.POLICY);
+        this.actions = context.getStateStore(GateStores.ACTIONS);
+        this.timers = context.getStateStore(GateStores.TIMERS);
+        this.pending = context.getStateStore(GateStores.PENDING);
+        this.decisionIds = context.getStateStore(GateStores.DECISION_IDS);
+        this.decisionClaims = context.getStateStore(GateStores.DECISION_CLAIMS);
+        ReadOnlyKeyValueStore<String, byte[]> policyStore = context.getStateStore(GateStores.POLICY);
         this.policy = new PolicyView(policyStore);
         String task = context.taskId().toString();
         this.illegalTransitions = context.metrics().addSensor("actiongate-illegal-transitions-" + task,
@@ -276,7 +276,7 @@ public final class Lifecycle {
 
     /** Publishes the receipt of {@code state} (also for an intermediate state that is not saved). */
     public void publish(ActionState state) {
-        emit(traced(new Record<Object, Object>(state.key(), Records.receipt(state), now()), state), Sinks.RECEIPTS);
+        emit(traced(new Record<Object, Object>(state.key(), StateRecords.receipt(state), now()), state), Sinks.RECEIPTS);
     }
 
     /**
@@ -300,7 +300,7 @@ public final class Lifecycle {
         ActionState.AttemptRecord record = ActionState.AttemptRecord.reserved(attempt, now,
                 now + config.leaseDuration().toMillis());
         ActionState next = state.withAttempt(record).to(Phase.DISPATCHING, null, null, now);
-        AttemptReservation reservation = Records.reservation(next, record);
+        AttemptReservation reservation = StateRecords.reservation(next, record);
         emit(traced(new Record<Object, Object>(next.key(), reservation, now), next), Sinks.ATTEMPTS);
         LOG.debug("action {} reserved attempt {}", next.key(), attempt);
         return save(prev, next);
@@ -310,7 +310,7 @@ public final class Lifecycle {
     public ActionState unknown(ActionState prev, ActionState state, ReasonCode code, String reason) {
         long now = now();
         ActionState next = save(prev, state.to(Phase.UNKNOWN, code, reason, now));
-        emit(traced(new Record<Object, Object>(next.key(), Records.unknownOutcome(next, code, reason, now), now), next),
+        emit(traced(new Record<Object, Object>(next.key(), StateRecords.unknownOutcome(next, code, reason, now), now), next),
                 Sinks.UNKNOWN_OUTCOMES);
         LOG.info("action {} outcome unknown ({})", next.key(), code == null ? "reported" : code);
         return next;

@@ -12,6 +12,7 @@ import io.actiongate.avro.ActionProposal;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.gate.AttachmentCheck;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.key.ActionKey;
@@ -74,7 +75,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
             redelivered(existing, p, now);
             return;
         }
-        ActionState.Action action = Records.action(p);
+        ActionState.Action action = StateRecords.action(p);
         PolicySnapshot policy = lifecycle.policy().snapshot(action);
         Optional<Rejection> refusal = admission.schema(p)
                 .or(() -> admission.input(p, policy.tool()))
@@ -85,7 +86,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         }
         if (refusal.isEmpty()) {
             // last: the only check that leaves the process (a bounded HEAD per attachment)
-            refusal = attachments.check(p);
+            refusal = attachments.check(p).map(reason -> new Rejection(ReasonCode.ATTACHMENT_INVALID, reason));
         }
         if (refusal.isPresent()) {
             Rejection r = refusal.get();
@@ -122,7 +123,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
             return;
         }
         LOG.warn("identity conflict on {}: another tool or input under the same key", existing.key());
-        lifecycle.forward(Sinks.CONFLICTS, existing.key(), Records.conflict(existing, p, now));
+        lifecycle.forward(Sinks.CONFLICTS, existing.key(), StateRecords.conflict(existing, p, now));
     }
 
     private void rejectUnheld(Record<String, Inbound<ActionProposal>> record, ActionProposal p, Rejection r,
@@ -135,6 +136,6 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         }
         LOG.info("proposal {} rejected: {}", record.key(), r.code());
         lifecycle.forward(Sinks.RECEIPTS, record.key(),
-                Records.rejectedWithoutState(key.get().taskId(), key.get().toolCallId(), p, r, now));
+                StateRecords.rejectedWithoutState(key.get().taskId(), key.get().toolCallId(), p, r, now));
     }
 }

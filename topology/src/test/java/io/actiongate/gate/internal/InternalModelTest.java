@@ -26,7 +26,7 @@ class InternalModelTest {
                         .setTurnId("t").setAssistantMessageId(null).setHumanMessageId(null).build())
                 .setAttachments(List.of()).setClaimedAnnotations(null)
                 .setProposedAt(java.time.Instant.EPOCH).build();
-        return Records.action(p);
+        return StateRecords.action(p);
     }
 
     @Test
@@ -73,7 +73,7 @@ class InternalModelTest {
                 StandardCharsets.UTF_8);
         assertThat(written).contains("\"reasonCode\":\"RETRIES_EXHAUSTED\"", "\"resolvedBy\":\"GATE\"",
                 "\"status\":\"NOT_DISPATCHED\"", "\"status\":\"RETRYABLE\"");
-        assertThat(Records.receipt(state).getReasonCode()).isEqualTo("RETRIES_EXHAUSTED");
+        assertThat(StateRecords.receipt(state).getReasonCode()).isEqualTo("RETRIES_EXHAUSTED");
     }
 
     @Test
@@ -92,7 +92,7 @@ class InternalModelTest {
 
     @Test
     void shouldDeriveAStableIdempotencyKeyWhenTheProposalHasNone() {
-        assertThat(action().idempotencyKey()).isEqualTo(Records.derivedIdempotencyKey("T-1/c-1"))
+        assertThat(action().idempotencyKey()).isEqualTo(StateRecords.derivedIdempotencyKey("T-1/c-1"))
                 .isEqualTo(action().idempotencyKey()).startsWith("ag-");
     }
 

@@ -15,16 +15,16 @@ import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.ResolvedBy;
 import io.actiongate.avro.UnknownOutcome;
 import io.actiongate.contract.ReasonCode;
-import io.actiongate.key.ActionKey;
 import io.actiongate.digest.Digests;
+import io.actiongate.key.ActionKey;
 
 /**
  * Builds the contract records the gate writes from its internal state. Receipts and conflicts carry ids,
  * digests, statuses and redacted reasons only: never the input body, summary or attachment keys.
  */
-public final class Records {
+public final class StateRecords {
 
-    private Records() {
+    private StateRecords() {
     }
 
     /** The internal frozen action of a proposal; a missing idempotency key is derived from the action key. */

@@ -1,0 +1,21 @@
+package io.actiongate.gate;
+
+import java.util.Optional;
+
+import io.actiongate.avro.ActionProposal;
+
+/**
+ * Admission's check of a proposal's attachments against object storage (docs/contract.md, section 4). Runs on a
+ * stream thread after every other admission check passed, so implementations bound the time they take. Any answer
+ * is a refusal with {@code ATTACHMENT_INVALID}. {@link #WITHOUT_STORAGE} fails closed: without a store nothing with
+ * attachments is admitted.
+ */
+@FunctionalInterface
+public interface AttachmentCheck {
+
+    AttachmentCheck WITHOUT_STORAGE = p -> p.getAttachments().isEmpty() ? Optional.empty()
+            : Optional.of("attachments need object storage (storage.enabled=true), and none is configured");
+
+    /** Why the proposal's attachments are refused (redacted: never a key, path or URL), or empty when they pass. */
+    Optional<String> check(ActionProposal proposal);
+}
