@@ -4,9 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
 
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -117,14 +115,6 @@ public final class GateStreams implements AutoCloseable {
     /** The running streams (interactive queries, state listeners, metrics). */
     public KafkaStreams streams() {
         return streams;
-    }
-
-    /**
-     * Which instance holds the action {@code taskId/toolCallId} (for routing {@code GET /v1/actions/...}; needs
-     * {@code streams.application.server} on every instance).
-     */
-    public KeyQueryMetadata ownerOf(String actionKey) {
-        return streams.queryMetadataForKey(GateStores.ACTIONS, actionKey, Serdes.String().serializer());
     }
 
     /**

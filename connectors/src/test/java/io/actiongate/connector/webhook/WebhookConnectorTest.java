@@ -395,7 +395,7 @@ class WebhookConnectorTest {
 
     @Test
     void shouldSendLoadedAttachmentsAsMultipartWithTheInputPartUnchanged() {
-        server.answer(200, Map.of(), "{\"id\":\"rcpt-a\"}");
+        server.answer(200, Map.of(), "{\"status\":\"applied\",\"id\":\"rcpt-a\"}");
         byte[] report = "quarterly numbers\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] notes = "--not-a-boundary--".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         io.actiongate.connector.spi.DispatchRequest request = new io.actiongate.connector.spi.DispatchRequest(
