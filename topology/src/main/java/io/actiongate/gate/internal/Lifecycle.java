@@ -276,7 +276,8 @@ public final class Lifecycle {
 
     /** Publishes the receipt of {@code state} (also for an intermediate state that is not saved). */
     public void publish(ActionState state) {
-        emit(traced(new Record<Object, Object>(state.key(), StateRecords.receipt(state), now()), state), Sinks.RECEIPTS);
+        emit(traced(new Record<Object, Object>(state.key(), StateRecords.receipt(state), now()), state),
+                Sinks.RECEIPTS);
     }
 
     /**
@@ -310,8 +311,8 @@ public final class Lifecycle {
     public ActionState unknown(ActionState prev, ActionState state, ReasonCode code, String reason) {
         long now = now();
         ActionState next = save(prev, state.to(Phase.UNKNOWN, code, reason, now));
-        emit(traced(new Record<Object, Object>(next.key(), StateRecords.unknownOutcome(next, code, reason, now), now), next),
-                Sinks.UNKNOWN_OUTCOMES);
+        emit(traced(new Record<Object, Object>(next.key(), StateRecords.unknownOutcome(next, code, reason, now), now),
+                next), Sinks.UNKNOWN_OUTCOMES);
         LOG.info("action {} outcome unknown ({})", next.key(), code == null ? "reported" : code);
         return next;
     }
