@@ -48,6 +48,7 @@ import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.key.ActionKey;
 import io.actiongate.topics.Topics;
 
 /**
@@ -215,7 +216,7 @@ final class Load implements AutoCloseable {
         String tool = kind == Kind.READ || kind == Kind.CONFLICTING ? READ_TOOL : SEND_TOOL;
         String marker = INPUT_MARKER + callId + "-" + HexFormat.of().formatHex(randomBytes(8));
         ActionProposal proposal = proposal(callId, tool, marker);
-        String key = taskId + "/" + callId;
+        String key = ActionKey.format(taskId, callId);
         Action action = new Action(key, callId, kind, tool, marker, System.currentTimeMillis(), proposal);
         actions.put(key, action);
         ordered.add(action);

@@ -58,13 +58,13 @@ import io.actiongate.cli.commands.DecideCommand;
 import io.actiongate.cli.commands.ProposalJson;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.key.ActionKey;
-import io.actiongate.keys.KeyFiles;
+import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.sandbox.MultipartForm;
-import io.actiongate.scan.CredentialScanner;
-import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.sandbox.SandboxWebhookProvider.Fault;
+import io.actiongate.sandbox.SandboxWebhookProvider;
+import io.actiongate.scan.CredentialScanner;
 import io.actiongate.serde.AvroSetup;
 import io.actiongate.storage.AttachmentLimits;
 import io.actiongate.storage.AttachmentRef;
@@ -341,7 +341,7 @@ class AttachmentPipelineIT {
     }
 
     private List<String> objectsOf(String call) {
-        String invocationPrefix = Invocations.keyPrefix("attachments/", TASK + "/" + call);
+        String invocationPrefix = Invocations.keyPrefix("attachments/", ActionKey.format(TASK, call));
         return store.listKeys().stream().filter(k -> k.startsWith(invocationPrefix)).toList();
     }
 
@@ -387,14 +387,14 @@ class AttachmentPipelineIT {
         ActionProposal proposal = ActionProposal.newBuilder(ProposalJson.fromJson(p, Instant.now()))
                 .setAttachments(refs.stream().map(AttachmentRef::toAvro).toList()).build();
         produce(KAFKA.bootstrapServers(), Topics.PROPOSALS.name(prefix), Topics.PROPOSALS,
-                Map.of(TASK + "/" + call, proposal));
+                Map.of(ActionKey.format(TASK, call), proposal));
     }
 
     private void decide(String call, DecisionType type, String actionDigest) {
         Decision decision = DecideCommand.signed(new ActionKey(TASK, call), type, actionDigest, "owner@acme", ORG,
                 "test", Duration.ofMinutes(5), KEY_ID, ownerKey.getPrivate(), Instant.now());
         produce(KAFKA.bootstrapServers(), Topics.DECISIONS.name(prefix), Topics.DECISIONS,
-                Map.of(TASK + "/" + call, decision));
+                Map.of(ActionKey.format(TASK, call), decision));
     }
 
     private Receipt awaitReceipt(String call, Predicate<Receipt> wanted) {

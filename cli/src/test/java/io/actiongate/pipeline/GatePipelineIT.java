@@ -77,11 +77,11 @@ import io.actiongate.cli.commands.ProposalJson;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.executor.ExecutorProcessMain;
 import io.actiongate.key.ActionKey;
-import io.actiongate.keys.KeyFiles;
+import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
-import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.sandbox.SandboxWebhookProvider.Fault;
+import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.serde.AvroSetup;
 import io.actiongate.topics.Topics;
 
@@ -463,7 +463,7 @@ class GatePipelineIT {
 
     private void propose(String call, String idempotencyKey) {
         produce(KAFKA.bootstrapServers(), Topics.PROPOSALS.name(prefix), Topics.PROPOSALS,
-                Map.of(TASK + "/" + call, proposal(call, idempotencyKey)));
+                Map.of(ActionKey.format(TASK, call), proposal(call, idempotencyKey)));
     }
 
     private static ActionProposal proposal(String call, String idempotencyKey) {
@@ -491,7 +491,7 @@ class GatePipelineIT {
         Decision decision = DecideCommand.signed(new ActionKey(TASK, call), type, actionDigest, OWNER, ORG, "test",
                 Duration.ofMinutes(5), KEY_ID, ownerKey.getPrivate(), Instant.now());
         produce(KAFKA.bootstrapServers(), Topics.DECISIONS.name(prefix), Topics.DECISIONS,
-                Map.of(TASK + "/" + call, decision));
+                Map.of(ActionKey.format(TASK, call), decision));
     }
 
     private List<Receipt> receipts(String call) {

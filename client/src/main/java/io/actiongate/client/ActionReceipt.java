@@ -3,6 +3,8 @@ package io.actiongate.client;
 import java.time.Instant;
 import java.util.Optional;
 
+import io.actiongate.key.ActionKey;
+
 /**
  * The redacted state of one action as the gate published it on {@code receipts}. Never holds the input body.
  *
@@ -22,7 +24,7 @@ public record ActionReceipt(String taskId, String toolCallId, ReceiptState state
         Instant updatedAt) {
 
     public String actionKey() {
-        return taskId + "/" + toolCallId;
+        return ActionKey.format(taskId, toolCallId);
     }
 
     public Optional<String> reason() {

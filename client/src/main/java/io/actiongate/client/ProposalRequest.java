@@ -8,6 +8,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.actiongate.key.ActionKey;
+
 /**
  * One tool call a tool host wants to run, before the client fills the computed fields ({@code input_json},
  * {@code input_digest}, {@code proposed_at}). {@code principal_id} and {@code org_id} must come from the tool host's
@@ -65,7 +67,7 @@ public final class ProposalRequest {
     }
 
     public String actionKey() {
-        return taskId + "/" + toolCallId;
+        return ActionKey.format(taskId, toolCallId);
     }
 
     /** Fields as ARCHITECTURE.md section 3 names them; {@link ActionGateClient#propose} checks them. */

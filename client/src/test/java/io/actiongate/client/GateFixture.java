@@ -49,6 +49,7 @@ import io.actiongate.digest.DecisionSigning;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.GateStreams;
 import io.actiongate.gate.OperationClassifiers;
+import io.actiongate.key.ActionKey;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
 import io.actiongate.topics.TopicsCreator;
@@ -130,14 +131,14 @@ public final class GateFixture implements AutoCloseable {
                 .setApproverSubject("alice").setApproverOrg(ORG).setAuthMethod("webauthn").setIssuedAt(now)
                 .setExpiresAt(now.plus(Duration.ofHours(1))).setKeyId(KEY_ID).setSignature(ByteBuffer.allocate(0))
                 .build(), keys.getPrivate());
-        send(Topics.DECISIONS, task + "/" + call, d);
+        send(Topics.DECISIONS, ActionKey.format(task, call), d);
     }
 
     /** Waits for reservation {@code attempt} of the action and answers it SUCCEEDED, as an executor would. */
     public AttemptReservation succeed(String task, String call, int attempt) {
         AttemptReservation r = awaitAttempt(call, attempt);
         Instant now = Instant.now();
-        send(Topics.OUTCOMES, task + "/" + call, AttemptOutcome.newBuilder().setTaskId(task).setToolCallId(call)
+        send(Topics.OUTCOMES, ActionKey.format(task, call), AttemptOutcome.newBuilder().setTaskId(task).setToolCallId(call)
                 .setAttempt(attempt).setStatus(OutcomeStatus.SUCCEEDED).setDispatched(true).setHttpStatus(200)
                 .setProviderReceiptId("prov-" + call).setErrorCode(null).setErrorDetail(null).setRetryAt(null)
                 .setStartedAt(now).setFinishedAt(now).setExecutorId("client-it").build());

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import io.actiongate.approver.stepup.Totp;
+import io.actiongate.key.ActionKey;
 
 /**
  * The demo's person at the approval page: plain HTTP, as a browser without JavaScript would do it. Signs in at the
@@ -102,12 +103,12 @@ final class DemoReviewer {
      */
     Decided decide(String taskId, String callId, String decision, Duration wait)
             throws IOException, InterruptedException, PageException {
-        URI review = page.resolve("/review/" + taskId + "/" + callId);
+        URI review = page.resolve("/review/" + ActionKey.format(taskId, callId));
         long deadline = System.nanoTime() + wait.toNanos();
         String html = get(review).body();
         while (!html.contains("id=\"decide\"")) {
             if (System.nanoTime() - deadline > 0) {
-                throw new PageException("the review of " + taskId + "/" + callId + " offered no decision form within "
+                throw new PageException("the review of " + ActionKey.format(taskId, callId) + " offered no decision form within "
                         + wait.toSeconds() + " s (status " + text(html, "status") + ")");
             }
             Thread.sleep(POLL.toMillis());

@@ -32,7 +32,7 @@ import io.actiongate.avro.ResolvedBy;
 import io.actiongate.cli.commands.DecideCommand;
 import io.actiongate.cli.commands.ProposalJson;
 import io.actiongate.key.ActionKey;
-import io.actiongate.keys.KeyFiles;
+import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.serde.AvroSetup;
 import io.actiongate.topics.Topics;
@@ -107,7 +107,8 @@ public final class DemoScenario {
             ActionProposal email = summaryEmail(taskId, "email-1");
             step("summary email", "WAITING_APPROVAL, then one send after the human approves this exact email on "
                     + "the approval page", () -> {
-                        send(producer, Topics.PROPOSALS.name(prefix), email.getTaskId() + "/" + email.getToolCallId(),
+                        send(producer, Topics.PROPOSALS.name(prefix),
+                                ActionKey.format(email.getTaskId(), email.getToolCallId()),
                                 Topics.PROPOSALS.valueSerde().serializer().serialize(null, email));
                         Receipt waiting = watcher.awaitReceipt("email-1",
                                 r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL, WAIT, "WAITING_APPROVAL receipt");
@@ -209,7 +210,7 @@ public final class DemoScenario {
         input.put("text", summary + ".");
         ActionProposal p = proposal(callId, "webhook", "post_update", "post_update", "sha256:demo-post-update-v1",
                 input, summary, idempotencyKey);
-        send(producer, Topics.PROPOSALS.name(prefix), taskId + "/" + callId,
+        send(producer, Topics.PROPOSALS.name(prefix), ActionKey.format(taskId, callId),
                 Topics.PROPOSALS.valueSerde().serializer().serialize(null, p));
         Receipt waiting = watcher.awaitReceipt(callId, r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL, WAIT,
                 "WAITING_APPROVAL receipt");
@@ -306,7 +307,7 @@ public final class DemoScenario {
         Decision decision = DecideCommand.signed(new ActionKey(taskId, callId), type, digest,
                 DevStack.APPROVER_SUBJECT, DemoPolicy.ORG, "demo-cli", Duration.ofMinutes(15), keyId, key,
                 Instant.now());
-        send(producer, Topics.DECISIONS.name(prefix), taskId + "/" + callId,
+        send(producer, Topics.DECISIONS.name(prefix), ActionKey.format(taskId, callId),
                 Topics.DECISIONS.valueSerde().serializer().serialize(null, decision));
     }
 

@@ -29,10 +29,6 @@ public final class DevContext {
         return config;
     }
 
-    public CommonConfig commonConfig() {
-        return new CommonConfig(config);
-    }
-
     public String bootstrapServers() {
         return config.get(CommonConfig.BOOTSTRAP_SERVERS_CONFIG);
     }

@@ -26,7 +26,8 @@ import io.actiongate.avro.PolicyRecord;
 import io.actiongate.cli.commands.PolicyJson;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.http.HttpServerConfig;
-import io.actiongate.keys.KeyFiles;
+import io.actiongate.key.ActionKey;
+import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.storage.ObjectStoreConfig;
@@ -163,7 +164,7 @@ public final class DevStack implements DevComponent {
             proposeDemoEmail(context);
             mailboxWatch = watchMailbox(sandboxes);
             context.hint("waiting for your approval: the demo summary email, " + approver.publicUrl() + "/review/"
-                    + DEMO_TASK + "/" + DEMO_EMAIL_CALL + "; once approved it arrives in the sandbox mailbox ("
+                    + ActionKey.format(DEMO_TASK, DEMO_EMAIL_CALL) + "; once approved it arrives in the sandbox mailbox ("
                     + Sandboxes.MAIL_RECIPIENT + "); dev logs \"emails in the sandbox mailbox\" when it lands");
         }
         context.hint("watch receipts:   ./actiongate receipts --follow --bootstrap-servers "
@@ -216,7 +217,7 @@ public final class DevStack implements DevComponent {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(),
                 new org.apache.kafka.common.serialization.ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(Topics.PROPOSALS.name(context.topicPrefix()),
-                    DEMO_TASK + "/" + DEMO_EMAIL_CALL, Topics.PROPOSALS.valueSerde().serializer().serialize(null, email)))
+                    ActionKey.format(DEMO_TASK, DEMO_EMAIL_CALL), Topics.PROPOSALS.valueSerde().serializer().serialize(null, email)))
                     .get(30, TimeUnit.SECONDS);
         }
     }

@@ -15,7 +15,9 @@ final class LocalLogging {
      * Loggers whose warnings are about production concerns that a local environment has on purpose: Kafka Streams'
      * notice that the global thread's processing exception handler will change default in Kafka 5.0, and its
      * warning that the state directory lies under the OS temp directory (dev's data directory does, and is deleted
-     * on exit). Errors still show.
+     * on exit), and the object store's warning that the sandbox S3 server has no bucket lifecycle rules (it has
+     * not; dev's receipts cleaner deletes staged objects). Errors still show, except the sandbox S3 server's own
+     * log line for that same unsupported lifecycle request, which is its answer, not a failure.
      */
     /** Runs {@code work} with {@code loggers} off (logback only), then puts their levels back. */
     static <T> T quietly(java.util.function.Supplier<T> work, String... loggers) {
@@ -35,10 +37,13 @@ final class LocalLogging {
 
     static void quietForLocalEnvironment() {
         for (String name : new String[] {"org.apache.kafka.streams.StreamsConfig",
-            "org.apache.kafka.streams.processor.internals.StateDirectory"}) {
+            "org.apache.kafka.streams.processor.internals.StateDirectory", "io.actiongate.storage.S3AttachmentStore"}) {
             if (LoggerFactory.getLogger(name) instanceof Logger logger) {
                 logger.setLevel(Level.ERROR);
             }
+        }
+        if (LoggerFactory.getLogger("org.gaul.s3proxy.S3ProxyHandler") instanceof Logger logger) {
+            logger.setLevel(Level.OFF);
         }
     }
 }

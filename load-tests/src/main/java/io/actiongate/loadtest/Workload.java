@@ -30,6 +30,7 @@ import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.key.ActionKey;
 import io.actiongate.topics.Topics;
 
 /**
@@ -111,7 +112,7 @@ final class Workload {
     }
 
     String key(String callId) {
-        return taskId + "/" + callId;
+        return ActionKey.format(taskId, callId);
     }
 
     /** A proposal for {@code tool} with its own input and a correct input digest. */

@@ -57,12 +57,12 @@ final class ActionsHandler implements HttpHandler {
         try (exchange) {
             if (!"GET".equals(exchange.getRequestMethod())) {
                 exchange.getResponseHeaders().set("Allow", "GET");
-                Responses.json(exchange, 405, Json.error("method_not_allowed", "only GET is supported"));
+                Responses.json(exchange, 405, HttpJson.error("method_not_allowed", "only GET is supported"));
                 return;
             }
             Optional<ActionKey> key = parse(exchange.getRequestURI().getRawPath());
             if (key.isEmpty()) {
-                Responses.json(exchange, 400, Json.error("invalid_identifier",
+                Responses.json(exchange, 400, HttpJson.error("invalid_identifier",
                         "expected /v1/actions/{task_id}/{tool_call_id}, ids matching "
                                 + ActionKey.ID_PATTERN.pattern()));
                 return;
@@ -72,7 +72,7 @@ final class ActionsHandler implements HttpHandler {
             } catch (RuntimeException e) {
                 // a failing view function or store must not drop the connection without an answer
                 LOG.warn("cannot answer for an action: {}", e.getClass().getName());
-                Responses.json(exchange, 500, Json.error("internal", "cannot read the action state"));
+                Responses.json(exchange, 500, HttpJson.error("internal", "cannot read the action state"));
             }
         }
     }
@@ -92,12 +92,12 @@ final class ActionsHandler implements HttpHandler {
             answerLocally(exchange, actionKey);
         } else if (route instanceof ActionStateQuery.Remote remote) {
             if (exchange.getRequestHeaders().containsKey(FORWARDED_HEADER)) {
-                Responses.json(exchange, 503, Json.error("unavailable", "key ownership is moving; retry"));
+                Responses.json(exchange, 503, HttpJson.error("unavailable", "key ownership is moving; retry"));
             } else {
                 forward(exchange, remote, key);
             }
         } else {
-            Responses.json(exchange, 503, Json.error("unavailable", ((ActionStateQuery.Unavailable) route).why()));
+            Responses.json(exchange, 503, HttpJson.error("unavailable", ((ActionStateQuery.Unavailable) route).why()));
         }
     }
 
@@ -106,19 +106,19 @@ final class ActionsHandler implements HttpHandler {
         try {
             state = query.localState(actionKey);
         } catch (StateUnavailableException e) {
-            Responses.json(exchange, 503, Json.error("unavailable", "state store is not queryable now; retry"));
+            Responses.json(exchange, 503, HttpJson.error("unavailable", "state store is not queryable now; retry"));
             return;
         }
         if (state.isEmpty()) {
-            Responses.json(exchange, 404, Json.error("not_found", "no such action"));
+            Responses.json(exchange, 404, HttpJson.error("not_found", "no such action"));
             return;
         }
-        Responses.json(exchange, 200, Json.withoutInputBodies(state.get()));
+        Responses.json(exchange, 200, HttpJson.withoutInputBodies(state.get()));
     }
 
     private void forward(HttpExchange exchange, ActionStateQuery.Remote remote, ActionKey key) throws IOException {
         URI target = URI.create(scheme + hostForUri(remote.host()) + ":" + remote.port() + PREFIX
-                + key.taskId() + "/" + key.toolCallId());
+                + key);
         HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(FORWARD_TIMEOUT)
                 .header(FORWARDED_HEADER, "1").header("Accept", "application/json");
         // the caller was authenticated here; every gate accepts the same tokens, so its credential goes along
@@ -132,11 +132,11 @@ final class ActionsHandler implements HttpHandler {
             response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {
             LOG.warn("cannot reach owner {}:{} of an action key: {}", remote.host(), remote.port(), e.toString());
-            Responses.json(exchange, 503, Json.error("unavailable", "owning instance is not reachable; retry"));
+            Responses.json(exchange, 503, HttpJson.error("unavailable", "owning instance is not reachable; retry"));
             return;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            Responses.json(exchange, 503, Json.error("unavailable", "interrupted"));
+            Responses.json(exchange, 503, HttpJson.error("unavailable", "interrupted"));
             return;
         }
         String contentType = response.headers().firstValue("Content-Type").orElse(Responses.JSON);

@@ -51,7 +51,7 @@ final class AuthFilter extends Filter {
                 exchange.getRemoteAddress(), refusal);
         try (exchange) {
             exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"actiongate\"");
-            Responses.json(exchange, 401, Json.error("unauthorized",
+            Responses.json(exchange, 401, HttpJson.error("unauthorized",
                     "a bearer token or a trusted client certificate is required"));
         }
     }

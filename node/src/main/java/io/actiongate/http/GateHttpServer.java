@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
- * The HTTP surface of one gate instance (ARCHITECTURE.md section 7) on the JDK's HTTP server:
+ * The HTTP surface of one gate instance (docs/contract.md section 7) on the JDK's HTTP server:
  * {@code GET /v1/actions/{task_id}/{tool_call_id}}, {@code /metrics}, {@code /health/live}, {@code /health/ready}.
  * Requests run on a small bounded pool; when it is saturated the accepting thread runs the request itself, which
  * slows accepting down instead of queueing without bound.

@@ -18,7 +18,7 @@ import io.prometheus.metrics.model.snapshots.Unit;
 
 /**
  * The gate's Prometheus metrics. Labels are bounded enumerations (status, reason code, connector), never ids,
- * inputs or free text, so no body or secret can reach {@code /metrics} (ARCHITECTURE.md invariant 5).
+ * inputs or free text, so no body or secret can reach {@code /metrics} (docs/contract.md, invariant 5).
  *
  * <pre>
  * actiongate_receipts_total{status, reason_code}           receipts published

@@ -20,7 +20,7 @@ final class Responses {
     static void json(HttpExchange exchange, int status, JsonNode body) throws IOException {
         byte[] bytes;
         try {
-            bytes = Json.MAPPER.writeValueAsBytes(body);
+            bytes = HttpJson.MAPPER.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             throw new IOException("cannot render JSON", e);
         }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.actiongate.gate.internal.ActionState;
-import io.actiongate.gate.internal.Records;
+import io.actiongate.gate.internal.StateRecords;
 import io.actiongate.http.AvroJson;
 
 /**
@@ -17,7 +17,7 @@ public final class ActionViews {
     }
 
     public static JsonNode view(ActionState state) {
-        ObjectNode node = AvroJson.toJson(Records.receipt(state));
+        ObjectNode node = AvroJson.toJson(StateRecords.receipt(state));
         node.put("phase", state.phase().name());
         if (state.action() != null && state.action().summary() != null) {
             node.put("summary", state.action().summary());

@@ -23,9 +23,9 @@ import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.executor.Executor;
 import io.actiongate.executor.ExecutorConfig;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.gate.GateStores;
 import io.actiongate.gate.GateStreams;
 import io.actiongate.gate.OperationClassifiers;
-import io.actiongate.gate.Stores;
 import io.actiongate.gate.internal.ActionState;
 import io.actiongate.http.GateHttpServer;
 import io.actiongate.http.GateMetrics;
@@ -100,7 +100,7 @@ public final class ActiongateNode implements AutoCloseable {
             HostInfo self = new HostInfo(nodeConfig.advertisedHost(), http.port());
             gateConfig.put(GateConfig.STREAMS_PREFIX + StreamsConfig.APPLICATION_SERVER_CONFIG,
                     self.host() + ":" + self.port());
-            // the gate classifies with the providers' own logic (ARCHITECTURE.md section 4, "Classification"):
+            // the gate classifies with the providers' own logic (docs/contract.md section 4, "Classification"):
             // classifier-only connectors, built from the same settings without resolving any credential, so a gate
             // pod holds no provider secret
             gate = GateStreams.create(new GateConfig(gateConfig),
@@ -109,7 +109,7 @@ public final class ActiongateNode implements AutoCloseable {
             GateStreams streams = gate;
             metrics.consumerLag("gate", () -> streams.streams().metrics());
             started.push(() -> gate.close(Duration.ofMillis(nodeConfig.shutdownTimeoutMs())));
-            actions.set(new StreamsActionStateQuery<ActionState>(gate.streams(), Stores.ACTIONS, self,
+            actions.set(new StreamsActionStateQuery<ActionState>(gate.streams(), GateStores.ACTIONS, self,
                     ActionViews::view));
             gate.start();
         }

@@ -9,6 +9,7 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.gate.ReceiptObserver;
 import io.actiongate.http.GateMetrics;
+import io.actiongate.key.ActionKey;
 
 /**
  * Turns the receipts one gate instance publishes into metrics: receipts by status and reason code, how long actions
@@ -32,7 +33,7 @@ final class ReceiptMetrics implements ReceiptObserver {
     @Override
     public void published(Receipt receipt) {
         metrics.receipt(receipt.getStatus().name(), receipt.getReasonCode());
-        String key = receipt.getTaskId() + "/" + receipt.getToolCallId();
+        String key = ActionKey.format(receipt.getTaskId(), receipt.getToolCallId());
         ReceiptStatus status = receipt.getStatus();
 
         if (status == ReceiptStatus.WAITING_APPROVAL) {

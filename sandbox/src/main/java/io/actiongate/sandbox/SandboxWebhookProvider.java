@@ -32,7 +32,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * A local webhook provider on 127.0.0.1 that implements the provider protocol of ARCHITECTURE.md section 6, for
+ * A local webhook provider on 127.0.0.1 that implements the provider protocol of docs/contract.md section 6, for
  * {@code actiongate dev}, the demo and tests.
  * <ul>
  *   <li>{@code POST /{operation}} with an {@code Idempotency-Key}: applies the effect once per key and answers

@@ -1,7 +1,7 @@
 package io.actiongate.contract;
 
 /**
- * The reason codes of ARCHITECTURE.md section 4, exactly as they travel in {@code Receipt.reason_code} and
+ * The reason codes of docs/contract.md section 4, exactly as they travel in {@code Receipt.reason_code} and
  * {@code DeadLetter.reason_code}. Every refusal in actiongate carries one of these; never a free string.
  */
 public enum ReasonCode {

@@ -14,7 +14,7 @@ import org.apache.avro.Schema;
 import io.actiongate.avro.Decision;
 
 /**
- * The Ed25519 signature of a {@link Decision} (ARCHITECTURE.md section 3): over the UTF-8 JCS of the JSON object
+ * The Ed25519 signature of a {@link Decision} (docs/contract.md section 3): over the UTF-8 JCS of the JSON object
  * holding every other field of the decision, bytes fields excluded. Enums are their symbol, timestamps their
  * epoch milliseconds, absent optional fields {@code null}.
  */

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.actiongate.avro.Attachment;
 
-/** The {@code input_digest} and {@code action_digest} of ARCHITECTURE.md section 3. */
+/** The {@code input_digest} and {@code action_digest} of docs/contract.md section 3. */
 public final class Digests {
 
     public static final String PREFIX = "sha256:";

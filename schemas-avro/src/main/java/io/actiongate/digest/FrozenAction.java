@@ -6,7 +6,7 @@ import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Attachment;
 
 /**
- * The frozen action a human approves (ARCHITECTURE.md section 3): exactly these fields, no more. The
+ * The frozen action a human approves (docs/contract.md section 3): exactly these fields, no more. The
  * {@code input} is the parsed {@code input_json}, so white space and member order in the proposal do not
  * change what is approved.
  */

@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The action key {@code task_id + "/" + tool_call_id} (ARCHITECTURE.md section 2). Both ids match
+ * The action key {@code task_id + "/" + tool_call_id} (docs/contract.md section 2). Both ids match
  * {@code [A-Za-z0-9._:-]{1,128}}; the separator cannot appear inside either id, so parsing is unambiguous.
  */
 public record ActionKey(String taskId, String toolCallId) {
@@ -53,6 +53,15 @@ public record ActionKey(String taskId, String toolCallId) {
         return isValidId(task) && isValidId(call) ? Optional.of(new ActionKey(task, call)) : Optional.empty();
     }
 
+    /**
+     * The key text of two ids, valid or not, without validating them: for comparing the ids a record carries with
+     * its record key, and for naming a record whose ids may be invalid. For valid ids it equals
+     * {@code new ActionKey(task, call).toString()}. The one place besides {@link #toString()} that joins ids.
+     */
+    public static String format(String task, String call) {
+        return task + SEPARATOR + call;
+    }
+
     /** Whether {@code task} and {@code call} form a valid key, without building one. */
     public static boolean isValid(String task, String call) {
         return isValidId(task) && isValidId(call);
@@ -60,6 +69,6 @@ public record ActionKey(String taskId, String toolCallId) {
 
     @Override
     public String toString() {
-        return taskId + SEPARATOR + toolCallId;
+        return format(taskId, toolCallId);
     }
 }

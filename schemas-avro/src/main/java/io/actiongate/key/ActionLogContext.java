@@ -25,7 +25,7 @@ public final class ActionLogContext {
 
     /** The scope of the action {@code taskId/toolCallId}; a no-op when either id is invalid. */
     public static Scope enter(String taskId, String toolCallId) {
-        return ActionKey.isValid(taskId, toolCallId) ? set(taskId + ActionKey.SEPARATOR + toolCallId) : () -> { };
+        return ActionKey.isValid(taskId, toolCallId) ? set(ActionKey.format(taskId, toolCallId)) : () -> { };
     }
 
     /** The scope of the action whose key is {@code actionKey}; a no-op when it is not a valid action key. */

@@ -7,7 +7,7 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Serde;
 
 /**
- * One topic of the contract (ARCHITECTURE.md section 2): its name without the configurable prefix, its key and
+ * One topic of the contract (docs/contract.md section 2): its name without the configurable prefix, its key and
  * value serdes, and its cleanup policy. Immutable.
  */
 public record TopicSpec<K, V>(String suffix, Serde<K> keySerde, Serde<V> valueSerde, Cleanup cleanup,

@@ -18,7 +18,7 @@ import io.actiongate.avro.Reconciliation;
 import io.actiongate.avro.UnknownOutcome;
 import io.actiongate.serde.AvroSerdes;
 
-/** Every topic of ARCHITECTURE.md section 2, each with its key and value serde. */
+/** Every topic of docs/contract.md section 2, each with its key and value serde. */
 public final class Topics {
 
     public static final String DEFAULT_PREFIX = "actiongate.";

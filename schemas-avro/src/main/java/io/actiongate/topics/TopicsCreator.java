@@ -25,7 +25,7 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Creates the topics of ARCHITECTURE.md section 2 under a prefix, safe to run any number of times. A topic that
+ * Creates the topics of docs/contract.md section 2 under a prefix, safe to run any number of times. A topic that
  * already exists is never changed: its partition count and the configs of its {@link TopicSpec#configs()} (cleanup
  * policy, and retention for delete topics) are compared with the spec and every difference is reported as
  * {@link TopicDrift}.

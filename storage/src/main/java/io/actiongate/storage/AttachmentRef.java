@@ -5,7 +5,7 @@ import java.util.Objects;
 import io.actiongate.avro.Attachment;
 
 /**
- * The immutable metadata an action holds about one attachment (ARCHITECTURE.md section 3, {@code attachments}).
+ * The immutable metadata an action holds about one attachment (docs/contract.md section 3, {@code attachments}).
  * Never the content. {@code sha256} is lowercase hex.
  */
 public record AttachmentRef(String objectKey, String sha256, long sizeBytes, String contentType,

@@ -20,6 +20,6 @@ public final class Invocations {
     /** {@code {keyPrefix}{task_id}/{tool_call_id}/}: every object the invocation staged lives below it. */
     public static String keyPrefix(String keyPrefix, String ownerInvocationId) {
         ActionKey key = ActionKey.parse(ownerInvocationId);
-        return keyPrefix + key.taskId() + "/" + key.toolCallId() + "/";
+        return keyPrefix + key + "/";
     }
 }

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -47,7 +48,8 @@ class AttachmentCleanerTest {
     private void receipt(String task, String call, ReceiptStatus status) {
         Receipt r = Receipt.newBuilder().setTaskId(task).setToolCallId(call).setStatus(status)
                 .setToolName("send").setProvider("webhook").setOperation("send").setUpdatedAt(Instant.EPOCH).build();
-        consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, offset++, task + "/" + call, SERDE.serialize(TOPIC, r)));
+        consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, offset++, ActionKey.format(task, call),
+                SERDE.serialize(TOPIC, r)));
     }
 
     @Test

@@ -4,9 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
 
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -19,7 +17,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.Receipt;
 import io.actiongate.gate.internal.ActionState;
 import io.actiongate.gate.internal.CredentialCheck;
-import io.actiongate.gate.internal.Records;
+import io.actiongate.gate.internal.StateRecords;
 
 /**
  * Runs the gate topology: exactly-once v2, RocksDB stores under {@code state.dir}. Used by
@@ -97,7 +95,7 @@ public final class GateStreams implements AutoCloseable {
     /**
      * The Kafka Streams properties of the gate: {@code bootstrap.servers} and {@code kafka.*} client settings,
      * application id and state dir, then {@code gate.streams.*} overrides; exactly-once v2 always. The stores are
-     * RocksDB ({@link Stores}).
+     * RocksDB ({@link GateStores}).
      */
     public static Properties properties(GateConfig config) {
         Properties p = new Properties();
@@ -120,22 +118,14 @@ public final class GateStreams implements AutoCloseable {
     }
 
     /**
-     * Which instance holds the action {@code taskId/toolCallId} (for routing {@code GET /v1/actions/...}; needs
-     * {@code streams.application.server} on every instance).
-     */
-    public KeyQueryMetadata ownerOf(String actionKey) {
-        return streams.queryMetadataForKey(Stores.ACTIONS, actionKey, Serdes.String().serializer());
-    }
-
-    /**
      * The current receipt of an action held by this instance (interactive query on {@code gate-actions}); empty when
      * this instance does not hold it. Throws Kafka's {@code InvalidStateStoreException} while the store is not
      * queryable (rebalance, restoration): answer 503 and retry.
      */
     public Optional<Receipt> localReceipt(String actionKey) {
         ReadOnlyKeyValueStore<String, ActionState> store = streams.store(
-                StoreQueryParameters.fromNameAndType(Stores.ACTIONS, QueryableStoreTypes.<String, ActionState>keyValueStore()));
-        return Optional.ofNullable(store.get(actionKey)).map(Records::receipt);
+                StoreQueryParameters.fromNameAndType(GateStores.ACTIONS, QueryableStoreTypes.<String, ActionState>keyValueStore()));
+        return Optional.ofNullable(store.get(actionKey)).map(StateRecords::receipt);
     }
 
     public void start() {

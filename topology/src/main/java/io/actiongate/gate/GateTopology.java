@@ -38,7 +38,7 @@ import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
 
 /**
- * The gate: ARCHITECTURE.md section 4 as a Kafka Streams {@link Topology}. A pure factory; {@link GateStreams}
+ * The gate: docs/contract.md section 4 as a Kafka Streams {@link Topology}. A pure factory; {@link GateStreams}
  * runs it. Every input is consumed as bytes, routed to the task that owns its key's murmur2 partition (a record
  * already there goes straight on; a misrouted one hops once through an internal topic), and decoded in one place
  * per topic (undecodable records become dead letters). Decisions are first claimed by their decision id. The
@@ -166,7 +166,7 @@ public final class GateTopology {
                         .withValueSerde(raw).withStreamPartitioner(Routing.objectPartitioner()));
         Topology t = dsl.build();
 
-        t.addGlobalStore(Stores.policy(), POLICY_SOURCE, bytes, bytes, Topics.POLICY.name(prefix), POLICY_UPDATE,
+        t.addGlobalStore(GateStores.policy(), POLICY_SOURCE, bytes, bytes, Topics.POLICY.name(prefix), POLICY_UPDATE,
                 PolicyUpdateProcessor::new);
 
         t.addProcessor(PROPOSALS_DECODE, DecodeProcessor.supplier(avro(Topics.PROPOSALS), ADMIT, hopTopics),
@@ -193,11 +193,11 @@ public final class GateTopology {
                 () -> new ReconciliationProcessor(config, operations), RECONCILIATIONS_DECODE);
 
         String[] stateful = {ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS};
-        t.addStateStore(Stores.actions(), stateful);
-        t.addStateStore(Stores.timers(), ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS, CLAIM);
-        t.addStateStore(Stores.pending(), stateful);
-        t.addStateStore(Stores.decisionIds(), stateful);
-        t.addStateStore(Stores.decisionClaims(), ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS, CLAIM);
+        t.addStateStore(GateStores.actions(), stateful);
+        t.addStateStore(GateStores.timers(), ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS, CLAIM);
+        t.addStateStore(GateStores.pending(), stateful);
+        t.addStateStore(GateStores.decisionIds(), stateful);
+        t.addStateStore(GateStores.decisionClaims(), ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS, CLAIM);
 
         t.addProcessor(Sinks.RECEIPTS, () -> new io.actiongate.gate.internal.ReceiptObserverProcessor(receipts),
                 ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS);

@@ -11,7 +11,7 @@ import io.actiongate.connector.spi.OperationClassifier;
 import io.actiongate.connector.spi.Validation;
 
 /**
- * The gate's view of the providers' own classification logic (ARCHITECTURE.md section 4, "Classification"): at
+ * The gate's view of the providers' own classification logic (docs/contract.md section 4, "Classification"): at
  * admission and again right before each reservation the gate asks the proposal's provider to classify and validate
  * the operation and input. Empty means no connector is configured for the provider, which the gate treats as
  * {@code UNKNOWN_PROVIDER_METHOD} (fail closed); so does an exception thrown by an implementation.

@@ -6,7 +6,7 @@ import java.util.List;
  * Detectors for what must never appear in an actiongate output (topics, stores, logs, metrics) on top of the
  * credential detectors: attachment content as base64, local filesystem paths, and presigned or signed upload URLs.
  * They are not applied to proposal inputs, where a path or an encoded blob may be legitimate tool input; they
- * audit what actiongate itself writes (ARCHITECTURE.md section 4, invariant 5).
+ * audit what actiongate itself writes (docs/contract.md section 4, invariant 5).
  */
 final class OutputDetectors {
 

@@ -23,7 +23,7 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.contract.ReasonCode;
 
-/** Admission (ARCHITECTURE.md section 4): each failed check is a REJECTED receipt with its code and nothing else. */
+/** Admission (docs/contract.md section 4): each failed check is a REJECTED receipt with its code and nothing else. */
 class AdmissionTest {
 
     @TempDir

@@ -115,16 +115,16 @@ class GateConfigTest {
         String text = d.toString();
         assertThat(d.globalStores()).singleElement().satisfies(g -> {
             assertThat(g.source().topicSet()).containsExactly("actiongate.policy");
-            assertThat(g.processor().stores()).containsExactly(Stores.POLICY);
+            assertThat(g.processor().stores()).containsExactly(GateStores.POLICY);
         });
         assertThat(text).doesNotContain("KSTREAM-").doesNotContain("KTABLE-");
         assertThat(d.subtopologies()).hasSize(1);
         assertThat(text).contains(GateTopology.ADMIT, GateTopology.DECIDE, GateTopology.SETTLE, GateTopology.RECONCILE,
-                GateTopology.TIMERS, Stores.ACTIONS, Stores.TIMERS, Stores.PENDING, Stores.DECISION_IDS);
+                GateTopology.TIMERS, GateStores.ACTIONS, GateStores.TIMERS, GateStores.PENDING, GateStores.DECISION_IDS);
         // the route of every input, its hop topic and the decision claim live in the same sub-topology
         assertThat(text).contains(GateTopology.PROPOSALS_ROUTE, GateTopology.DECISIONS_ROUTE,
                 GateTopology.OUTCOMES_ROUTE, GateTopology.RECONCILIATIONS_ROUTE, GateTopology.CLAIM,
-                Stores.DECISION_CLAIMS);
+                GateStores.DECISION_CLAIMS);
         for (String hop : GateTopology.HOPS) {
             assertThat(text).contains(GateTopology.hopEntry(hop), GateTopology.hopExit(hop), hop + "-repartition");
         }

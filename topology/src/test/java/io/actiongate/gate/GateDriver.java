@@ -50,6 +50,7 @@ import io.actiongate.avro.Verdict;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.key.ActionKey;
 import io.actiongate.topics.Topics;
 
 /**
@@ -324,7 +325,7 @@ final class GateDriver implements AutoCloseable {
     }
 
     static String key(ActionProposal p) {
-        return p.getTaskId() + "/" + p.getToolCallId();
+        return ActionKey.format(p.getTaskId(), p.getToolCallId());
     }
 
     ActionProposal propose(ActionProposal.Builder b) {
@@ -353,7 +354,7 @@ final class GateDriver implements AutoCloseable {
     }
 
     Decision decide(Decision d) {
-        decisions.pipeInput(d.getTaskId() + "/" + d.getToolCallId(), d);
+        decisions.pipeInput(ActionKey.format(d.getTaskId(), d.getToolCallId()), d);
         return d;
     }
 
@@ -375,7 +376,7 @@ final class GateDriver implements AutoCloseable {
 
     void report(AttemptOutcome.Builder b) {
         AttemptOutcome o = b.build();
-        outcomes.pipeInput(o.getTaskId() + "/" + o.getToolCallId(), o);
+        outcomes.pipeInput(ActionKey.format(o.getTaskId(), o.getToolCallId()), o);
     }
 
     void reconcile(ActionProposal p, int attempt, Verdict verdict) {
@@ -437,8 +438,8 @@ final class GateDriver implements AutoCloseable {
      * puts them back for the next driver. Use the driver for nothing but {@link #close()} afterwards.
      */
     void closeStores() {
-        for (String name : List.of(Stores.ACTIONS, Stores.TIMERS, Stores.PENDING, Stores.DECISION_IDS,
-                Stores.DECISION_CLAIMS, Stores.POLICY)) {
+        for (String name : List.of(GateStores.ACTIONS, GateStores.TIMERS, GateStores.PENDING, GateStores.DECISION_IDS,
+                GateStores.DECISION_CLAIMS, GateStores.POLICY)) {
             StateStore store = driver.getKeyValueStore(name);
             store.close();
         }

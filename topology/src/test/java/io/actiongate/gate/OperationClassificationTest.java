@@ -28,7 +28,7 @@ import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.contract.ReasonCode;
 
 /**
- * The gate classifies with the provider's own logic at admission and before each reservation (ARCHITECTURE.md
+ * The gate classifies with the provider's own logic at admission and before each reservation (docs/contract.md
  * section 4, "Classification"; issue 9, gate side).
  */
 class OperationClassificationTest {

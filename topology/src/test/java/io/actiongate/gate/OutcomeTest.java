@@ -101,7 +101,7 @@ class OutcomeTest {
         gate.advance(Duration.ofSeconds(11));
         AttemptReservation second = gate.attempts.readValue();
         assertThat(second.getAttempt()).isEqualTo(2);
-        assertThat(second.getIdempotencyKey()).isEqualTo(io.actiongate.gate.internal.Records
+        assertThat(second.getIdempotencyKey()).isEqualTo(io.actiongate.gate.internal.StateRecords
                 .derivedIdempotencyKey("T-1/c-1"));
         Receipt r = gate.lastReceipt();
         assertThat(r.getStatus()).isEqualTo(ReceiptStatus.DISPATCHING);

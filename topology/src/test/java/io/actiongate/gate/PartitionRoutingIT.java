@@ -65,12 +65,13 @@ import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.gate.internal.Routing;
+import io.actiongate.key.ActionKey;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
 import io.actiongate.topics.TopicsCreator;
 
 /**
- * ARCHITECTURE.md section 2, "Partitioning is the gate's job": the gate on a real broker with three partitions per
+ * docs/contract.md section 2, "Partitioning is the gate's job": the gate on a real broker with three partitions per
  * topic, fed by three kinds of producer at once. A Java producer (murmur2, the gate's own routing), one whose
  * partitioner is librdkafka's default ({@code consistent_random}: CRC32 of the key bytes modulo the partition
  * count, what a Python, Go or .NET tool host uses unless told otherwise), and one that writes to an explicit wrong
@@ -280,7 +281,7 @@ class PartitionRoutingIT {
     // ---- keys -----------------------------------------------------------------------------------------------
 
     private static String key(String call) {
-        return GateDriver.TASK + "/" + call;
+        return ActionKey.format(GateDriver.TASK, call);
     }
 
     private static int home(String call) {

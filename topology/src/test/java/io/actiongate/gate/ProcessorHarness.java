@@ -26,10 +26,10 @@ import io.actiongate.serde.AvroSerdes;
 final class ProcessorHarness {
 
     final MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
-    final KeyValueStore<String, ActionState> actions = store(Stores.ACTIONS, new JsonSerde<>(ActionState.class));
-    final KeyValueStore<String, String> timers = store(Stores.TIMERS, Serdes.String());
-    final KeyValueStore<String, String> pending = store(Stores.PENDING, Serdes.String());
-    final KeyValueStore<String, Long> decisionIds = store(Stores.DECISION_IDS, Serdes.Long());
+    final KeyValueStore<String, ActionState> actions = store(GateStores.ACTIONS, new JsonSerde<>(ActionState.class));
+    final KeyValueStore<String, String> timers = store(GateStores.TIMERS, Serdes.String());
+    final KeyValueStore<String, String> pending = store(GateStores.PENDING, Serdes.String());
+    final KeyValueStore<String, Long> decisionIds = store(GateStores.DECISION_IDS, Serdes.Long());
     final ScriptedPolicyStore policy = new ScriptedPolicyStore();
 
     ProcessorHarness() {
@@ -123,7 +123,7 @@ final class ProcessorHarness {
 
         @Override
         public String name() {
-            return Stores.POLICY;
+            return GateStores.POLICY;
         }
 
         @Override

@@ -24,8 +24,8 @@ import io.actiongate.gate.internal.DeadLetters;
 import io.actiongate.gate.internal.Inbound;
 import io.actiongate.gate.internal.Lifecycle;
 import io.actiongate.gate.internal.ProposalProcessor;
-import io.actiongate.gate.internal.Records;
 import io.actiongate.gate.internal.Sinks;
+import io.actiongate.gate.internal.StateRecords;
 
 /**
  * One policy snapshot per record (issue 8, fix 2) and one record as one unit (fix 3), on the processors with
@@ -90,7 +90,8 @@ class RecordAtomicityTest {
         ActionProposal p = lookup("c-1").build();
         Inbound<ActionProposal> in = record(p).value();
         lifecycle.atomically(in, "admission", () -> {
-            ActionState admitted = ActionState.fresh(Records.action(p), "sha256:d", 0L);
+            ActionState admitted = ActionState.fresh(StateRecords.action(p), "sha256:d", 0L)
+                    .to(io.actiongate.gate.internal.Phase.APPROVED, null, null, 0L);
             lifecycle.reserve(null, admitted); // writes actions, timers, pending; forwards attempt and receipt
             lifecycle.useDecision("d-1");
             throw new IllegalStateException("bug while handling " + p.getInputJson());
@@ -116,7 +117,8 @@ class RecordAtomicityTest {
         Lifecycle lifecycle = new Lifecycle(h.context, config, FakeClassifiers.webhook());
         ActionProposal first = lookup("c-1").build();
         lifecycle.atomically(record(first).value(), "admission",
-                () -> lifecycle.reserve(null, ActionState.fresh(Records.action(first), "sha256:d", 0L)));
+                () -> lifecycle.reserve(null, ActionState.fresh(StateRecords.action(first), "sha256:d", 0L)
+                    .to(io.actiongate.gate.internal.Phase.APPROVED, null, null, 0L)));
         ActionState kept = h.actions.get("T-1/c-1");
         assertThat(kept.phase().name()).isEqualTo("DISPATCHING");
         lifecycle.atomically(record(first).value(), "outcome", () -> {
@@ -132,11 +134,50 @@ class RecordAtomicityTest {
     }
 
     @Test
+    void shouldRefuseAnIllegalTransitionAsADeadLetterCountItAndChangeNothing() {
+        Lifecycle lifecycle = new Lifecycle(h.context, config, FakeClassifiers.webhook());
+        ActionProposal first = lookup("c-1").build();
+        lifecycle.atomically(record(first).value(), "admission",
+                () -> lifecycle.reserve(null, ActionState.fresh(StateRecords.action(first), "sha256:d", 0L)
+                        .to(io.actiongate.gate.internal.Phase.APPROVED, null, null, 0L)));
+        ActionState kept = h.actions.get("T-1/c-1");
+        h.context.resetForwards();
+        lifecycle.atomically(record(first).value(), "outcome", () -> {
+            lifecycle.useDecision("d-9");
+            lifecycle.save(kept, kept.to(io.actiongate.gate.internal.Phase.WAITING_APPROVAL, null, null, 1L));
+        });
+        assertThat(h.actions.get("T-1/c-1")).as("the action did not move").isEqualTo(kept);
+        assertThat(h.decisionIds.get("d-9")).as("the record's other writes are undone").isNull();
+        assertThat(forwardedTo(Sinks.RECEIPTS)).isEmpty();
+        List<CapturedForward<?, ?>> letters = forwardedTo(DeadLetters.SINK);
+        assertThat(letters).hasSize(1);
+        DeadLetter letter = (DeadLetter) letters.get(0).record().value();
+        assertThat(letter.getReasonCode()).isEqualTo(ReasonCode.SCHEMA_INVALID.name());
+        assertThat(letter.getReason()).isEqualTo(
+                "outcome refused: illegal transition DISPATCHING -> WAITING_APPROVAL; the record was not applied");
+        assertThat(illegalTransitions()).isEqualTo(1.0);
+
+        // a timer (no record to dead-letter) is kept as it was, counted, and the thread goes on
+        lifecycle.atomically(null, "timer LEASE",
+                () -> lifecycle.save(kept, kept.to(io.actiongate.gate.internal.Phase.DENIED, null, null, 1L)));
+        assertThat(h.actions.get("T-1/c-1")).isEqualTo(kept);
+        assertThat(illegalTransitions()).isEqualTo(2.0);
+    }
+
+    private double illegalTransitions() {
+        return h.context.metrics().metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals(Lifecycle.ILLEGAL_TRANSITIONS)
+                        && e.getKey().group().equals(Lifecycle.METRIC_GROUP))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+    }
+
+    @Test
     void shouldRethrowAFailureThatIsNotAboutTheRecordAfterUndoingIt() {
         Lifecycle lifecycle = new Lifecycle(h.context, config, FakeClassifiers.webhook());
         ActionProposal p = lookup("c-1").build();
         assertThatThrownBy(() -> lifecycle.atomically(record(p).value(), "admission", () -> {
-            lifecycle.reserve(null, ActionState.fresh(Records.action(p), "sha256:d", 0L));
+            lifecycle.reserve(null, ActionState.fresh(StateRecords.action(p), "sha256:d", 0L)
+                    .to(io.actiongate.gate.internal.Phase.APPROVED, null, null, 0L));
             throw new ProcessorStateException("store is gone");
         })).isInstanceOf(ProcessorStateException.class);
         assertThat(ProcessorHarness.count(h.actions)).isZero();

@@ -26,6 +26,7 @@ import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.internal.ActionState;
 import io.actiongate.gate.internal.DecisionClaim;
 import io.actiongate.gate.internal.Routing;
+import io.actiongate.key.ActionKey;
 
 /**
  * The routed topology in the test driver: it routes by two partitions but runs only task 0 and reads every input
@@ -54,7 +55,7 @@ class RoutedTopologyTest {
     private static String callHomeAt(int partition, String prefix) {
         for (int i = 0; ; i++) {
             String call = prefix + i;
-            if (Routing.home(GateDriver.TASK + "/" + call, PARTITIONS) == partition) {
+            if (Routing.home(ActionKey.format(GateDriver.TASK, call), PARTITIONS) == partition) {
                 return call;
             }
         }
@@ -76,7 +77,7 @@ class RoutedTopologyTest {
     }
 
     private KeyValueStore<String, ActionState> actions() {
-        return gate.driver.getKeyValueStore(Stores.ACTIONS);
+        return gate.driver.getKeyValueStore(GateStores.ACTIONS);
     }
 
     @Test
@@ -86,12 +87,12 @@ class RoutedTopologyTest {
         gate.propose(proposal(home));
         assertThat(hopKeys(GateTopology.PROPOSALS_HOP)).as("a home record costs no hop").isEmpty();
         gate.propose(proposal(away));
-        assertThat(hopKeys(GateTopology.PROPOSALS_HOP)).containsExactly(GateDriver.TASK + "/" + away);
+        assertThat(hopKeys(GateTopology.PROPOSALS_HOP)).containsExactly(ActionKey.format(GateDriver.TASK, away));
 
         assertThat(gate.receipts()).extracting(Receipt::getToolCallId, Receipt::getStatus).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(home, ReceiptStatus.WAITING_APPROVAL),
                 org.assertj.core.groups.Tuple.tuple(away, ReceiptStatus.WAITING_APPROVAL));
-        assertThat(actions().get(GateDriver.TASK + "/" + away).phase().name()).isEqualTo("WAITING_APPROVAL");
+        assertThat(actions().get(ActionKey.format(GateDriver.TASK, away)).phase().name()).isEqualTo("WAITING_APPROVAL");
     }
 
     @Test
@@ -106,18 +107,18 @@ class RoutedTopologyTest {
         assertThat(hopKeys(GateTopology.DECISION_CLAIMS_HOP)).as("to the task owning the decision id")
                 .containsExactly(id);
         assertThat(hopKeys(GateTopology.DECISIONS_CLAIMED_HOP)).as("then to the task owning the action")
-                .containsExactly(GateDriver.TASK + "/" + away);
+                .containsExactly(ActionKey.format(GateDriver.TASK, away));
         assertThat(gate.receipts()).extracting(Receipt::getStatus)
                 .containsExactly(ReceiptStatus.APPROVED, ReceiptStatus.DISPATCHING);
         assertThat(gate.attempts.readValuesToList()).hasSize(1);
-        KeyValueStore<String, DecisionClaim> claims = gate.driver.getKeyValueStore(Stores.DECISION_CLAIMS);
-        assertThat(claims.get(id).actionKey()).isEqualTo(GateDriver.TASK + "/" + away);
+        KeyValueStore<String, DecisionClaim> claims = gate.driver.getKeyValueStore(GateStores.DECISION_CLAIMS);
+        assertThat(claims.get(id).actionKey()).isEqualTo(ActionKey.format(GateDriver.TASK, away));
 
         gate.report(gate.outcome(p, 1, OutcomeStatus.UNKNOWN));
-        assertThat(hopKeys(GateTopology.OUTCOMES_HOP)).containsExactly(GateDriver.TASK + "/" + away);
+        assertThat(hopKeys(GateTopology.OUTCOMES_HOP)).containsExactly(ActionKey.format(GateDriver.TASK, away));
         assertThat(gate.lastReceipt().getStatus()).isEqualTo(ReceiptStatus.UNKNOWN);
         gate.reconcile(p, 1, Verdict.EFFECT_CONFIRMED);
-        assertThat(hopKeys(GateTopology.RECONCILIATIONS_HOP)).containsExactly(GateDriver.TASK + "/" + away);
+        assertThat(hopKeys(GateTopology.RECONCILIATIONS_HOP)).containsExactly(ActionKey.format(GateDriver.TASK, away));
         assertThat(gate.lastReceipt().getStatus()).isEqualTo(ReceiptStatus.SUCCEEDED);
         gate.drain();
 
@@ -125,7 +126,7 @@ class RoutedTopologyTest {
         gate.report(gate.outcome(p, 1, OutcomeStatus.SUCCEEDED));
         assertThat(gate.receipts()).isEmpty();
         assertThat(gate.attempts.isEmpty()).isTrue();
-        assertThat(actions().get(GateDriver.TASK + "/" + away).phase().name()).isEqualTo("SUCCEEDED");
+        assertThat(actions().get(ActionKey.format(GateDriver.TASK, away)).phase().name()).isEqualTo("SUCCEEDED");
     }
 
     @Test
@@ -175,14 +176,14 @@ class RoutedTopologyTest {
         gate.decide(forged);
         assertThat(gate.deadLetters.readValue().getReasonCode())
                 .isEqualTo(ReasonCode.APPROVAL_SIGNATURE_INVALID.name());
-        assertThat(gate.driver.<String, DecisionClaim>getKeyValueStore(Stores.DECISION_CLAIMS).get(id)).isNull();
+        assertThat(gate.driver.<String, DecisionClaim>getKeyValueStore(GateStores.DECISION_CLAIMS).get(id)).isNull();
         gate.decide(signed);
         assertThat(gate.attempts.readValuesToList()).hasSize(1);
     }
 
     @Test
     void shouldNameAHoppedRecordsDeadLetterByItsInputPositionNotByTheHopTopic() {
-        String away = GateDriver.TASK + "/" + callHomeAt(1, "away-");
+        String away = ActionKey.format(GateDriver.TASK, callHomeAt(1, "away-"));
         gate.rawProposals.pipeInput(new TestRecord<>(away.getBytes(StandardCharsets.UTF_8),
                 "garbage".getBytes(StandardCharsets.UTF_8)));
         assertThat(hopKeys(GateTopology.PROPOSALS_HOP)).containsExactly(away);
@@ -207,7 +208,7 @@ class RoutedTopologyTest {
         forged.add("actiongate.origin.topic", "elsewhere".getBytes(StandardCharsets.UTF_8));
         forged.add("actiongate.origin.partition", "7".getBytes(StandardCharsets.UTF_8));
         forged.add("actiongate.origin.offset", "99".getBytes(StandardCharsets.UTF_8));
-        String away = GateDriver.TASK + "/" + callHomeAt(1, "away-");
+        String away = ActionKey.format(GateDriver.TASK, callHomeAt(1, "away-"));
         gate.rawProposals.pipeInput(new TestRecord<>(away.getBytes(StandardCharsets.UTF_8),
                 "garbage".getBytes(StandardCharsets.UTF_8), forged, GateDriver.START));
         gate.rawProposals.pipeInput(new TestRecord<>("not a key".getBytes(StandardCharsets.UTF_8),
@@ -221,7 +222,7 @@ class RoutedTopologyTest {
     void shouldRefuseRecordsThatCannotMeetAnActionWhereTheyWereReadWithoutAHop() {
         gate.rawProposals.pipeInput(new TestRecord<>("no action key".getBytes(StandardCharsets.UTF_8),
                 "garbage".getBytes(StandardCharsets.UTF_8)));
-        gate.rawDecisions.pipeInput(new TestRecord<>((GateDriver.TASK + "/" + callHomeAt(1, "x-"))
+        gate.rawDecisions.pipeInput(new TestRecord<>(ActionKey.format(GateDriver.TASK, callHomeAt(1, "x-"))
                 .getBytes(StandardCharsets.UTF_8), "garbage".getBytes(StandardCharsets.UTF_8)));
         List<DeadLetter> letters = gate.deadLetters.readValuesToList();
         assertThat(letters).extracting(DeadLetter::getSourceTopic)

@@ -42,6 +42,7 @@ import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.DispatchRequest;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.Tracing;
+import io.actiongate.key.ActionKey;
 import io.actiongate.key.ActionLogContext;
 import io.actiongate.serde.TraceHeaders;
 import io.actiongate.storage.AttachmentRef;
@@ -49,7 +50,7 @@ import io.actiongate.storage.PreDispatchCheck;
 import io.actiongate.storage.Verification;
 
 /**
- * The executor's poll loop: the single dispatch fence of ARCHITECTURE.md section 5. Single-threaded except for
+ * The executor's poll loop: the single dispatch fence of docs/contract.md section 5. Single-threaded except for
  * the dispatch pool; {@link #pollOnce()} is the unit the tests drive.
  *
  * <p>Per batch: decode, answer expired leases with NOT_DISPATCHED, {@code commitSync} the whole batch, and only
@@ -315,7 +316,7 @@ final class DispatchLoop implements ConsumerRebalanceListener {
 
     private ProducerRecord<String, AttemptOutcome> record(AttemptOutcome outcome) {
         ProducerRecord<String, AttemptOutcome> record = new ProducerRecord<>(outcomesTopic,
-                outcome.getTaskId() + "/" + outcome.getToolCallId(), outcome);
+                ActionKey.format(outcome.getTaskId(), outcome.getToolCallId()), outcome);
         TraceHeaders.write(record.headers(), Tracing.currentHeaders());
         return record;
     }

@@ -10,7 +10,7 @@ import io.actiongate.contract.ReasonCode;
 import io.actiongate.redaction.ProviderTextRedaction;
 
 /**
- * Turns what a connector observed into the {@link AttemptOutcome} the gate reads (ARCHITECTURE.md section 5).
+ * Turns what a connector observed into the {@link AttemptOutcome} the gate reads (docs/contract.md section 5).
  * The connector's word is kept except where it contradicts the fence, and then the mapping errs towards
  * "it may have happened":
  * <ul>

@@ -39,6 +39,7 @@ import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
 import io.actiongate.connector.spi.Tracing;
+import io.actiongate.key.ActionKey;
 import io.actiongate.key.ActionLogContext;
 import io.actiongate.redaction.ProviderTextRedaction;
 import io.actiongate.serde.TraceHeaders;
@@ -205,7 +206,7 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
                 .build();
         job.reconciliation = reconciliation;
         ProducerRecord<String, Reconciliation> record = new ProducerRecord<>(outputTopic,
-                unknown.getTaskId() + "/" + unknown.getToolCallId(), reconciliation);
+                ActionKey.format(unknown.getTaskId(), unknown.getToolCallId()), reconciliation);
         TraceHeaders.write(record.headers(), Tracing.currentHeaders());
         job.ack = producer.send(record);
         LOG.info("attempt {} of {}/{}: {} after {} lookup(s)", unknown.getAttempt(), unknown.getTaskId(),

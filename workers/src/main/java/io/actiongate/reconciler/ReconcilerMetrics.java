@@ -12,7 +12,6 @@ public final class ReconcilerMetrics {
     private final Counter reconciliations;
     private final Counter lookupCounter;
     private final Gauge openGauge;
-    private final AtomicLong produced = new AtomicLong();
     private final AtomicLong lookups = new AtomicLong();
     private final AtomicLong undecodable = new AtomicLong();
 
@@ -33,7 +32,6 @@ public final class ReconcilerMetrics {
     }
 
     void recordReconciliation(String provider, String verdict) {
-        produced.incrementAndGet();
         reconciliations.labelValues(provider, verdict).inc();
     }
 
@@ -43,10 +41,6 @@ public final class ReconcilerMetrics {
 
     void setOpen(int open) {
         openGauge.set(open);
-    }
-
-    public long reconciliationsProduced() {
-        return produced.get();
     }
 
     public long lookups() {

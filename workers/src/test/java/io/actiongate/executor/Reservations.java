@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.actiongate.avro.AttemptReservation;
+import io.actiongate.key.ActionKey;
 import io.actiongate.topics.Topics;
 
 /** Test reservations. */
@@ -41,6 +42,6 @@ final class Reservations {
     }
 
     static String key(AttemptReservation reservation) {
-        return reservation.getTaskId() + "/" + reservation.getToolCallId();
+        return ActionKey.format(reservation.getTaskId(), reservation.getToolCallId());
     }
 }

@@ -35,6 +35,7 @@ import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
 import io.actiongate.connector.spi.Validation;
 import io.actiongate.executor.ItSupport;
+import io.actiongate.key.ActionKey;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -73,7 +74,7 @@ class ReconcilerIT {
 
     private static void publish(String prefix, List<UnknownOutcome> unknowns) {
         Map<String, UnknownOutcome> records = new LinkedHashMap<>();
-        unknowns.forEach(u -> records.put(u.getTaskId() + "/" + u.getToolCallId(), u));
+        unknowns.forEach(u -> records.put(ActionKey.format(u.getTaskId(), u.getToolCallId()), u));
         produce(KAFKA.bootstrapServers(), Topics.UNKNOWN_OUTCOMES.name(prefix), Topics.UNKNOWN_OUTCOMES, records);
     }
 

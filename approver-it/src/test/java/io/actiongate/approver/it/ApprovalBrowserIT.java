@@ -62,7 +62,8 @@ import io.actiongate.dev.DemoPolicy;
 import io.actiongate.dev.DevStack;
 import io.actiongate.dev.Sandboxes;
 import io.actiongate.digest.DecisionSigning;
-import io.actiongate.keys.KeyFiles;
+import io.actiongate.key.ActionKey;
+import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.serde.AvroSerdes;
@@ -374,7 +375,7 @@ class ApprovalBrowserIT {
     }
 
     private ActionProposal propose(String call, ActionProposal p) throws Exception {
-        producer.send(new ProducerRecord<>(prefix + "proposals", TASK + "/" + call,
+        producer.send(new ProducerRecord<>(prefix + "proposals", ActionKey.format(TASK, call),
                 AvroSerdes.serde(ActionProposal.class).serialize(null, p))).get();
         return p;
     }
@@ -395,7 +396,7 @@ class ApprovalBrowserIT {
     private void openReview(String call) {
         WebDriver d = browser.driver;
         await().atMost(WAIT).pollInterval(Duration.ofMillis(300)).until(() -> {
-            d.get(approver.publicUrl() + "/review/" + TASK + "/" + call);
+            d.get(approver.publicUrl() + "/review/" + ActionKey.format(TASK, call));
             return !d.getPageSource().contains("has not seen both the proposal");
         });
     }
@@ -491,11 +492,11 @@ class ApprovalBrowserIT {
     }
 
     private static List<Decision> decisions(String call) {
-        return readAll(prefix + "decisions", TASK + "/" + call, Decision.class);
+        return readAll(prefix + "decisions", ActionKey.format(TASK, call), Decision.class);
     }
 
     private static List<Receipt> receipts(String call) {
-        return readAll(prefix + "receipts", TASK + "/" + call, Receipt.class);
+        return readAll(prefix + "receipts", ActionKey.format(TASK, call), Receipt.class);
     }
 
     private static Receipt latestReceipt(String call) {

@@ -20,7 +20,7 @@ import io.actiongate.approver.TestIdp;
 import io.actiongate.approver.web.WebClient;
 import io.actiongate.broker.KafkaBrokerExtension;
 import io.actiongate.broker.TestNames;
-import io.actiongate.keys.KeyFiles;
+import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.topics.TopicsCreator;

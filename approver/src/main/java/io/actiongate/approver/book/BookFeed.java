@@ -140,12 +140,12 @@ public final class BookFeed implements AutoCloseable {
                     return;
                 }
                 ActionProposal p = AvroSerdes.serde(ActionProposal.class).deserialize(r.topic(), r.value());
-                if (r.key().equals(p.getTaskId() + ActionKey.SEPARATOR + p.getToolCallId())) {
+                if (r.key().equals(ActionKey.format(p.getTaskId(), p.getToolCallId()))) {
                     book.proposal(r.key(), p);
                 }
             } else if (r.topic().equals(receipts) && r.value() != null) {
                 Receipt rc = AvroSerdes.serde(Receipt.class).deserialize(r.topic(), r.value());
-                if (r.key().equals(rc.getTaskId() + ActionKey.SEPARATOR + rc.getToolCallId())) {
+                if (r.key().equals(ActionKey.format(rc.getTaskId(), rc.getToolCallId()))) {
                     book.receipt(r.key(), rc);
                 }
             } else if (r.topic().equals(outcomes) && r.value() != null) {

@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
 import io.actiongate.digest.DecisionSigning;
+import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroSerdes;
 
 /**
@@ -83,7 +84,7 @@ public final class DecisionPublisher implements DecisionSink, AutoCloseable {
     public Decision publish(Request r, Instant now) throws PublishException {
         Decision signed = signed(r, key, ttl, now);
         byte[] value = AvroSerdes.serde(Decision.class).serialize(topic, signed);
-        String recordKey = r.taskId() + "/" + r.toolCallId();
+        String recordKey = ActionKey.format(r.taskId(), r.toolCallId());
         try {
             producer.send(new ProducerRecord<>(topic, recordKey, value)).get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

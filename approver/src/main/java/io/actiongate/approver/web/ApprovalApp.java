@@ -192,13 +192,7 @@ public final class ApprovalApp implements HttpHandler {
     }
 
     private static String actionKey(String rest) {
-        int slash = rest.indexOf('/');
-        if (slash < 0) {
-            return null;
-        }
-        String task = rest.substring(0, slash);
-        String call = rest.substring(slash + 1);
-        return ActionKey.isValid(task, call) ? task + ActionKey.SEPARATOR + call : null;
+        return ActionKey.tryParse(rest).map(ActionKey::toString).orElse(null);
     }
 
     // ---- queue ----------------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.Reconciliation;
 import io.actiongate.avro.ResolvedBy;
+import io.actiongate.key.ActionKey;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
 
@@ -94,18 +95,18 @@ public final class Checker {
         Map<String, List<AttemptReservation>> reservations = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : topics.get(Topics.ATTEMPTS.suffix())) {
             AttemptReservation a = Topics.ATTEMPTS.valueSerde().deserializer().deserialize(null, r.value());
-            reservations.computeIfAbsent(a.getTaskId() + "/" + a.getToolCallId(), k -> new ArrayList<>()).add(a);
+            reservations.computeIfAbsent(ActionKey.format(a.getTaskId(), a.getToolCallId()), k -> new ArrayList<>()).add(a);
         }
         Map<String, List<Receipt>> receipts = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : topics.get(Topics.RECEIPTS.suffix())) {
             Receipt receipt = Topics.RECEIPTS.valueSerde().deserializer().deserialize(null, r.value());
-            receipts.computeIfAbsent(receipt.getTaskId() + "/" + receipt.getToolCallId(), k -> new ArrayList<>())
+            receipts.computeIfAbsent(ActionKey.format(receipt.getTaskId(), receipt.getToolCallId()), k -> new ArrayList<>())
                     .add(receipt);
         }
         Map<String, Integer> outcomesPerAttempt = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : topics.get(Topics.OUTCOMES.suffix())) {
             AttemptOutcome o = Topics.OUTCOMES.valueSerde().deserializer().deserialize(null, r.value());
-            outcomesPerAttempt.merge(o.getTaskId() + "/" + o.getToolCallId() + "#" + o.getAttempt(), 1,
+            outcomesPerAttempt.merge(ActionKey.format(o.getTaskId(), o.getToolCallId()) + "#" + o.getAttempt(), 1,
                     Integer::sum);
         }
         result.count("outcomes.attempts", outcomesPerAttempt.size());

@@ -24,7 +24,7 @@ import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.key.ActionKey;
-import io.actiongate.keys.KeyFiles;
+import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.serde.AvroSetup;
 import io.actiongate.topics.Topics;
 

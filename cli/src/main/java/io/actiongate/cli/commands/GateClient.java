@@ -47,7 +47,7 @@ final class GateClient {
 
     /** The action's JSON state; empty when the gate does not know the action (404). */
     Optional<JsonNode> action(ActionKey key) throws InterruptedException {
-        URI uri = URI.create(base + "/v1/actions/" + key.taskId() + "/" + key.toolCallId());
+        URI uri = URI.create(base + "/v1/actions/" + key);
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(TIMEOUT)
                 .header("Accept", "application/json");
         if (token != null) {

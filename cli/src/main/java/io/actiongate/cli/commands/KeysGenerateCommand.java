@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import io.actiongate.keys.KeyFiles;
+import io.actiongate.keyfiles.KeyFiles;
 
 /** {@code actiongate keys generate --out DIR --key-id ID}. */
 @Command(name = "generate", description = {

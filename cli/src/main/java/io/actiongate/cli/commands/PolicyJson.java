@@ -21,7 +21,7 @@ import io.actiongate.serde.AvroSetup;
 
 /**
  * Maps the operator's policy JSON to {@link PolicyRecord}s: one object, or an array of them, each with
- * {@code key}, {@code kind} and the body's fields beside them (snake_case, as in ARCHITECTURE.md section 3). The
+ * {@code key}, {@code kind} and the body's fields beside them (snake_case, as in docs/contract.md section 3). The
  * body fields that the key repeats (e.g. {@code provider} and {@code tool_name} of {@code tool:webhook:send}) may
  * be left out and are taken from the key; when given they must agree with it.
  */

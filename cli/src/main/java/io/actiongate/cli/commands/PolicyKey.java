@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * A policy key {@code kind:part[:part]} (ARCHITECTURE.md section 2) and the shape each kind requires:
+ * A policy key {@code kind:part[:part]} (docs/contract.md section 2) and the shape each kind requires:
  * {@code tool:{provider}:{tool_name}}, {@code integration:{org}:{provider}}, {@code grant:{org}:{profile}},
  * {@code epoch:{org}}, {@code task:{task_id}}, {@code origin:{conversation_id}}. The last part of a kind takes
  * the rest of the key, so a task or conversation id may itself hold colons.

@@ -17,7 +17,7 @@ import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroSetup;
 
 /**
- * Maps the operator's JSON description of a proposal to an {@link ActionProposal}: the fields of ARCHITECTURE.md
+ * Maps the operator's JSON description of a proposal to an {@link ActionProposal}: the fields of docs/contract.md
  * section 3 in snake_case, with {@code input} as a JSON object instead of {@code input_json}. The mapper computes
  * {@code input_json} (compact JSON) and {@code input_digest}; {@code proposed_at} defaults to now.
  */

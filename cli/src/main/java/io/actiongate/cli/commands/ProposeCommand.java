@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.key.ActionKey;
 import io.actiongate.topics.Topics;
 
 /**
@@ -64,7 +65,7 @@ public final class ProposeCommand extends OperatorCommand {
     @Override
     int execute() throws Exception {
         ActionProposal proposal = ProposalJson.fromJson(description(), Instant.now());
-        String key = proposal.getTaskId() + "/" + proposal.getToolCallId();
+        String key = ActionKey.format(proposal.getTaskId(), proposal.getToolCallId());
         if (!attach.isEmpty()) {
             if (dryRun) {
                 throw new CommandFailure("--dry-run cannot be combined with --attach: staging assigns the object keys "

@@ -23,7 +23,7 @@ import io.actiongate.http.ActionStateQuery;
 import io.actiongate.http.GateHttpServer;
 import io.actiongate.http.HttpServerConfig;
 import io.actiongate.key.ActionKey;
-import io.actiongate.keys.KeyFiles;
+import io.actiongate.keyfiles.KeyFiles;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 class DecideCommandTest {

@@ -16,7 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.actiongate.keys.KeyFiles;
+import io.actiongate.keyfiles.KeyFiles;
 
 class KeyFilesTest {
 

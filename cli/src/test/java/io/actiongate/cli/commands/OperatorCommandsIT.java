@@ -43,7 +43,8 @@ import io.actiongate.broker.TestNames;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
-import io.actiongate.keys.KeyFiles;
+import io.actiongate.key.ActionKey;
+import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
 import io.actiongate.topics.TopicsCreator;
@@ -240,7 +241,7 @@ class OperatorCommandsIT {
         try (KafkaProducer<String, Receipt> producer = new KafkaProducer<>(config, new StringSerializer(),
                 Topics.RECEIPTS.valueSerde().serializer())) {
             producer.send(new ProducerRecord<>(Topics.RECEIPTS.name(prefix),
-                    receipt.getTaskId() + "/" + receipt.getToolCallId(), receipt)).get(30, TimeUnit.SECONDS);
+                    ActionKey.format(receipt.getTaskId(), receipt.getToolCallId()), receipt)).get(30, TimeUnit.SECONDS);
         }
     }
 

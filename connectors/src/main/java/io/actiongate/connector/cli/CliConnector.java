@@ -173,7 +173,7 @@ public final class CliConnector implements Connector {
         CliClassifier.argv(request.operation(), request.inputJson())
                 .ifPresent(argv -> command.addAll(argv.subList(1, argv.size())));
         CommandRunner.Run run = CommandRunner.run(command, environment(tool, request.idempotencyKey(),
-                request.taskId() + "/" + request.toolCallId()), settings.workingDir(), settings.timeout(),
+                request.actionKey()), settings.workingDir(), settings.timeout(),
                 settings.maxOutputBytes());
         if (run.ending() == CommandRunner.Ending.EXITED && run.exitCode() == 0) {
             return LookupResult.confirmed("the configured status command confirmed the effect", null);

@@ -35,10 +35,6 @@ public record Classification(Kind kind, String detail) {
         return new Classification(Kind.UNSUPPORTED, detail);
     }
 
-    public boolean isReadOnly() {
-        return kind == Kind.READ;
-    }
-
     public boolean isAllowed() {
         return kind == Kind.READ || kind == Kind.EFFECT;
     }

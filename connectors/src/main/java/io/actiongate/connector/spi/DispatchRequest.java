@@ -23,6 +23,14 @@ public record DispatchRequest(
 
     /** {@code task_id/tool_call_id}, the value of the {@code X-ActionGate-Action} header. */
     public String actionKey() {
+        return actionKey(taskId, toolCallId);
+    }
+
+    /**
+     * The action key of two ids, as {@code io.actiongate.key.ActionKey} writes it: the connectors depend on no
+     * schema module, so this is their one place that joins the ids.
+     */
+    public static String actionKey(String taskId, String toolCallId) {
         return taskId + "/" + toolCallId;
     }
 }

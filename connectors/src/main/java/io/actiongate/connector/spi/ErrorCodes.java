@@ -2,7 +2,7 @@ package io.actiongate.connector.spi;
 
 /**
  * The {@code error_code} values the bundled connectors put into a {@link DispatchResult}. {@code RATE_LIMITED},
- * {@code PROVIDER_REJECTED}, {@code OPERATION_REFUSED} and {@code SCHEMA_INVALID} are reason codes of ARCHITECTURE.md
+ * {@code PROVIDER_REJECTED}, {@code OPERATION_REFUSED} and {@code SCHEMA_INVALID} are reason codes of docs/contract.md
  * section 4 and keep their exact spelling; the rest only describe transport or process failures. Third-party connectors may use these or their own upper-case codes.
  */
 public final class ErrorCodes {

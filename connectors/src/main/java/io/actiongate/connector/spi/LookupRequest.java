@@ -13,4 +13,9 @@ public record LookupRequest(
         String provider,
         String operation,
         String inputJson) {
+
+    /** {@code task_id/tool_call_id}. */
+    public String actionKey() {
+        return DispatchRequest.actionKey(taskId, toolCallId);
+    }
 }

@@ -2,7 +2,7 @@ package io.actiongate.connector.spi;
 
 /**
  * The pure half of a connector: what the gate asks at admission and again right before each reservation
- * (ARCHITECTURE.md section 4, "Classification"). A classifier is built from the same {@code connectors.<provider>.*}
+ * (docs/contract.md section 4, "Classification"). A classifier is built from the same {@code connectors.<provider>.*}
  * settings as the full {@link Connector} but reads no credential, opens no connection and never calls out, so every
  * gate instance can hold one for each configured provider without holding a provider secret
  * ({@link ConnectorFactory#classifier(ConnectorContext)}).

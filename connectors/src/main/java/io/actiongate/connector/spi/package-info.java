@@ -5,7 +5,7 @@
  * {@code META-INF/services/io.actiongate.connector.spi.ConnectorFactory}, and put the jar on the
  * classpath. {@link io.actiongate.connector.spi.ConnectorRegistry} finds it with {@link java.util.ServiceLoader}.
  *
- * <p>Contract (ARCHITECTURE.md sections 4, 5 and 6): {@code classify} and {@code validate} are pure and
+ * <p>Contract (docs/contract.md sections 4, 5 and 6): {@code classify} and {@code validate} are pure and
  * fail closed; {@code dispatch} makes at most one request, reports honestly whether anything may have
  * reached the provider, and says SUCCEEDED only for an answer that passes its domain checks; {@code lookup} never
  * changes anything at the provider.

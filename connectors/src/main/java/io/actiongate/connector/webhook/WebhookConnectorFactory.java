@@ -7,7 +7,7 @@ import io.actiongate.connector.spi.OperationClassifier;
 
 import java.time.Clock;
 
-/** {@code connectors.webhook.*}: the generic provider protocol of ARCHITECTURE.md section 6. */
+/** {@code connectors.webhook.*}: the generic provider protocol of docs/contract.md section 6. */
 public final class WebhookConnectorFactory implements ConnectorFactory {
 
     public static final String PROVIDER = "webhook";

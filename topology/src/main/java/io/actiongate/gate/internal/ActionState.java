@@ -7,10 +7,16 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.actiongate.connector.spi.Tracing;
+import io.actiongate.contract.ReasonCode;
+import io.actiongate.key.ActionKey;
 
 /**
  * The gate's state of one action, stored in {@code gate-actions} under its action key (JSON, see
- * {@link JsonSerde}; {@code v} is the layout version). Immutable: every transition builds a new value.
+ * {@link JsonSerde}; {@code v} is the layout version). Immutable: every transition builds a new value, and every
+ * change of phase goes through {@link #to}, which refuses a move the lifecycle does not allow ({@link Phase#next()}).
+ *
+ * <p>Layout 1 stores {@code reasonCode}, {@code resolvedBy} and each attempt's {@code status} as the enum constant's
+ * name, so states written when these were strings read back unchanged.
  *
  * @param v                 layout version, {@link #VERSION}
  * @param action            the frozen action as proposed; {@code inputJson} is dropped for rejected proposals
@@ -22,7 +28,7 @@ import io.actiongate.connector.spi.Tracing;
  * @param approvalExpiresAt when the approval stops being valid for a new reservation (millis), or null
  * @param attempts          every reserved attempt, in order, with what was observed
  * @param providerReceiptId the provider's id of the effect, once known
- * @param resolvedBy        GATE, RECONCILER or OWNER once settled
+ * @param resolvedBy        who settled it, once settled
  * @param resolutionId      the owner decision that settled an UNKNOWN action, if any
  * @param timerKey          the one live timer of this action in {@code gate-timers}, or null
  * @param dueAt             when the live timer fires (approval deadline, retry, lease + grace, purge), or null
@@ -36,14 +42,14 @@ public record ActionState(
         int v,
         Action action,
         Phase phase,
-        String reasonCode,
+        ReasonCode reasonCode,
         String reason,
         String actionDigest,
         String decisionId,
         Long approvalExpiresAt,
         List<AttemptRecord> attempts,
         String providerReceiptId,
-        String resolvedBy,
+        Resolver resolvedBy,
         String resolutionId,
         String timerKey,
         Long dueAt,
@@ -58,14 +64,17 @@ public record ActionState(
         trace = trace == null || trace.isEmpty() ? null : Map.copyOf(trace);
     }
 
-    /** A new action; it keeps the current trace context (its proposal's, made current by the decode step). */
+    /**
+     * A new action in phase {@link Phase#NEW}, to be moved on with {@link #to} before it is saved; it keeps the
+     * current trace context (its proposal's, made current by the decode step).
+     */
     public static ActionState fresh(Action action, String actionDigest, long now) {
-        return new ActionState(VERSION, action, Phase.APPROVED, null, null, actionDigest, null, null, List.of(),
+        return new ActionState(VERSION, action, Phase.NEW, null, null, actionDigest, null, null, List.of(),
                 null, null, null, null, null, now, now, Tracing.currentHeaders());
     }
 
     public String key() {
-        return action.taskId() + "/" + action.toolCallId();
+        return action.key();
     }
 
     /** The attempt in flight or last attempted, or null before the first reservation. */
@@ -77,7 +86,15 @@ public record ActionState(
         return attempts.size();
     }
 
-    public ActionState to(Phase next, String nextReasonCode, String nextReason, long now) {
+    /**
+     * The one transition method: this action in phase {@code next}, with the given reason.
+     *
+     * @throws IllegalTransitionException when the lifecycle does not allow {@code phase -> next}
+     */
+    public ActionState to(Phase next, ReasonCode nextReasonCode, String nextReason, long now) {
+        if (!phase.canMoveTo(next)) {
+            throw new IllegalTransitionException(phase, next);
+        }
         return new ActionState(v, action, next, nextReasonCode, nextReason, actionDigest, decisionId,
                 approvalExpiresAt, attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt,
                 createdAt, now, trace);
@@ -88,7 +105,7 @@ public record ActionState(
                 attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt, trace);
     }
 
-    public ActionState withResolution(String by, String receiptId, String resolution) {
+    public ActionState withResolution(Resolver by, String receiptId, String resolution) {
         return new ActionState(v, action, phase, reasonCode, reason, actionDigest, decisionId, approvalExpiresAt,
                 attempts, receiptId != null ? receiptId : providerReceiptId, by, resolution, timerKey, dueAt,
                 createdAt, updatedAt, trace);
@@ -144,6 +161,11 @@ public record ActionState(
                     businessOperationId, origin, attachments);
         }
 
+        /** The action key {@code task_id/tool_call_id}. */
+        public String key() {
+            return ActionKey.format(taskId, toolCallId);
+        }
+
         public String conversationId() {
             return origin == null ? null : origin.conversationId();
         }
@@ -151,7 +173,7 @@ public record ActionState(
         /** Ids and tool only: the input and summary are never rendered, so a stray log line cannot leak them. */
         @Override
         public String toString() {
-            return "Action[" + taskId + "/" + toolCallId + ", " + provider + ":" + toolName + ":" + operation
+            return "Action[" + key() + ", " + provider + ":" + toolName + ":" + operation
                     + ", input " + inputDigest + "]";
         }
     }
@@ -173,7 +195,7 @@ public record ActionState(
             int attempt,
             long reservedAt,
             long leaseExpiresAt,
-            String status,
+            AttemptStatus status,
             Boolean dispatched,
             Integer httpStatus,
             String errorCode,
@@ -188,10 +210,20 @@ public record ActionState(
             return status != null;
         }
 
-        public AttemptRecord observed(String outcome, boolean wasDispatched, Integer http, String error,
+        public AttemptRecord observed(AttemptStatus outcome, boolean wasDispatched, Integer http, String error,
                                       Long started, Long finished) {
             return new AttemptRecord(attempt, reservedAt, leaseExpiresAt, outcome, wasDispatched, http, error,
                     started, finished);
         }
+    }
+
+    /** Who settled an action (the receipt's {@code resolved_by}). */
+    public enum Resolver {
+        GATE, RECONCILER, OWNER
+    }
+
+    /** What was observed of a settled attempt (the receipt's attempt {@code status}). */
+    public enum AttemptStatus {
+        SUCCEEDED, FAILED, RETRYABLE, UNKNOWN, NOT_DISPATCHED
     }
 }

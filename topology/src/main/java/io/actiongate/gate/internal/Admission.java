@@ -41,7 +41,7 @@ public final class Admission {
             return reject(ReasonCode.INVALID_IDENTIFIER, "task_id and tool_call_id must match "
                     + ActionKey.ID_PATTERN.pattern());
         }
-        if (!(p.getTaskId() + ActionKey.SEPARATOR + p.getToolCallId()).equals(recordKey)) {
+        if (!ActionKey.format(p.getTaskId(), p.getToolCallId()).equals(recordKey)) {
             return reject(ReasonCode.KEY_MISMATCH, "record key differs from task_id/tool_call_id");
         }
         return Optional.empty();

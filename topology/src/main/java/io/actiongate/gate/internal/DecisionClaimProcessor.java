@@ -17,7 +17,7 @@ import io.actiongate.avro.Decision;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
 import io.actiongate.gate.GateConfig;
-import io.actiongate.gate.Stores;
+import io.actiongate.gate.GateStores;
 import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroSerde;
 
@@ -61,8 +61,8 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
-        this.claims = context.getStateStore(Stores.DECISION_CLAIMS);
-        this.timers = context.getStateStore(Stores.TIMERS);
+        this.claims = context.getStateStore(GateStores.DECISION_CLAIMS);
+        this.timers = context.getStateStore(GateStores.TIMERS);
         this.current = context.taskId().partition();
     }
 
@@ -83,7 +83,7 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
                     "task_id/tool_call_id are not valid identifiers");
             return;
         }
-        String actionKey = d.getTaskId() + ActionKey.SEPARATOR + d.getToolCallId();
+        String actionKey = ActionKey.format(d.getTaskId(), d.getToolCallId());
         byte[] actionKeyBytes = actionKey.getBytes(StandardCharsets.UTF_8);
         Optional<Rejection> forged = verifier.verifySignature(d);
         if (forged.isPresent()) {

@@ -56,7 +56,7 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
             deadLetter(in, ReasonCode.INVALID_IDENTIFIER, "task_id/tool_call_id are not valid identifiers");
             return;
         }
-        String key = d.getTaskId() + ActionKey.SEPARATOR + d.getToolCallId();
+        String key = ActionKey.format(d.getTaskId(), d.getToolCallId());
         if (!key.equals(record.key())) {
             deadLetter(in, ReasonCode.KEY_MISMATCH, "record key differs from the decision's task_id/tool_call_id");
             return;
@@ -83,10 +83,10 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
             case REJECT -> lifecycle.save(state, state.withApproval(d.getDecisionId(), null)
                     .to(Phase.DENIED, null, "rejected by " + d.getApproverOrg(), now));
             case RESOLVE_EFFECT_CONFIRMED -> lifecycle.save(state, state
-                    .withResolution("OWNER", null, d.getDecisionId())
+                    .withResolution(ActionState.Resolver.OWNER, null, d.getDecisionId())
                     .to(Phase.SUCCEEDED, state.reasonCode(), "owner confirmed the effect", now));
             case RESOLVE_NO_EFFECT -> lifecycle.save(state, state
-                    .withResolution("OWNER", null, d.getDecisionId())
+                    .withResolution(ActionState.Resolver.OWNER, null, d.getDecisionId())
                     .to(Phase.NOT_APPLIED, state.reasonCode(), "owner confirmed no effect", now));
             default -> throw new IllegalStateException("unhandled decision type");
         }

@@ -74,7 +74,7 @@ public final class DecisionRouteProcessor implements Processor<byte[], byte[], b
         if (d.getDecisionId() == null || !ActionKey.isValid(d.getTaskId(), d.getToolCallId())) {
             return null;
         }
-        String key = d.getTaskId() + ActionKey.SEPARATOR + d.getToolCallId();
+        String key = ActionKey.format(d.getTaskId(), d.getToolCallId());
         return key.equals(new String(record.key(), StandardCharsets.UTF_8)) ? d : null;
     }
 }

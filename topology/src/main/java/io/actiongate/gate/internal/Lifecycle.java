@@ -3,9 +3,13 @@ package io.actiongate.gate.internal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.CumulativeCount;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -17,8 +21,8 @@ import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.AttemptReservation;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.gate.GateStores;
 import io.actiongate.gate.OperationClassifiers;
-import io.actiongate.gate.Stores;
 import io.actiongate.key.ActionKey;
 import io.actiongate.serde.TraceHeaders;
 
@@ -34,6 +38,10 @@ public final class Lifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(Lifecycle.class);
 
+    /** Metric group and name of the count of refused transitions (one metric per task, tag {@code task-id}). */
+    public static final String METRIC_GROUP = "actiongate-gate";
+    public static final String ILLEGAL_TRANSITIONS = "illegal-transitions-total";
+
     private final ProcessorContext<Object, Object> context;
     private final GateConfig config;
     private final KeyValueStore<String, ActionState> actions;
@@ -43,6 +51,7 @@ public final class Lifecycle {
     private final KeyValueStore<String, DecisionClaim> decisionClaims;
     private final PolicyView policy;
     private final OperationClassifiers operations;
+    private final Sensor illegalTransitions;
     /** The record being handled atomically, or null (punctuators, tests). */
     private Unit unit;
 
@@ -55,13 +64,19 @@ public final class Lifecycle {
         this.context = context;
         this.config = config;
         this.operations = operations;
-        this.actions = context.getStateStore(Stores.ACTIONS);
-        this.timers = context.getStateStore(Stores.TIMERS);
-        this.pending = context.getStateStore(Stores.PENDING);
-        this.decisionIds = context.getStateStore(Stores.DECISION_IDS);
-        this.decisionClaims = context.getStateStore(Stores.DECISION_CLAIMS);
-        ReadOnlyKeyValueStore<String, byte[]> policyStore = context.getStateStore(Stores.POLICY);
+        this.actions = context.getStateStore(GateStores.ACTIONS);
+        this.timers = context.getStateStore(GateStores.TIMERS);
+        this.pending = context.getStateStore(GateStores.PENDING);
+        this.decisionIds = context.getStateStore(GateStores.DECISION_IDS);
+        this.decisionClaims = context.getStateStore(GateStores.DECISION_CLAIMS);
+        ReadOnlyKeyValueStore<String, byte[]> policyStore = context.getStateStore(GateStores.POLICY);
         this.policy = new PolicyView(policyStore);
+        String task = context.taskId().toString();
+        this.illegalTransitions = context.metrics().addSensor("actiongate-illegal-transitions-" + task,
+                Sensor.RecordingLevel.INFO);
+        illegalTransitions.add(new MetricName(ILLEGAL_TRANSITIONS, METRIC_GROUP,
+                "Moves the lifecycle refused (the record was undone and dead-lettered, or the timer kept)",
+                Map.of("task-id", task)), new CumulativeCount());
     }
 
     public long now() {
@@ -102,6 +117,17 @@ public final class Lifecycle {
             current.rollback();
             if (e instanceof KafkaException) {
                 throw e;
+            }
+            if (e instanceof IllegalTransitionException illegal) {
+                illegalTransitions.record();
+                LOG.error("{} refused: {} -> {} is not a move the lifecycle allows; nothing of it applied{}", what,
+                        illegal.from(), illegal.to(), inbound == null ? "" : ", the record is dead-lettered");
+                if (inbound != null) {
+                    DeadLetters.send(context, inbound.rawKey(), inbound.rawValue(), ReasonCode.SCHEMA_INVALID,
+                            what + " refused: illegal transition " + illegal.from() + " -> " + illegal.to()
+                                    + "; the record was not applied");
+                }
+                return;
             }
             // the message may quote the record: name the class and where it was thrown, never the text
             StackTraceElement at = e.getStackTrace().length == 0 ? null : e.getStackTrace()[0];
@@ -157,7 +183,7 @@ public final class Lifecycle {
      */
     public ActionState loadNamed(String recordKey, Inbound<?> inbound, String taskId, String toolCallId,
                                  String what) {
-        String key = ActionKey.isValid(taskId, toolCallId) ? taskId + ActionKey.SEPARATOR + toolCallId : null;
+        String key = ActionKey.isValid(taskId, toolCallId) ? ActionKey.format(taskId, toolCallId) : null;
         ActionState state = key != null && key.equals(recordKey) ? load(key) : null;
         if (state == null) {
             DeadLetters.send(context, inbound,
@@ -199,6 +225,9 @@ public final class Lifecycle {
      * pending entry to match the new phase, and publishes its receipt.
      */
     public ActionState save(ActionState prev, ActionState next) {
+        if (next.phase() == Phase.NEW) {
+            throw new IllegalTransitionException(Phase.NEW, Phase.NEW, "a NEW action is never saved");
+        }
         Long due = dueAt(prev, next);
         Timers.Kind kind = timerKind(next.phase());
         String timer = kind == null || due == null ? null : Timers.key(due, kind, next.key());
@@ -247,7 +276,8 @@ public final class Lifecycle {
 
     /** Publishes the receipt of {@code state} (also for an intermediate state that is not saved). */
     public void publish(ActionState state) {
-        emit(traced(new Record<Object, Object>(state.key(), Records.receipt(state), now()), state), Sinks.RECEIPTS);
+        emit(traced(new Record<Object, Object>(state.key(), StateRecords.receipt(state), now()), state),
+                Sinks.RECEIPTS);
     }
 
     /**
@@ -259,7 +289,7 @@ public final class Lifecycle {
         PolicyChecks.Verdict verdict = PolicyChecks.recheck(state, policy.snapshot(state.action()), operations, now);
         if (verdict.refusal() != null) {
             Rejection r = verdict.refusal();
-            return save(prev, state.to(PolicyChecks.phaseFor(r.code()), r.code().name(), r.reason(), now));
+            return save(prev, state.to(PolicyChecks.phaseFor(r.code()), r.code(), r.reason(), now));
         }
         return reserve(prev, state);
     }
@@ -271,7 +301,7 @@ public final class Lifecycle {
         ActionState.AttemptRecord record = ActionState.AttemptRecord.reserved(attempt, now,
                 now + config.leaseDuration().toMillis());
         ActionState next = state.withAttempt(record).to(Phase.DISPATCHING, null, null, now);
-        AttemptReservation reservation = Records.reservation(next, record);
+        AttemptReservation reservation = StateRecords.reservation(next, record);
         emit(traced(new Record<Object, Object>(next.key(), reservation, now), next), Sinks.ATTEMPTS);
         LOG.debug("action {} reserved attempt {}", next.key(), attempt);
         return save(prev, next);
@@ -280,9 +310,9 @@ public final class Lifecycle {
     /** UNKNOWN: the receipt plus an UnknownOutcome for the reconciler. Nothing re-dispatches from here. */
     public ActionState unknown(ActionState prev, ActionState state, ReasonCode code, String reason) {
         long now = now();
-        ActionState next = save(prev, state.to(Phase.UNKNOWN, code == null ? null : code.name(), reason, now));
-        emit(traced(new Record<Object, Object>(next.key(), Records.unknownOutcome(next, code, reason, now), now), next),
-                Sinks.UNKNOWN_OUTCOMES);
+        ActionState next = save(prev, state.to(Phase.UNKNOWN, code, reason, now));
+        emit(traced(new Record<Object, Object>(next.key(), StateRecords.unknownOutcome(next, code, reason, now), now),
+                next), Sinks.UNKNOWN_OUTCOMES);
         LOG.info("action {} outcome unknown ({})", next.key(), code == null ? "reported" : code);
         return next;
     }

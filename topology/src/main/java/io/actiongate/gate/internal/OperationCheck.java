@@ -10,10 +10,9 @@ import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Validation;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.OperationClassifiers;
-import io.actiongate.key.ActionKey;
 
 /**
- * The provider's own classification of an action (ARCHITECTURE.md section 4, "Classification"), asked at admission
+ * The provider's own classification of an action (docs/contract.md section 4, "Classification"), asked at admission
  * and again before each reservation. Fails closed: no connector for the provider, an unsupported operation or a
  * classifier that throws is {@code UNKNOWN_PROVIDER_METHOD}; refused operations are {@code OPERATION_REFUSED}; a
  * failed validation is {@code SCHEMA_INVALID}. A {@code READ} is trusted read evidence only when the connector
@@ -81,7 +80,7 @@ final class OperationCheck {
     /** Whether the proposal carried its own key (the gate derives one from the action key otherwise). */
     private static boolean proposedIdempotencyKey(ActionState.Action a) {
         return !blank(a.idempotencyKey()) && !a.idempotencyKey().equals(
-                Records.derivedIdempotencyKey(a.taskId() + ActionKey.SEPARATOR + a.toolCallId()));
+                StateRecords.derivedIdempotencyKey(a.key()));
     }
 
     private static boolean blank(String s) {

@@ -53,25 +53,25 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
             return;
         }
         long now = lifecycle.now();
-        ActionState observed = state.withAttempt(live.observed(o.getStatus().name(), o.getDispatched(),
+        ActionState observed = state.withAttempt(live.observed(ActionState.AttemptStatus.valueOf(o.getStatus().name()), o.getDispatched(),
                 o.getHttpStatus(), safeErrorCode(o.getErrorCode()), o.getStartedAt().toEpochMilli(),
                 o.getFinishedAt().toEpochMilli()));
         switch (o.getStatus()) {
             case SUCCEEDED -> lifecycle.save(state, observed
-                    .withResolution("GATE", o.getProviderReceiptId(), null)
+                    .withResolution(ActionState.Resolver.GATE, o.getProviderReceiptId(), null)
                     .to(Phase.SUCCEEDED, null, null, now));
             case FAILED -> {
                 ReasonCode code = ReasonCode.RATE_LIMITED.name().equals(o.getErrorCode())
                         ? ReasonCode.RATE_LIMITED : ReasonCode.PROVIDER_REJECTED;
-                lifecycle.save(state, observed.withResolution("GATE", null, null)
-                        .to(Phase.FAILED, code.name(), "provider refused the request", now));
+                lifecycle.save(state, observed.withResolution(ActionState.Resolver.GATE, null, null)
+                        .to(Phase.FAILED, code, "provider refused the request", now));
             }
             case NOT_DISPATCHED -> {
                 ReasonCode refusal = finalRefusal(o.getErrorCode());
                 if (refusal != null) {
                     // a retry would read the same object and descriptor again: settle with the executor's reason
-                    lifecycle.save(state, observed.withResolution("GATE", null, null)
-                            .to(Phase.FAILED, refusal.name(), "refused before dispatch", now));
+                    lifecycle.save(state, observed.withResolution(ActionState.Resolver.GATE, null, null)
+                            .to(Phase.FAILED, refusal, "refused before dispatch", now));
                 } else {
                     retry(state, observed, o, now);
                 }
@@ -84,15 +84,15 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
 
     private void retry(ActionState state, ActionState observed, AttemptOutcome o, long now) {
         if (observed.attemptCount() >= config.retryMaxAttempts()) {
-            lifecycle.save(state, observed.withResolution("GATE", null, null).to(Phase.FAILED,
-                    ReasonCode.RETRIES_EXHAUSTED.name(), observed.attemptCount() + " attempts used", now));
+            lifecycle.save(state, observed.withResolution(ActionState.Resolver.GATE, null, null).to(Phase.FAILED,
+                    ReasonCode.RETRIES_EXHAUSTED, observed.attemptCount() + " attempts used", now));
             return;
         }
         long retryAt = o.getRetryAt() != null ? o.getRetryAt().toEpochMilli()
                 : now + config.retryBackoff().toMillis();
         if (retryAt > now + config.retryAfterCap().toMillis()) {
-            lifecycle.save(state, observed.withResolution("GATE", null, null).to(Phase.FAILED,
-                    ReasonCode.RATE_LIMITED.name(), "retry_at is beyond the retry cap", now));
+            lifecycle.save(state, observed.withResolution(ActionState.Resolver.GATE, null, null).to(Phase.FAILED,
+                    ReasonCode.RATE_LIMITED, "retry_at is beyond the retry cap", now));
             return;
         }
         lifecycle.save(state, observed.withTimer(null, Math.max(retryAt, now))

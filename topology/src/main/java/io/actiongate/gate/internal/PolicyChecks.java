@@ -14,7 +14,7 @@ import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.OperationClassifiers;
 
 /**
- * The policy checks of ARCHITECTURE.md section 4, run at admission and again right before every reservation
+ * The policy checks of docs/contract.md section 4, run at admission and again right before every reservation
  * (invariant 3), on one {@link PolicySnapshot} per record. Absent evidence fails: no descriptor, integration,
  * grant, task state or epoch is a refusal. The provider's own classification ({@link OperationCheck}) runs right
  * after the descriptor checks, and a read-only grant admits only trusted reads. Reasons never repeat proposal

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.digest.Digests;
-import io.actiongate.gate.Stores;
+import io.actiongate.gate.GateStores;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
 
@@ -30,7 +30,7 @@ public final class PolicyUpdateProcessor implements Processor<byte[], byte[], Vo
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
-        this.store = context.getStateStore(Stores.POLICY);
+        this.store = context.getStateStore(GateStores.POLICY);
     }
 
     @Override

@@ -75,7 +75,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
             redelivered(existing, p, now);
             return;
         }
-        ActionState.Action action = Records.action(p);
+        ActionState.Action action = StateRecords.action(p);
         PolicySnapshot policy = lifecycle.policy().snapshot(action);
         Optional<Rejection> refusal = admission.schema(p)
                 .or(() -> admission.input(p, policy.tool()))
@@ -91,7 +91,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         if (refusal.isPresent()) {
             Rejection r = refusal.get();
             ActionState rejected = ActionState.fresh(action.withoutInput(), null, now)
-                    .to(Phase.REJECTED, r.code().name(), r.reason(), now);
+                    .to(Phase.REJECTED, r.code(), r.reason(), now);
             LOG.info("proposal {} rejected: {}", key, r.code());
             lifecycle.save(null, rejected);
             return;
@@ -100,13 +100,14 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         ActionState admitted = ActionState.fresh(action, actionDigest, now);
         switch (Classifier.classify(action, policy, verdict.trustedRead())) {
             case AUTO_APPROVE -> {
-                lifecycle.publish(admitted);
+                ActionState approved = admitted.to(Phase.APPROVED, null, null, now);
+                lifecycle.publish(approved);
                 // admission checked policy a moment ago in this same call: reserve directly
-                lifecycle.reserve(null, admitted);
+                lifecycle.reserve(null, approved);
             }
             case HUMAN_APPROVAL -> lifecycle.save(null, admitted.to(Phase.WAITING_APPROVAL, null, null, now));
             case NO_ACTIVE_HUMAN_SOURCE -> lifecycle.save(null, ActionState.fresh(action.withoutInput(), actionDigest,
-                    now).to(Phase.REJECTED, ReasonCode.NO_ACTIVE_HUMAN_SOURCE.name(),
+                    now).to(Phase.REJECTED, ReasonCode.NO_ACTIVE_HUMAN_SOURCE,
                     "origin request without a human and assistant message of an active, matching, chat-enabled "
                             + "origin", now));
             default -> throw new IllegalStateException("unhandled route");
@@ -122,7 +123,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
             return;
         }
         LOG.warn("identity conflict on {}: another tool or input under the same key", existing.key());
-        lifecycle.forward(Sinks.CONFLICTS, existing.key(), Records.conflict(existing, p, now));
+        lifecycle.forward(Sinks.CONFLICTS, existing.key(), StateRecords.conflict(existing, p, now));
     }
 
     private void rejectUnheld(Record<String, Inbound<ActionProposal>> record, ActionProposal p, Rejection r,
@@ -135,6 +136,6 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         }
         LOG.info("proposal {} rejected: {}", record.key(), r.code());
         lifecycle.forward(Sinks.RECEIPTS, record.key(),
-                Records.rejectedWithoutState(key.get().taskId(), key.get().toolCallId(), p, r, now));
+                StateRecords.rejectedWithoutState(key.get().taskId(), key.get().toolCallId(), p, r, now));
     }
 }

@@ -55,7 +55,7 @@ public final class ReconciliationProcessor implements Processor<String, Inbound<
         long now = lifecycle.now();
         switch (r.getVerdict()) {
             case EFFECT_CONFIRMED -> lifecycle.save(state, state
-                    .withResolution("RECONCILER", r.getProviderReceiptId(), null)
+                    .withResolution(ActionState.Resolver.RECONCILER, r.getProviderReceiptId(), null)
                     .to(Phase.SUCCEEDED, state.reasonCode(), "reconciler confirmed the effect", now));
             case NO_EFFECT -> {
                 if (state.attemptCount() < config.retryMaxAttempts() && lifecycle.repeatSafeRead(state)) {
@@ -63,7 +63,7 @@ public final class ReconciliationProcessor implements Processor<String, Inbound<
                             .to(Phase.RETRY_WAIT, null, "reconciler found no effect; attempt "
                                     + (state.attemptCount() + 1) + " scheduled", now));
                 } else {
-                    lifecycle.save(state, state.withResolution("RECONCILER", null, null)
+                    lifecycle.save(state, state.withResolution(ActionState.Resolver.RECONCILER, null, null)
                             .to(Phase.NOT_APPLIED, state.reasonCode(), "reconciler found no effect", now));
                 }
             }

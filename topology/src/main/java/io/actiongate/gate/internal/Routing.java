@@ -11,7 +11,7 @@ import io.actiongate.key.ActionKey;
 
 /**
  * Where a record of the gate belongs: partition {@code toPositive(murmur2(key bytes)) % partitions}, Java's
- * default for keyed records (ARCHITECTURE.md section 2, "Partitioning is the gate's job"). The gate's task
+ * default for keyed records (docs/contract.md section 2, "Partitioning is the gate's job"). The gate's task
  * {@code p} owns partition {@code p} of every action-keyed input and of every internal hop topic, so a record is
  * processed where it is when it already sits on its home partition and takes one hop otherwise.
  */

@@ -19,6 +19,7 @@ import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.OriginState;
 import io.actiongate.avro.TaskState;
 import io.actiongate.contract.ReasonCode;
+import io.actiongate.key.ActionKey;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.OperationClassifiers;
 
@@ -93,12 +94,12 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
     private void fire(Timers.Kind kind, ActionState state) {
         long now = lifecycle.now();
         switch (kind) {
-            case APPROVAL_DEADLINE -> lifecycle.save(state, state.to(Phase.EXPIRED, ReasonCode.APPROVAL_EXPIRED.name(),
+            case APPROVAL_DEADLINE -> lifecycle.save(state, state.to(Phase.EXPIRED, ReasonCode.APPROVAL_EXPIRED,
                     "no decision before the approval deadline", now));
             case RETRY -> lifecycle.recheckAndReserve(state, state.withTimer(state.timerKey(), null));
             case LEASE -> {
                 ActionState.AttemptRecord live = state.lastAttempt();
-                ActionState lost = state.withAttempt(live.observed("UNKNOWN", true, null,
+                ActionState lost = state.withAttempt(live.observed(ActionState.AttemptStatus.UNKNOWN, true, null,
                         ReasonCode.LEASE_EXPIRED.name(), null, null));
                 lifecycle.unknown(state, lost, ReasonCode.LEASE_EXPIRED,
                         "no outcome by lease_expires_at plus the dispatch timeout");
@@ -127,7 +128,11 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
                 KeyValue<String, String> entry = it.next();
                 checked++;
                 last = entry.key;
-                String taskId = entry.key.substring(0, entry.key.indexOf('/'));
+                Optional<ActionKey> key = ActionKey.tryParse(entry.key);
+                if (key.isEmpty()) {
+                    continue; // only saved actions are indexed, under their valid key
+                }
+                String taskId = key.get().taskId();
                 Optional<TaskState> task = tasks.computeIfAbsent(taskId, lifecycle.policy()::task);
                 if (task.isPresent() && task.get().getStatus() != LifecycleStatus.ACTIVE) {
                     cancelled.add(KeyValue.pair(entry.key, ReasonCode.TASK_CANCELLED));
@@ -148,9 +153,9 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
             ActionState state = lifecycle.load(c.key);
             if (state != null && state.phase().undispatched()) {
                 LOG.info("action {} cancelled: {}", c.key, c.value);
-                lifecycle.save(state, state.to(Phase.CANCELLED, c.value.name(),
-                        c.value == ReasonCode.TASK_CANCELLED ? "task is no longer active" : "origin is no longer active",
-                        now));
+                lifecycle.atomically(null, "cancellation", () -> lifecycle.save(state, state.to(Phase.CANCELLED,
+                        c.value, c.value == ReasonCode.TASK_CANCELLED ? "task is no longer active"
+                                : "origin is no longer active", now)));
             }
         }
     }

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Origin;
+import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
 
 class InternalModelTest {
@@ -25,19 +26,54 @@ class InternalModelTest {
                         .setTurnId("t").setAssistantMessageId(null).setHumanMessageId(null).build())
                 .setAttachments(List.of()).setClaimedAnnotations(null)
                 .setProposedAt(java.time.Instant.EPOCH).build();
-        return Records.action(p);
+        return StateRecords.action(p);
     }
 
     @Test
     void shouldRoundTripTheActionStateThroughItsVersionedJsonSerde() {
         ActionState state = ActionState.fresh(action(), "sha256:d", 10L)
+                .to(Phase.APPROVED, null, null, 10L)
+                .withAttempt(ActionState.AttemptRecord.reserved(1, 10L, 70L))
+                .to(Phase.DISPATCHING, null, null, 10L)
                 .withAttempt(ActionState.AttemptRecord.reserved(1, 10L, 70L)
-                        .observed("RETRYABLE", false, 429, "RATE_LIMITED", 11L, 12L))
-                .to(Phase.RETRY_WAIT, null, "attempt 2 scheduled", 12L).withTimer("k", 99L);
+                        .observed(ActionState.AttemptStatus.RETRYABLE, false, 429, "RATE_LIMITED", 11L, 12L))
+                .withResolution(ActionState.Resolver.GATE, null, null)
+                .to(Phase.RETRY_WAIT, ReasonCode.RATE_LIMITED, "attempt 2 scheduled", 12L).withTimer("k", 99L);
         JsonSerde<ActionState> serde = new JsonSerde<>(ActionState.class);
         byte[] bytes = serde.serialize("t", state);
         assertThat(new String(bytes, StandardCharsets.UTF_8)).contains("\"v\":1");
         assertThat(serde.deserialize("t", bytes)).isEqualTo(state);
+    }
+
+    @Test
+    void shouldReadAStateStoredWhenReasonResolverAndAttemptStatusWereStrings() {
+        // layout v=1 as the gate wrote it before these fields were enums (the enum names equal the strings)
+        String stored = "{\"v\":1,\"action\":{\"taskId\":\"T-1\",\"toolCallId\":\"c-1\",\"taskVersion\":3,"
+                + "\"orgId\":\"acme\",\"principalId\":\"u\",\"profileId\":\"p\",\"authorizationEpoch\":2,"
+                + "\"provider\":\"webhook\",\"operation\":\"send\",\"toolName\":\"send\","
+                + "\"toolSchemaHash\":\"sha256:s\",\"inputDigest\":\"sha256:i\",\"idempotencyKey\":\"k\","
+                + "\"attachments\":[]},\"phase\":\"FAILED\",\"reasonCode\":\"RETRIES_EXHAUSTED\","
+                + "\"reason\":\"3 attempts used\",\"actionDigest\":\"sha256:d\",\"attempts\":["
+                + "{\"attempt\":1,\"reservedAt\":10,\"leaseExpiresAt\":70,\"status\":\"NOT_DISPATCHED\","
+                + "\"dispatched\":false,\"errorCode\":\"STORAGE_UNAVAILABLE\"},"
+                + "{\"attempt\":2,\"reservedAt\":80,\"leaseExpiresAt\":140,\"status\":\"RETRYABLE\","
+                + "\"dispatched\":true,\"httpStatus\":503}],"
+                + "\"resolvedBy\":\"GATE\",\"timerKey\":\"0000000000000099999|PURGE_ACTION|T-1/c-1\","
+                + "\"dueAt\":99999,\"createdAt\":5,\"updatedAt\":150}";
+        ActionState state = new JsonSerde<>(ActionState.class).deserialize("gate-actions",
+                stored.getBytes(StandardCharsets.UTF_8));
+        assertThat(state.phase()).isEqualTo(Phase.FAILED);
+        assertThat(state.reasonCode()).isEqualTo(ReasonCode.RETRIES_EXHAUSTED);
+        assertThat(state.resolvedBy()).isEqualTo(ActionState.Resolver.GATE);
+        assertThat(state.attempts()).extracting(ActionState.AttemptRecord::status).containsExactly(
+                ActionState.AttemptStatus.NOT_DISPATCHED, ActionState.AttemptStatus.RETRYABLE);
+        assertThat(state.key()).isEqualTo("T-1/c-1");
+        // and it is written back in the same shape: the strings are the enum names
+        String written = new String(new JsonSerde<>(ActionState.class).serialize("gate-actions", state),
+                StandardCharsets.UTF_8);
+        assertThat(written).contains("\"reasonCode\":\"RETRIES_EXHAUSTED\"", "\"resolvedBy\":\"GATE\"",
+                "\"status\":\"NOT_DISPATCHED\"", "\"status\":\"RETRYABLE\"");
+        assertThat(StateRecords.receipt(state).getReasonCode()).isEqualTo("RETRIES_EXHAUSTED");
     }
 
     @Test
@@ -56,7 +92,7 @@ class InternalModelTest {
 
     @Test
     void shouldDeriveAStableIdempotencyKeyWhenTheProposalHasNone() {
-        assertThat(action().idempotencyKey()).isEqualTo(Records.derivedIdempotencyKey("T-1/c-1"))
+        assertThat(action().idempotencyKey()).isEqualTo(StateRecords.derivedIdempotencyKey("T-1/c-1"))
                 .isEqualTo(action().idempotencyKey()).startsWith("ag-");
     }
 

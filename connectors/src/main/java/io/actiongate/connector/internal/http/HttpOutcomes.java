@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The outcome table of ARCHITECTURE.md section 5 for HTTP-style connectors, in one place:
+ * The outcome table of docs/contract.md section 5 for HTTP-style connectors, in one place:
  * <pre>
  * 2xx, body passes the domain checks     SUCCEEDED
  * 2xx, body not the documented shape    UNKNOWN (UNEXPECTED_RESPONSE): the provider may or may not have acted

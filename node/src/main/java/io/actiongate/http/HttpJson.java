@@ -5,14 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** The one Jackson mapper of the HTTP surface, and the redaction every action view passes through. */
-final class Json {
+final class HttpJson {
 
     static final ObjectMapper MAPPER = new ObjectMapper();
 
     /** Field names that would carry an input body; never served, whatever a view function returns. */
     private static final String[] INPUT_FIELDS = {"input", "input_json"};
 
-    private Json() {
+    private HttpJson() {
     }
 
     static ObjectNode error(String code, String message) {

@@ -1,4 +1,4 @@
-package io.actiongate.keys;
+package io.actiongate.keyfiles;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
 /**
  * Ed25519 key files as PEM: the private key as PKCS#8 ({@code ID.key}, owner read/write only), the public key as
  * X.509 SubjectPublicKeyInfo ({@code ID.pub}). A directory of {@code *.pub} files named by key id is how the gate
- * learns which approvers it trusts (ARCHITECTURE.md section 3: keys come from configuration, never a topic).
+ * learns which approvers it trusts (docs/contract.md section 3: keys come from configuration, never a topic).
  */
 public final class KeyFiles {
 

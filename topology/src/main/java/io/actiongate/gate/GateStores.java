@@ -3,6 +3,7 @@ package io.actiongate.gate;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
 
 import io.actiongate.gate.internal.ActionState;
 import io.actiongate.gate.internal.DecisionClaim;
@@ -12,7 +13,7 @@ import io.actiongate.gate.internal.JsonSerde;
  * The gate's state stores: names (stable: they name the changelog topics, so renaming one loses state) and
  * builders. All are RocksDB key-value stores, logged (changelog) and cached, except the global policy store.
  */
-public final class Stores {
+public final class GateStores {
 
     /** Action key to {@link ActionState}: every action the gate holds, terminal ones for the dedupe window. */
     public static final String ACTIONS = "gate-actions";
@@ -33,43 +34,43 @@ public final class Stores {
     /** Global store of the policy topic: policy key to the record's raw bytes (decoded on lookup). */
     public static final String POLICY = "gate-policy";
 
-    private Stores() {
+    private GateStores() {
     }
 
     public static StoreBuilder<KeyValueStore<String, ActionState>> actions() {
-        return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
-                org.apache.kafka.streams.state.Stores.persistentKeyValueStore(ACTIONS), Serdes.String(),
+        return Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(ACTIONS), Serdes.String(),
                 new JsonSerde<>(ActionState.class)).withCachingEnabled();
     }
 
     public static StoreBuilder<KeyValueStore<String, String>> timers() {
-        return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
-                org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TIMERS), Serdes.String(),
+        return Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(TIMERS), Serdes.String(),
                 Serdes.String()).withCachingEnabled();
     }
 
     public static StoreBuilder<KeyValueStore<String, String>> pending() {
-        return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
-                org.apache.kafka.streams.state.Stores.persistentKeyValueStore(PENDING), Serdes.String(),
+        return Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(PENDING), Serdes.String(),
                 Serdes.String()).withCachingEnabled();
     }
 
     public static StoreBuilder<KeyValueStore<String, Long>> decisionIds() {
-        return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
-                org.apache.kafka.streams.state.Stores.persistentKeyValueStore(DECISION_IDS), Serdes.String(),
+        return Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(DECISION_IDS), Serdes.String(),
                 Serdes.Long()).withCachingEnabled();
     }
 
     public static StoreBuilder<KeyValueStore<String, DecisionClaim>> decisionClaims() {
-        return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
-                org.apache.kafka.streams.state.Stores.persistentKeyValueStore(DECISION_CLAIMS), Serdes.String(),
+        return Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(DECISION_CLAIMS), Serdes.String(),
                 new JsonSerde<>(DecisionClaim.class)).withCachingEnabled();
     }
 
     /** Global stores are restored from their source topic, so no changelog. */
     public static StoreBuilder<KeyValueStore<String, byte[]>> policy() {
-        return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
-                org.apache.kafka.streams.state.Stores.persistentKeyValueStore(POLICY), Serdes.String(),
+        return Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(POLICY), Serdes.String(),
                 Serdes.ByteArray()).withLoggingDisabled();
     }
 }

@@ -16,14 +16,15 @@ import io.actiongate.avro.ResolvedBy;
 import io.actiongate.avro.UnknownOutcome;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
+import io.actiongate.key.ActionKey;
 
 /**
  * Builds the contract records the gate writes from its internal state. Receipts and conflicts carry ids,
  * digests, statuses and redacted reasons only: never the input body, summary or attachment keys.
  */
-public final class Records {
+public final class StateRecords {
 
-    private Records() {
+    private StateRecords() {
     }
 
     /** The internal frozen action of a proposal; a missing idempotency key is derived from the action key. */
@@ -36,7 +37,7 @@ public final class Records {
             attachments.add(new ActionState.AttachmentRef(a.getObjectKey(), a.getSha256(), a.getSizeBytes(),
                     a.getContentType(), a.getOwnerInvocationId()));
         }
-        String key = p.getTaskId() + "/" + p.getToolCallId();
+        String key = ActionKey.format(p.getTaskId(), p.getToolCallId());
         String idempotencyKey = p.getIdempotencyKey() != null ? p.getIdempotencyKey() : derivedIdempotencyKey(key);
         return new ActionState.Action(p.getTaskId(), p.getToolCallId(), p.getTaskVersion(), p.getOrgId(),
                 p.getPrincipalId(), p.getProfileId(), p.getAuthorizationEpoch(), p.getProvider(), p.getOperation(),
@@ -65,7 +66,7 @@ public final class Records {
             }
             attempts.add(AttemptSummary.newBuilder()
                     .setAttempt(r.attempt())
-                    .setStatus(OutcomeStatus.valueOf(r.status()))
+                    .setStatus(OutcomeStatus.valueOf(r.status().name()))
                     .setDispatched(Boolean.TRUE.equals(r.dispatched()))
                     .setHttpStatus(r.httpStatus())
                     .setErrorCode(r.errorCode())
@@ -77,7 +78,7 @@ public final class Records {
                 .setTaskId(a.taskId())
                 .setToolCallId(a.toolCallId())
                 .setStatus(s.phase().receiptStatus())
-                .setReasonCode(s.reasonCode())
+                .setReasonCode(s.reasonCode() == null ? null : s.reasonCode().name())
                 .setReason(s.reason())
                 .setOrgId(a.orgId())
                 .setToolName(a.toolName())
@@ -88,7 +89,7 @@ public final class Records {
                 .setDecisionId(s.decisionId())
                 .setAttempts(attempts)
                 .setProviderReceiptId(s.providerReceiptId())
-                .setResolvedBy(s.resolvedBy() == null ? null : ResolvedBy.valueOf(s.resolvedBy()))
+                .setResolvedBy(s.resolvedBy() == null ? null : ResolvedBy.valueOf(s.resolvedBy().name()))
                 .setUpdatedAt(Instant.ofEpochMilli(s.updatedAt()))
                 .build();
     }
