@@ -1,79 +1,210 @@
 package io.actiongate.loadtest;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The benchmark's parameters: {@code --actions N} (part 1, default 20000), {@code --rounds R} (default 5),
- * {@code --broker-actions M} (part 2, default 2000), {@code --partitions P} (part 2 topics, default 12),
- * {@code --skip-broker}, {@code --state-dir DIR} (default the JVM's temporary directory), and any number of
- * {@code --set key=value}: a setting of the actiongate node in part 2 (e.g. {@code executor.dispatch.threads=16}),
- * applied over the benchmark's own, to compare settings by their ratio to the same baseline; {@code --misroute}
- * produces every proposal of part 2's row f to a partition other than its key's murmur2 home, so each takes the
- * gate's internal hop.
+ * The benchmark's parameters; see load-tests/README.md for each option. Parts are named (see {@link #PARTS}) and
+ * chosen with {@code --only a,b} or {@code --skip a,b}; {@code --skip-broker} is {@code --skip} of every part that
+ * needs the broker.
+ *
+ * @param actions          part "topology": actions per round
+ * @param rounds           part "topology": measured rounds after one warm-up
+ * @param brokerActions    actions per side of the broker parts (burst size of rows e and f)
+ * @param partitions       partitions of every topic in the broker parts (the scale part varies it itself)
+ * @param parts            the parts to run, in {@link #PARTS} order
+ * @param stateDir         where stores, the broker's data and PostgreSQL's data directory go (deleted at the end)
+ * @param nodeSettings     {@code --set key=value}: settings of the actiongate node over the benchmark's own
+ * @param misroute         row f produces every proposal away from its key's murmur2 home partition
+ * @param providerLatencyMs the loopback provider's added latency per request, in milliseconds
+ * @param resultsDir       where bench-report.md, bench-report.json and the plot go
+ * @param memoryActions    part "memory": actions retained in the gate's stores before heap and RSS are read
+ * @param scalePartitions  part "scale": the partition counts of its rows
+ * @param openLoopPercents part "open-loop": arrival rates as percentages of the measured saturation (row f)
+ * @param progress         draw a progress line on stderr while running
  */
-record BenchOptions(int actions, int rounds, int brokerActions, int partitions, boolean skipBroker, Path stateDir,
-                    Map<String, String> nodeSettings, boolean misroute) {
+record BenchOptions(int actions, int rounds, int brokerActions, int partitions, Set<String> parts, Path stateDir,
+                    Map<String, String> nodeSettings, boolean misroute, int providerLatencyMs, Path resultsDir,
+                    int memoryActions, List<Integer> scalePartitions, List<Integer> openLoopPercents,
+                    boolean progress) {
+
+    /** Every part, in the order they run. */
+    static final List<String> PARTS = List.of("topology", "broker", "physical", "postgres", "open-loop", "approval",
+            "scale", "memory");
+    /** Parts that need no broker. */
+    static final Set<String> WITHOUT_BROKER = Set.of("topology");
 
     static final String USAGE = "usage: Benchmark [--actions N] [--rounds R] [--broker-actions M] [--partitions P] "
-            + "[--skip-broker] [--state-dir DIR] [--set key=value]... [--misroute]";
+            + "[--only PART,...] [--skip PART,...] [--skip-broker] [--state-dir DIR] [--results DIR] "
+            + "[--provider-latency-ms MS] [--memory-actions N] [--scale-partitions P,...] [--open-loop PCT,...] "
+            + "[--no-progress] [--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
 
     BenchOptions {
         positive("--actions", actions);
         positive("--rounds", rounds);
         positive("--broker-actions", brokerActions);
         positive("--partitions", partitions);
+        positive("--memory-actions", memoryActions);
+        if (providerLatencyMs < 0) {
+            throw new IllegalArgumentException("--provider-latency-ms must be 0 or more, got " + providerLatencyMs);
+        }
+        scalePartitions.forEach(p -> positive("--scale-partitions", p));
+        openLoopPercents.forEach(p -> {
+            if (p < 1 || p > 100) {
+                throw new IllegalArgumentException("--open-loop takes percentages 1..100, got " + p);
+            }
+        });
+        Set<String> ordered = new LinkedHashSet<>();
+        for (String part : PARTS) {
+            if (parts.contains(part)) {
+                ordered.add(part);
+            }
+        }
+        for (String part : parts) {
+            if (!PARTS.contains(part)) {
+                throw new IllegalArgumentException("unknown part " + part + "\n" + USAGE);
+            }
+        }
+        parts = Collections.unmodifiableSet(ordered);
         nodeSettings = Map.copyOf(nodeSettings);
+        scalePartitions = List.copyOf(scalePartitions);
+        openLoopPercents = List.copyOf(openLoopPercents);
     }
 
-    BenchOptions(int actions, int rounds, int brokerActions, int partitions, boolean skipBroker, Path stateDir,
-                 Map<String, String> nodeSettings) {
-        this(actions, rounds, brokerActions, partitions, skipBroker, stateDir, nodeSettings, false);
-    }
-
+    /** Part "topology" only, as the smoke tests use it. */
     BenchOptions(int actions, int rounds, int brokerActions, int partitions, boolean skipBroker, Path stateDir) {
-        this(actions, rounds, brokerActions, partitions, skipBroker, stateDir, Map.of());
+        this(new Builder().actions(actions).rounds(rounds).brokerActions(brokerActions).partitions(partitions)
+                .skipBroker(skipBroker).stateDir(stateDir).progress(false).build());
+    }
+
+    private BenchOptions(BenchOptions o) {
+        this(o.actions, o.rounds, o.brokerActions, o.partitions, o.parts, o.stateDir, o.nodeSettings, o.misroute,
+                o.providerLatencyMs, o.resultsDir, o.memoryActions, o.scalePartitions, o.openLoopPercents,
+                o.progress);
     }
 
     static BenchOptions defaults() {
-        return new BenchOptions(20_000, 5, 2_000, 12, false, Path.of(System.getProperty("java.io.tmpdir")));
+        return new Builder().build();
+    }
+
+    boolean runs(String part) {
+        return parts.contains(part);
+    }
+
+    /** True when no part that needs the broker runs. */
+    boolean skipBroker() {
+        return parts.stream().allMatch(WITHOUT_BROKER::contains);
     }
 
     static BenchOptions parse(List<String> args) {
-        BenchOptions o = defaults();
-        Map<String, String> settings = new LinkedHashMap<>();
-        boolean misroute = false;
+        Builder b = new Builder();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             switch (arg) {
-                case "--skip-broker" -> o = new BenchOptions(o.actions, o.rounds, o.brokerActions, o.partitions, true,
-                        o.stateDir);
-                case "--actions" -> o = new BenchOptions(number(args, ++i, arg), o.rounds, o.brokerActions,
-                        o.partitions, o.skipBroker, o.stateDir);
-                case "--rounds" -> o = new BenchOptions(o.actions, number(args, ++i, arg), o.brokerActions,
-                        o.partitions, o.skipBroker, o.stateDir);
-                case "--broker-actions" -> o = new BenchOptions(o.actions, o.rounds, number(args, ++i, arg),
-                        o.partitions, o.skipBroker, o.stateDir);
-                case "--partitions" -> o = new BenchOptions(o.actions, o.rounds, o.brokerActions,
-                        number(args, ++i, arg), o.skipBroker, o.stateDir);
-                case "--state-dir" -> o = new BenchOptions(o.actions, o.rounds, o.brokerActions, o.partitions,
-                        o.skipBroker, Path.of(value(args, ++i, arg)));
-                case "--misroute" -> misroute = true;
+                case "--skip-broker" -> b.skipBroker(true);
+                case "--actions" -> b.actions(number(args, ++i, arg));
+                case "--rounds" -> b.rounds(number(args, ++i, arg));
+                case "--broker-actions" -> b.brokerActions(number(args, ++i, arg));
+                case "--partitions" -> b.partitions(number(args, ++i, arg));
+                case "--state-dir" -> b.stateDir(Path.of(value(args, ++i, arg)));
+                case "--results" -> b.resultsDir(Path.of(value(args, ++i, arg)));
+                case "--provider-latency-ms" -> b.providerLatencyMs = number(args, ++i, arg);
+                case "--memory-actions" -> b.memoryActions = number(args, ++i, arg);
+                case "--scale-partitions" -> b.scalePartitions = numbers(args, ++i, arg);
+                case "--open-loop" -> b.openLoopPercents = numbers(args, ++i, arg);
+                case "--only" -> b.parts = new LinkedHashSet<>(names(args, ++i, arg));
+                case "--skip" -> b.parts.removeAll(names(args, ++i, arg));
+                case "--no-progress" -> b.progress(false);
+                case "--misroute" -> b.misroute = true;
                 case "--set" -> {
                     String pair = value(args, ++i, arg);
                     int eq = pair.indexOf('=');
                     if (eq < 1) {
                         throw new IllegalArgumentException("--set needs key=value, got " + pair + "\n" + USAGE);
                     }
-                    settings.put(pair.substring(0, eq), pair.substring(eq + 1));
+                    b.nodeSettings.put(pair.substring(0, eq), pair.substring(eq + 1));
                 }
                 default -> throw new IllegalArgumentException("unknown option " + arg + "\n" + USAGE);
             }
         }
-        return new BenchOptions(o.actions, o.rounds, o.brokerActions, o.partitions, o.skipBroker, o.stateDir,
-                settings, misroute);
+        return b.build();
+    }
+
+    /** Mutable parameters on the way to a {@link BenchOptions}; starts at the defaults. */
+    static final class Builder {
+        int actions = 20_000;
+        int rounds = 5;
+        int brokerActions = 2_000;
+        int partitions = 12;
+        Set<String> parts = new LinkedHashSet<>(PARTS);
+        Path stateDir = Path.of(System.getProperty("java.io.tmpdir"));
+        Map<String, String> nodeSettings = new LinkedHashMap<>();
+        boolean misroute;
+        int providerLatencyMs = 2;
+        Path resultsDir = Path.of("bench-results");
+        int memoryActions = 1_000_000;
+        List<Integer> scalePartitions = List.of(6, 12, 24);
+        List<Integer> openLoopPercents = List.of(25, 50, 75);
+        boolean progress = true;
+
+        Builder actions(int v) {
+            actions = v;
+            return this;
+        }
+
+        Builder rounds(int v) {
+            rounds = v;
+            return this;
+        }
+
+        Builder brokerActions(int v) {
+            brokerActions = v;
+            return this;
+        }
+
+        Builder partitions(int v) {
+            partitions = v;
+            return this;
+        }
+
+        Builder skipBroker(boolean skip) {
+            if (skip) {
+                parts.retainAll(WITHOUT_BROKER);
+            }
+            return this;
+        }
+
+        Builder only(String... names) {
+            parts = new LinkedHashSet<>(List.of(names));
+            return this;
+        }
+
+        Builder stateDir(Path v) {
+            stateDir = v;
+            return this;
+        }
+
+        Builder resultsDir(Path v) {
+            resultsDir = v;
+            return this;
+        }
+
+        Builder progress(boolean v) {
+            progress = v;
+            return this;
+        }
+
+        BenchOptions build() {
+            return new BenchOptions(actions, rounds, brokerActions, partitions, parts, stateDir, nodeSettings,
+                    misroute, providerLatencyMs, resultsDir, memoryActions, scalePartitions, openLoopPercents,
+                    progress);
+        }
     }
 
     private static String value(List<String> args, int i, String option) {
@@ -83,8 +214,31 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         return args.get(i);
     }
 
+    private static List<String> names(List<String> args, int i, String option) {
+        List<String> out = new ArrayList<>();
+        for (String name : value(args, i, option).split(",")) {
+            String n = name.strip();
+            if (!PARTS.contains(n)) {
+                throw new IllegalArgumentException(option + ": unknown part " + n + "\n" + USAGE);
+            }
+            out.add(n);
+        }
+        return out;
+    }
+
+    private static List<Integer> numbers(List<String> args, int i, String option) {
+        List<Integer> out = new ArrayList<>();
+        for (String v : value(args, i, option).split(",")) {
+            out.add(parseNumber(v.strip(), option));
+        }
+        return out;
+    }
+
     private static int number(List<String> args, int i, String option) {
-        String v = value(args, i, option);
+        return parseNumber(value(args, i, option), option);
+    }
+
+    private static int parseNumber(String v, String option) {
         try {
             return Integer.parseInt(v.replace("_", ""));
         } catch (NumberFormatException e) {

@@ -45,33 +45,49 @@ public final class Benchmark {
         System.exit(ok ? 0 : 1);
     }
 
-    /** Runs every part {@code options} asks for, printing to {@code out}; false when a check failed. */
+    /** The parts in the order they run; each runs when the options name it. */
+    static List<BenchPart> parts() {
+        return List.of(new TopologyPart(), new BrokerPart());
+    }
+
+    /** Runs every part {@code options} asks for, printing to {@code out}; false when an invariant failed. */
     static boolean run(BenchOptions options, PrintStream out) throws Exception {
         AvroSetup.install();
         out.println("actiongate benchmark, " + Instant.now());
         out.println(machine());
-        out.printf(Locale.ROOT, "parameters: actions=%d rounds=%d (+1 warm-up) broker-actions=%d partitions=%d%s%n",
+        out.printf(Locale.ROOT, "parameters: actions=%d rounds=%d (+1 warm-up) broker-actions=%d partitions=%d "
+                        + "provider-latency-ms=%d parts=%s%s%n",
                 options.actions(), options.rounds(), options.brokerActions(), options.partitions(),
+                options.providerLatencyMs(), String.join(",", options.parts()),
                 (options.skipBroker() ? " skip-broker" : "") + (options.misroute() ? " misroute" : ""));
         out.println("sandbox provider: " + HTTPSERVER_NODELAY + "=" + System.getProperty(HTTPSERVER_NODELAY, "false"));
         if (!options.nodeSettings().isEmpty()) {
-            out.println("node settings (part 2): " + options.nodeSettings());
+            out.println("node settings: " + options.nodeSettings());
         }
         Path stateRoot = Files.createDirectories(options.stateDir()).resolve("actiongate-bench-" + ProcessHandle
                 .current().pid());
         Files.createDirectories(stateRoot);
-        try {
-            out.println();
-            List<TopologyBench.Row> rows = new TopologyBench(options.actions(), options.rounds(), stateRoot).run();
-            Report.topology(rows, out);
-            boolean ok = rows.stream().allMatch(r -> r.verified() == r.actions());
-            if (!options.skipBroker()) {
+        Progress progress = new Progress(System.err, options.progress());
+        try (BenchContext ctx = new BenchContext(options, stateRoot, out, progress)) {
+            for (BenchPart part : parts()) {
+                if (!options.runs(part.name())) {
+                    continue;
+                }
                 out.println();
-                BrokerBench.Result result = new BrokerBench(options.brokerActions(), options.partitions(),
-                        stateRoot, options.nodeSettings(), options.misroute()).run();
-                Report.broker(result, out);
-                ok &= result.complete();
+                out.println("Part " + part.name() + ": " + part.title());
+                ctx.enter(part.name());
+                ctx.add(part.run(ctx));
             }
+            out.println();
+            boolean ok = true;
+            for (BenchContext.Invariant inv : ctx.invariants()) {
+                if (!inv.held()) {
+                    ok = false;
+                    out.println("INVARIANT FAILED [" + inv.part() + "] " + inv.name() + ": " + inv.detail());
+                }
+            }
+            out.println(ok ? "invariants: all " + ctx.invariants().size() + " held"
+                    : "invariants: FAILED (the figures above describe a wrong run)");
             return ok;
         } finally {
             Drivers.deleteQuietly(stateRoot);

@@ -28,7 +28,6 @@ import org.apache.kafka.streams.StreamsConfig;
 
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ReceiptStatus;
-import io.actiongate.broker.EmbeddedKafkaBroker;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
@@ -90,14 +89,12 @@ final class BrokerBench {
         this.warmup = Math.max(20, Math.min(500, actions / 4));
     }
 
-    Result run() throws Exception {
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().start()) {
-            String bootstrap = broker.bootstrapServers();
-            Side baseline = baseline(bootstrap);
-            try (SandboxWebhookProvider provider = SandboxWebhookProvider.start()) {
-                Side gate = gate(bootstrap, provider);
-                return new Result(actions, warmup, partitions, baseline, gate, provider.totalRequests(), misroute);
-            }
+    /** Runs both sides on the broker at {@code bootstrap}, one after the other. */
+    Result run(String bootstrap) throws Exception {
+        Side baseline = baseline(bootstrap);
+        try (SandboxWebhookProvider provider = SandboxWebhookProvider.start()) {
+            Side gate = gate(bootstrap, provider);
+            return new Result(actions, warmup, partitions, baseline, gate, provider.totalRequests(), misroute);
         }
     }
 

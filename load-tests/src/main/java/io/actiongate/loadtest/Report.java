@@ -11,7 +11,6 @@ final class Report {
     }
 
     static void topology(List<TopologyBench.Row> rows, PrintStream out) {
-        out.println("Part 1: topology cost per action (TopologyTestDriver, no broker, one thread; median of rounds)");
         out.printf(Locale.ROOT, "%-4s %-72s %12s %10s %9s %9s%n", "row", "what", "actions/s", "us/action",
                 "x (a)", "ok");
         long baseline = rows.stream().filter(r -> r.id().equals("a")).findFirst().orElseThrow().median();
@@ -29,8 +28,8 @@ final class Report {
     }
 
     static void broker(BrokerBench.Result r, PrintStream out) {
-        out.println("Part 2: end to end on the embedded broker (EOS v2, " + r.partitions() + " partitions, "
-                + r.actions() + " actions produced at once after a warm-up of " + r.warmup() + ")");
+        out.println(r.partitions() + " partitions, " + r.actions() + " actions produced at once after a warm-up of "
+                + r.warmup());
         out.printf(Locale.ROOT, "%-4s %-72s %10s %9s %9s %9s %9s %9s%n", "row", "what", "actions/s", "p50 ms",
                 "p95 ms", "p99 ms", "x (e)", "ok");
         line(out, "e", "baseline: produce -> EOS Streams pass-through -> consume", r.baseline(), r.baseline());

@@ -21,6 +21,13 @@ class BenchOptionsTest {
         assertThat(o.partitions()).isEqualTo(12);
         assertThat(o.skipBroker()).isFalse();
         assertThat(o.nodeSettings()).isEmpty();
+        assertThat(o.parts()).containsExactlyElementsOf(BenchOptions.PARTS);
+        assertThat(o.providerLatencyMs()).isEqualTo(2);
+        assertThat(o.memoryActions()).isEqualTo(1_000_000);
+        assertThat(o.scalePartitions()).containsExactly(6, 12, 24);
+        assertThat(o.openLoopPercents()).containsExactly(25, 50, 75);
+        assertThat(o.resultsDir()).isEqualTo(Path.of("bench-results"));
+        assertThat(o.progress()).isTrue();
     }
 
     @Test
@@ -29,9 +36,36 @@ class BenchOptionsTest {
                 "--partitions", "2", "--skip-broker", "--state-dir", "/tmp/x", "--set", "executor.dispatch.threads=16",
                 "--set", "streams.commit.interval.ms=50", "--misroute"));
 
-        assertThat(o).isEqualTo(new BenchOptions(1_000, 3, 50, 2, true, Path.of("/tmp/x"),
-                Map.of("executor.dispatch.threads", "16", "streams.commit.interval.ms", "50"), true));
+        assertThat(o.actions()).isEqualTo(1_000);
+        assertThat(o.rounds()).isEqualTo(3);
+        assertThat(o.brokerActions()).isEqualTo(50);
+        assertThat(o.partitions()).isEqualTo(2);
+        assertThat(o.skipBroker()).isTrue();
+        assertThat(o.parts()).containsExactly("topology");
+        assertThat(o.stateDir()).isEqualTo(Path.of("/tmp/x"));
+        assertThat(o.nodeSettings()).isEqualTo(
+                Map.of("executor.dispatch.threads", "16", "streams.commit.interval.ms", "50"));
+        assertThat(o.misroute()).isTrue();
         assertThat(BenchOptions.parse(List.of()).misroute()).isFalse();
+    }
+
+    @Test
+    void shouldReadThePartSelectionAndTheNewRowsOptions() {
+        BenchOptions o = BenchOptions.parse(List.of("--only", "scale,broker", "--results", "/tmp/r",
+                "--provider-latency-ms", "0", "--memory-actions", "1000", "--scale-partitions", "3,6",
+                "--open-loop", "10,90", "--no-progress"));
+
+        assertThat(o.parts()).containsExactly("broker", "scale");
+        assertThat(o.runs("broker")).isTrue();
+        assertThat(o.runs("topology")).isFalse();
+        assertThat(o.resultsDir()).isEqualTo(Path.of("/tmp/r"));
+        assertThat(o.providerLatencyMs()).isZero();
+        assertThat(o.memoryActions()).isEqualTo(1000);
+        assertThat(o.scalePartitions()).containsExactly(3, 6);
+        assertThat(o.openLoopPercents()).containsExactly(10, 90);
+        assertThat(o.progress()).isFalse();
+        assertThat(BenchOptions.parse(List.of("--skip", "memory,postgres")).parts())
+                .doesNotContain("memory", "postgres").contains("topology", "scale");
     }
 
     @Test
@@ -42,5 +76,7 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--set", "=1"))).hasMessageContaining("key=value");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--actions", "many")))
                 .hasMessageContaining("whole number");
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--only", "speed"))).hasMessageContaining("unknown part");
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--open-loop", "150"))).hasMessageContaining("1..100");
     }
 }
