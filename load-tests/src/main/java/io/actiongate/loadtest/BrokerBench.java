@@ -71,6 +71,7 @@ final class BrokerBench {
     private final int warmup;
     private final Map<String, String> nodeSettings;
     private final boolean misroute;
+    private Duration providerLatency = Duration.ZERO;
 
     BrokerBench(int actions, int partitions, Path stateRoot) {
         this(actions, partitions, stateRoot, Map.of(), false);
@@ -89,10 +90,16 @@ final class BrokerBench {
         this.warmup = Math.max(20, Math.min(500, actions / 4));
     }
 
+    /** The loopback provider's service time per effect request (the benchmark's {@code --provider-latency-ms}). */
+    BrokerBench providerLatency(Duration latency) {
+        this.providerLatency = latency;
+        return this;
+    }
+
     /** Runs both sides on the broker at {@code bootstrap}, one after the other. */
     Result run(String bootstrap) throws Exception {
         Side baseline = baseline(bootstrap);
-        try (SandboxWebhookProvider provider = SandboxWebhookProvider.start()) {
+        try (SandboxWebhookProvider provider = SandboxWebhookProvider.start().latency(providerLatency)) {
             Side gate = gate(bootstrap, provider);
             return new Result(actions, warmup, partitions, baseline, gate, provider.totalRequests(), misroute);
         }

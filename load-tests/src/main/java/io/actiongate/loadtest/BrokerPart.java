@@ -25,7 +25,7 @@ final class BrokerPart implements BenchPart {
         BrokerBench.Result r;
         try (Progress.Task task = ctx.progress().start("rows e and f", 0)) {
             r = new BrokerBench(o.brokerActions(), o.partitions(), ctx.stateRoot(), o.nodeSettings(), o.misroute())
-                    .run(ctx.bootstrap());
+                    .providerLatency(java.time.Duration.ofMillis(o.providerLatencyMs())).run(ctx.bootstrap());
         }
         Report.broker(r, ctx.out());
         ctx.invariant("row e: every action through the pass-through", r.baseline().completed() == r.actions(),

@@ -136,6 +136,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     private final AtomicLong lookups = new AtomicLong();
     private final Map<String, AtomicInteger> lookupsByKey = new ConcurrentHashMap<>();
     private volatile CountDownLatch held = new CountDownLatch(1);
+    private volatile Duration latency = Duration.ZERO;
 
     private SandboxWebhookProvider(InetSocketAddress address, String requiredAuthorization) throws IOException {
         this.requiredAuthorization = requiredAuthorization;
@@ -168,6 +169,18 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the sandbox webhook provider: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Adds {@code latency} to every effect request (POST) before it is handled, as a remote provider's service time
+     * (the benchmark's loopback provider: default 2 ms there). Zero, the default, adds nothing.
+     */
+    public SandboxWebhookProvider latency(Duration latency) {
+        if (latency.isNegative()) {
+            throw new IllegalArgumentException("latency must not be negative: " + latency);
+        }
+        this.latency = latency;
+        return this;
     }
 
     public URI baseUri() {
@@ -324,6 +337,10 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     private void post(HttpExchange exchange, String operation) throws IOException {
         totalRequests.incrementAndGet();
+        Duration serviceTime = latency;
+        if (!serviceTime.isZero()) {
+            sleep(serviceTime);
+        }
         byte[] body = exchange.getRequestBody().readAllBytes();
         int bodyBytes = body.length;
         String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");

@@ -61,6 +61,20 @@ class SandboxWebhookProviderTest {
     }
 
     @Test
+    void shouldHoldEveryEffectRequestForTheConfiguredServiceTimeAndRejectANegativeOne() throws Exception {
+        sandbox.latency(java.time.Duration.ofMillis(300));
+        long start = System.nanoTime();
+
+        assertThat(post("k-slow").statusCode()).isEqualTo(200);
+
+        // a lower bound only: the sleep guarantees it, whatever the machine's load
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(300_000_000L);
+        assertThat(sandbox.effects("k-slow")).isEqualTo(1);
+        assertThatThrownBy(() -> sandbox.latency(java.time.Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void shouldCountEveryPostThatReachedTheApplyStepButNotOnesRefusedBeforeApplying() throws Exception {
         sandbox.program(Fault.rateLimit("k-1", 1, "1"));
         sandbox.program(Fault.dropBeforeApply("k-1"));
