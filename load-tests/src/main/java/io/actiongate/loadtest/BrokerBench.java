@@ -135,10 +135,34 @@ final class BrokerBench {
     private Side gate(String bootstrap, SandboxWebhookProvider provider) throws Exception {
         String id = "bench-gate-" + UUID.randomUUID().toString().substring(0, 8);
         String prefix = id + ".";
+        Workload workload = new Workload("T-" + id);
+        try (ActiongateNode node = startNode(bootstrap, id, stateRoot, partitions, workload, provider, nodeSettings,
+                "gate,executor")) {
+            Predicate<byte[]> succeeded = v -> Topics.RECEIPTS.valueSerde().deserializer().deserialize(null, v)
+                    .getStatus() == ReceiptStatus.SUCCEEDED;
+            String in = Topics.PROPOSALS.name(prefix);
+            String out = Topics.RECEIPTS.name(prefix);
+            ToIntFunction<String> partition = misroute ? this::awayFromHome : null;
+            measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now()),
+                    succeeded, partition);
+            return measure(bootstrap, in, out, workload.proposals("f", Workload.READ_TOOL, actions, Instant.now()),
+                    succeeded, partition);
+        }
+    }
+
+    /**
+     * Row f's actiongate node, for the parts that measure it under other loads: creates the topics under
+     * {@code id + "."} with {@code partitions} each, publishes {@code workload}'s policy and starts a node with
+     * {@code roles} whose webhook connector calls {@code provider}, with {@code nodeSettings} over the benchmark's
+     * own settings; returns once the node is ready.
+     */
+    static ActiongateNode startNode(String bootstrap, String id, Path stateRoot, int partitions, Workload workload,
+                                    SandboxWebhookProvider provider, Map<String, String> nodeSettings, String roles)
+            throws Exception {
+        String prefix = id + ".";
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(prefix, partitions, (short) 1));
         }
-        Workload workload = new Workload("T-" + id);
         publishPolicy(bootstrap, prefix, workload.policy());
         Map<String, String> config = new HashMap<>(workload.gateSettings());
         config.put(GateConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -154,17 +178,13 @@ final class BrokerBench {
         config.put("connectors.webhook.read-operations", Workload.READ_TOOL);
         config.put("connectors.webhook.response-timeout-ms", "10000");
         config.putAll(nodeSettings);
-        try (ActiongateNode node = ActiongateNode.start(config, Role.parse("gate,executor"))) {
+        ActiongateNode node = ActiongateNode.start(config, Role.parse(roles));
+        try {
             awaitReady(node);
-            Predicate<byte[]> succeeded = v -> Topics.RECEIPTS.valueSerde().deserializer().deserialize(null, v)
-                    .getStatus() == ReceiptStatus.SUCCEEDED;
-            String in = Topics.PROPOSALS.name(prefix);
-            String out = Topics.RECEIPTS.name(prefix);
-            ToIntFunction<String> partition = misroute ? this::awayFromHome : null;
-            measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now()),
-                    succeeded, partition);
-            return measure(bootstrap, in, out, workload.proposals("f", Workload.READ_TOOL, actions, Instant.now()),
-                    succeeded, partition);
+            return node;
+        } catch (Exception | Error e) {
+            node.close();
+            throw e;
         }
     }
 

@@ -1,0 +1,234 @@
+package io.actiongate.loadtest;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import io.actiongate.avro.ActionProposal;
+import io.actiongate.avro.Decision;
+import io.actiongate.avro.Receipt;
+import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.node.ActiongateNode;
+import io.actiongate.sandbox.SandboxWebhookProvider;
+import io.actiongate.topics.Topics;
+
+/**
+ * Part "approval": the approval path end to end (row {@code ap}), on row f's node and provider. A burst of proposals
+ * for the HUMAN-approval tool; a simulated approver reads the receipts and, for each {@code WAITING_APPROVAL} whose
+ * action digest is the one it signed, publishes that action's signed APPROVE decision to {@code decisions}; an
+ * action is done at its {@code SUCCEEDED} receipt. The decisions are signed before the clock starts (like every
+ * record the benchmark sends), so the approver's own signing does not compete with the gate for the CPU: the row
+ * measures the gate's verification, not the approver's signing. See load-tests/README.md.
+ */
+final class ApprovalPart implements BenchPart {
+
+    @Override
+    public String name() {
+        return "approval";
+    }
+
+    @Override
+    public String title() {
+        return "the approval path end to end with a simulated approver";
+    }
+
+    /** One round's records: proposals, and per action its signed decision, that decision's id and digest. */
+    private record Round(Workload.Encoded proposals, byte[][] decisions, String[] decisionIds, String[] digests) {
+        int size() {
+            return proposals.size();
+        }
+    }
+
+    /** What one round measured. */
+    record Measured(int actions, int completed, double throughput, long[] sortedLatencies,
+                    long[] sortedDecisionLatencies, long[] sortedWaitingLatencies, int decisionsSent,
+                    int digestMismatches, int appliedOnce, List<String> keys) {
+    }
+
+    @Override
+    public List<BenchRow> run(BenchContext ctx) throws Exception {
+        BenchOptions o = ctx.options();
+        String bootstrap = ctx.bootstrap();
+        int n = o.brokerActions();
+        int warmup = Math.max(10, Math.min(200, n / 4));
+        Measured m;
+        long providerRequests;
+        try (SandboxWebhookProvider provider = SandboxWebhookProvider.start()
+                .latency(Duration.ofMillis(o.providerLatencyMs()))) {
+            String id = "bench-ap-" + UUID.randomUUID().toString().substring(0, 8);
+            Workload workload = new Workload("T-" + id);
+            try (ActiongateNode node = BrokerBench.startNode(bootstrap, id, ctx.stateRoot(), o.partitions(), workload,
+                    provider, o.nodeSettings(), "gate,executor")) {
+                Measured warm = round(ctx, bootstrap, id, round(workload, "apwarm", warmup), "approval warm-up");
+                check(ctx, provider, "approval warm-up", warm);
+                m = round(ctx, bootstrap, id, round(workload, "ap", n), "row ap");
+                check(ctx, provider, "row ap", m);
+            }
+            providerRequests = provider.totalRequests();
+            ctx.invariant("row ap: provider requests, warm-up included", providerRequests == n + warmup,
+                    providerRequests + " requests for " + (n + warmup) + " actions");
+        }
+        Map<String, String> notes = new LinkedHashMap<>();
+        notes.put("partitions", String.valueOf(o.partitions()));
+        notes.put("warmup", String.valueOf(warmup));
+        notes.put("provider_requests", String.valueOf(providerRequests));
+        notes.put("latency_from", "send() of the proposal (a burst, like row f)");
+        putPercentiles(notes, "decision_to_succeeded", m.sortedDecisionLatencies());
+        putPercentiles(notes, "proposal_to_waiting_approval", m.sortedWaitingLatencies());
+        notes.put("decisions_signed", "before the clock (the approver only publishes)");
+        List<BenchRow> rows = List.of(new BenchRow(name(), "ap",
+                "approval path: proposal -> WAITING_APPROVAL -> signed APPROVE -> SUCCEEDED", m.actions(),
+                m.completed(), m.throughput(), BenchRow.Latency.ofSortedNanos(m.sortedLatencies()), "f", notes));
+        LatencyTable.print(rows, ctx.out());
+        ctx.row("f").ifPresent(f -> ctx.out().printf(Locale.ROOT,
+                "  ap: time per action %.2f x row f's (%.0f actions/s) in this run%n",
+                f.throughput() / m.throughput(), f.throughput()));
+        return rows;
+    }
+
+    private static void putPercentiles(Map<String, String> notes, String name, long[] sorted) {
+        BenchRow.Latency l = BenchRow.Latency.ofSortedNanos(sorted);
+        if (l != null) {
+            notes.put(name + "_ms", String.format(Locale.ROOT, "p50 %.0f p95 %.0f p99 %.0f max %.0f", l.p50(),
+                    l.p95(), l.p99(), l.max()));
+        }
+    }
+
+    /** {@code n} proposals for the HUMAN tool and their APPROVE decisions, signed now (before any clock). */
+    private static Round round(Workload workload, String prefix, int n) {
+        Instant at = Instant.now();
+        List<String> keys = new ArrayList<>(n);
+        List<byte[]> values = new ArrayList<>(n);
+        byte[][] decisions = new byte[n][];
+        String[] ids = new String[n];
+        String[] digests = new String[n];
+        for (int i = 0; i < n; i++) {
+            String call = Workload.callId(prefix, i);
+            ActionProposal p = workload.proposal(call, Workload.SEND_TOOL, i, at);
+            keys.add(workload.key(call));
+            values.add(Topics.PROPOSALS.valueSerde().serializer().serialize(null, p));
+            Decision d = workload.approve(p, at);
+            decisions[i] = Topics.DECISIONS.valueSerde().serializer().serialize(null, d);
+            ids[i] = d.getDecisionId();
+            digests[i] = d.getActionDigest();
+        }
+        return new Round(new Workload.Encoded(keys, values), decisions, ids, digests);
+    }
+
+    /** Sends every proposal at once; the approver answers each WAITING_APPROVAL; waits for every SUCCEEDED. */
+    private static Measured round(BenchContext ctx, String bootstrap, String id, Round r, String label)
+            throws Exception {
+        int n = r.size();
+        String prefix = id + ".";
+        String decisionsTopic = Topics.DECISIONS.name(prefix);
+        AtomicLongArray decidedAt = new AtomicLongArray(n);
+        AtomicInteger decisionsSent = new AtomicInteger();
+        AtomicInteger mismatches = new AtomicInteger();
+        long[] sentAt = new long[n];
+        long start;
+        long[] doneAt;
+        long[] waitingAt = new long[n];
+        int appliedOnce = 0;
+        try (KafkaProducer<String, byte[]> approver = BrokerBench.producer(bootstrap);
+             ReceiptWatcher watcher = ReceiptWatcher.start(bootstrap, Topics.RECEIPTS.name(prefix),
+                     r.proposals().keys(), (i, receipt) -> approve(approver, decisionsTopic, r, i, receipt,
+                             decidedAt, decisionsSent, mismatches));
+             KafkaProducer<String, byte[]> producer = BrokerBench.producer(bootstrap);
+             Progress.Task task = ctx.progress().start(label, n)) {
+            start = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                sentAt[i] = System.nanoTime();
+                producer.send(new ProducerRecord<>(Topics.PROPOSALS.name(prefix), r.proposals().keys().get(i),
+                        r.proposals().values().get(i)));
+            }
+            producer.flush();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).plusMillis(100L * n).toNanos();
+            while (!watcher.awaitAllSucceeded(Duration.ofMillis(250))) {
+                task.set(watcher.succeeded());
+                if (System.nanoTime() > deadline || watcher.failure().isPresent()) {
+                    break;
+                }
+            }
+            task.set(watcher.succeeded());
+            doneAt = watcher.succeededAt();
+            for (int i = 0; i < n; i++) {
+                ReceiptWatcher.Track t = watcher.track(i);
+                waitingAt[i] = t.waitingAt;
+                if (t.approved == 1 && t.approvedDecisionIds.equals(List.of(r.decisionIds()[i]))
+                        && r.decisionIds()[i].equals(t.succeededDecisionId)) {
+                    appliedOnce++;
+                }
+            }
+        }
+        long last = start;
+        int completed = 0;
+        for (long d : doneAt) {
+            if (d != 0) {
+                completed++;
+                last = Math.max(last, d);
+            }
+        }
+        long[] decided = new long[n];
+        for (int i = 0; i < n; i++) {
+            decided[i] = decidedAt.get(i);
+        }
+        return new Measured(n, completed, completed == 0 ? 0 : completed * 1e9 / (last - start),
+                sorted(OpenLoopSchedule.latencies(sentAt, doneAt)),
+                sorted(between(decided, doneAt)), sorted(OpenLoopSchedule.latencies(sentAt, waitingAt)),
+                decisionsSent.get(), mismatches.get(), appliedOnce, r.proposals().keys());
+    }
+
+    /**
+     * The simulated approver, on the receipt watcher's thread: the first WAITING_APPROVAL receipt of action {@code i}
+     * gets its decision, provided the receipt names the action digest the decision was signed over.
+     */
+    private static void approve(KafkaProducer<String, byte[]> approver, String topic, Round r, int i, Receipt receipt,
+                                AtomicLongArray decidedAt, AtomicInteger sent, AtomicInteger mismatches) {
+        if (receipt.getStatus() != ReceiptStatus.WAITING_APPROVAL || decidedAt.get(i) != 0) {
+            return;
+        }
+        if (!r.digests()[i].equals(receipt.getActionDigest())) {
+            mismatches.incrementAndGet();
+            return;
+        }
+        decidedAt.set(i, System.nanoTime());
+        approver.send(new ProducerRecord<>(topic, r.proposals().keys().get(i), r.decisions()[i]));
+        sent.incrementAndGet();
+    }
+
+    /** Per action: {@code to[i] - from[i]} when both happened, else -1. */
+    private static long[] between(long[] from, long[] to) {
+        long[] out = new long[from.length];
+        for (int i = 0; i < from.length; i++) {
+            out[i] = from[i] == 0 || to[i] == 0 ? -1 : to[i] - from[i];
+        }
+        return out;
+    }
+
+    private static long[] sorted(long[] values) {
+        return Arrays.stream(values).filter(v -> v >= 0).sorted().toArray();
+    }
+
+    private static void check(BenchContext ctx, SandboxWebhookProvider provider, String what, Measured m) {
+        ctx.invariant(what + ": every action SUCCEEDED", m.completed() == m.actions(),
+                m.completed() + "/" + m.actions());
+        OpenLoopPart.oneRequestEach(ctx, provider, what, m.keys());
+        ctx.invariant(what + ": one decision per action, bound to the digest on its WAITING_APPROVAL receipt",
+                m.decisionsSent() == m.actions() && m.digestMismatches() == 0,
+                m.decisionsSent() + " decisions sent for " + m.actions() + " actions, " + m.digestMismatches()
+                        + " receipts with another action digest");
+        ctx.invariant(what + ": every decision applied once (one APPROVED receipt carrying it, and the SUCCEEDED one)",
+                m.appliedOnce() == m.actions(), m.appliedOnce() + "/" + m.actions());
+    }
+}

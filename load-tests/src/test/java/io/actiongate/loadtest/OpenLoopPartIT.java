@@ -1,0 +1,121 @@
+package io.actiongate.loadtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Parts "open-loop" and "approval" with tiny sizes on the embedded broker: every action completes with one provider
+ * request, the schedule is kept, every decision is applied once, and the percentiles are there. Never speed.
+ */
+class OpenLoopPartIT {
+
+    /** 50 actions at the lowest rate, 10 one at a time after 3 of warm-up. */
+    private static final OpenLoopPart.Sizes TINY = new OpenLoopPart.Sizes(0, 50, 30, 20, 10, 3);
+
+    @TempDir
+    Path stateDir;
+
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+    @Test
+    void shouldHoldTheRateOfRowFsShareAndMeasureFromTheSchedule() throws Exception {
+        try (BenchContext ctx = context("--open-loop", "25")) {
+            // row f measured 100 actions/s earlier in this run: 25 % of it is 25 arrivals/s
+            ctx.enter("broker");
+            ctx.add(List.of(new BenchRow("broker", "f", "stand-in for row f", 1, 1, 100, null, "e", Map.of())));
+            ctx.enter("open-loop");
+
+            List<BenchRow> rows = new OpenLoopPart(TINY).run(ctx);
+
+            assertThat(rows).extracting(BenchRow::id).containsExactly("ol25", "light");
+            BenchRow ol = rows.get(0);
+            assertThat(ol.notes()).containsEntry("target_rate_per_s", "25.0").containsEntry("saturation_from", "row f")
+                    .containsEntry("latency_from", "scheduled send time").containsKey("achieved_rate_per_s");
+            assertThat(ol.actions()).isEqualTo(50);
+            assertCompleteWithPercentiles(rows);
+            assertThat(rows.get(1).actions()).isEqualTo(10);
+            assertThat(rows.get(1).notes().get("settings")).contains("gate.punctuate.interval=500ms");
+            assertAllHeld(ctx, "row ol25: achieved arrival rate within 10% of the target",
+                    "row ol25: one provider request per action (none lost, none doubled)",
+                    "row light: every action SUCCEEDED", "open-loop: provider requests, all rows and warm-ups");
+            assertThat(output()).contains("saturation: 100 actions/s from row f", "ol25 ", "light ");
+        }
+    }
+
+    @Test
+    void shouldMeasureSaturationWithABurstWhenRowFDidNotRun() throws Exception {
+        try (BenchContext ctx = context("--open-loop", "20")) {
+            ctx.enter("open-loop");
+
+            List<BenchRow> rows = new OpenLoopPart(TINY).run(ctx);
+
+            assertThat(rows).extracting(BenchRow::id).containsExactly("ol20", "light");
+            assertThat(rows.get(0).notes().get("saturation_from")).isEqualTo(
+                    "a burst of 30 on this part's node (row f did not run)");
+            assertCompleteWithPercentiles(rows);
+            assertAllHeld(ctx, "open-loop saturation burst: every action SUCCEEDED", "row ol20: every action SUCCEEDED");
+        }
+    }
+
+    @Test
+    void shouldApproveEveryActionOnceThroughTheSimulatedApprover() throws Exception {
+        try (BenchContext ctx = context()) {
+            ctx.enter("approval");
+
+            List<BenchRow> rows = new ApprovalPart().run(ctx);
+
+            assertThat(rows).extracting(BenchRow::id).containsExactly("ap");
+            BenchRow ap = rows.get(0);
+            assertThat(ap.ratioTo()).isEqualTo("f");
+            assertThat(ap.actions()).isEqualTo(30);
+            assertCompleteWithPercentiles(rows);
+            assertThat(ap.notes()).containsKeys("decision_to_succeeded_ms", "proposal_to_waiting_approval_ms");
+            assertAllHeld(ctx, "row ap: every action SUCCEEDED",
+                    "row ap: one provider request per action (none lost, none doubled)",
+                    "row ap: one decision per action, bound to the digest on its WAITING_APPROVAL receipt",
+                    "row ap: every decision applied once (one APPROVED receipt carrying it, and the SUCCEEDED one)",
+                    "row ap: provider requests, warm-up included");
+        }
+    }
+
+    private BenchContext context(String... extra) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("--broker-actions", "30", "--partitions", "2",
+                "--no-progress", "--state-dir", stateDir.toString()));
+        args.addAll(List.of(extra));
+        BenchOptions options = BenchOptions.parse(args);
+        return new BenchContext(options, stateDir, new PrintStream(bytes, true, StandardCharsets.UTF_8),
+                Progress.off());
+    }
+
+    private String output() {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private void assertCompleteWithPercentiles(List<BenchRow> rows) {
+        assertThat(rows).allSatisfy(r -> {
+            assertThat(r.complete()).as("row %s complete\n%s", r.id(), output()).isTrue();
+            assertThat(r.throughput()).as("row %s throughput", r.id()).isPositive();
+            assertThat(r.latency()).as("row %s latency", r.id()).isNotNull();
+            assertThat(r.latency().p50()).isPositive();
+            assertThat(r.latency().p95()).isGreaterThanOrEqualTo(r.latency().p50());
+            assertThat(r.latency().p99()).isGreaterThanOrEqualTo(r.latency().p95());
+            assertThat(r.latency().max()).isGreaterThanOrEqualTo(r.latency().p99());
+        });
+    }
+
+    private void assertAllHeld(BenchContext ctx, String... expected) {
+        assertThat(ctx.invariants()).as(output()).isNotEmpty()
+                .allSatisfy(inv -> assertThat(inv.held()).as("%s: %s\n%s", inv.name(), inv.detail(), output())
+                        .isTrue());
+        assertThat(ctx.invariants()).extracting(BenchContext.Invariant::name).contains(expected);
+    }
+}
