@@ -108,7 +108,8 @@ record BenchReport(Instant started, Instant finished, Machine machine, Map<Strin
                 .append("absolute figures below do not.\n\n");
         b.append("## Goals (issue 13)\n\n| goal | target | this run | status |\n|---|---|---|---|\n");
         for (Goals.Result g : goals()) {
-            b.append("| ").append(g.goal()).append(" | ").append(g.target()).append(" | ").append(g.detail())
+            b.append("| ").append(cell(g.goal())).append(" | ").append(cell(g.target())).append(" | ")
+                    .append(cell(g.detail()))
                     .append(" | ").append(g.status() == Goals.Status.MET ? "MET"
                             : g.status() == Goals.Status.NOT_MET ? "**NOT MET**" : "not measured").append(" |\n");
         }
@@ -116,17 +117,18 @@ record BenchReport(Instant started, Instant finished, Machine machine, Map<Strin
                 .append("this row's): 1.00 costs the same, 10.00 ten times as much.\n\n")
                 .append("| row | what | compared with | x |\n|---|---|---|---|\n");
         for (BenchRow r : rows) {
-            ratio(r).ifPresent(x -> b.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f |%n", r.id(),
-                    r.what(), r.ratioTo(), x)));
+            ratio(r).ifPresent(x -> b.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f |%n", cell(r.id()),
+                    cell(r.what()), cell(r.ratioTo()), x)));
         }
         b.append("\n## Absolute figures\n\n| row | part | what | ok | actions/s | p50 ms | p95 ms | p99 ms | max ms "
                 + "| notes |\n|---|---|---|---|---|---|---|---|---|---|\n");
         for (BenchRow r : rows) {
             BenchRow.Latency l = r.latency();
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d/%d | %.0f | %s | %s | %s | %s | %s |%n", r.id(),
-                    r.part(), r.what(), r.completed(), r.actions(), r.throughput(), ms(l == null ? null : l.p50()),
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d/%d | %.0f | %s | %s | %s | %s | %s |%n",
+                    cell(r.id()), cell(r.part()), cell(r.what()), r.completed(), r.actions(), r.throughput(),
+                    ms(l == null ? null : l.p50()),
                     ms(l == null ? null : l.p95()), ms(l == null ? null : l.p99()), ms(l == null ? null : l.max()),
-                    notes(r.notes())));
+                    cell(notes(r.notes()))));
         }
         if (budget != null) {
             b.append(String.format(Locale.ROOT, "%n## Budget per action (row f, %d actions counted on the broker)%n%n",
@@ -136,7 +138,8 @@ record BenchReport(Instant started, Instant finished, Machine machine, Map<Strin
             b.append("| topic | kind | partitions | records/action | bytes/record | markers/action |\n"
                     + "|---|---|---|---|---|---|\n");
             for (RecordBudget.TopicCount t : budget.topics()) {
-                b.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %.0f | %.2f |%n", t.topic(), t.kind(),
+                b.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %.0f | %.2f |%n", cell(t.topic()),
+                        t.kind(),
                         t.partitions(), budget.perAction(t), t.bytesPerRecord(),
                         (double) t.markers() / budget.actions()));
             }
@@ -146,8 +149,8 @@ record BenchReport(Instant started, Instant finished, Machine machine, Map<Strin
         parameters.forEach((k, v) -> b.append("- ").append(k).append(": ").append(v).append('\n'));
         b.append("\n## Invariants\n\n| part | invariant | held | detail |\n|---|---|---|---|\n");
         for (BenchContext.Invariant inv : invariants) {
-            b.append("| ").append(inv.part()).append(" | ").append(inv.name()).append(" | ")
-                    .append(inv.held() ? "yes" : "**NO**").append(" | ").append(inv.detail()).append(" |\n");
+            b.append("| ").append(cell(inv.part())).append(" | ").append(cell(inv.name())).append(" | ")
+                    .append(inv.held() ? "yes" : "**NO**").append(" | ").append(cell(inv.detail())).append(" |\n");
         }
         b.append("\n![throughput and latency per row](").append(PLOT).append(")\n");
         return b.toString().replace("\r", "");
@@ -161,7 +164,12 @@ record BenchReport(Instant started, Instant finished, Machine machine, Map<Strin
         StringBuilder b = new StringBuilder();
         new TreeMap<>(notes).forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append(k).append('=')
                 .append(v));
-        return b.toString().replace("|", "\\|");
+        return b.toString();
+    }
+
+    /** A markdown table cell: pipes escaped, on one line. */
+    private static String cell(String text) {
+        return text == null ? "" : text.replace("|", "\\|").replace('\n', ' ');
     }
 
     /** The JSON report; see load-tests/README.md, "bench-report.json". */
@@ -259,7 +267,7 @@ record BenchReport(Instant started, Instant finished, Machine machine, Map<Strin
         root.put("invariants", inv);
         try {
             return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root) + "\n";
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("report not serializable", e);
         }
     }

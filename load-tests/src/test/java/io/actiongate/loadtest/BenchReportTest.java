@@ -59,7 +59,7 @@ class BenchReportTest {
         assertThat(files).containsExactly(dir.resolve("bench-report.md"), dir.resolve("bench-report.json"),
                 dir.resolve("bench-plot.png"));
         String md = Files.readString(dir.resolve("bench-report.md"), StandardCharsets.UTF_8);
-        assertThat(md).contains("Invariants: all 2 held", "| f | read-only | end to end | e | 12.73 |",
+        assertThat(md).contains("Invariants: all 2 held", "| f | read-only \\| end to end | e | 12.73 |",
                 "NOT MET", "not measured", "| g.receipts | contract | 12 | 3.00 | 140 | 0.50 |",
                 "In all 9.00 records", "17.0.15", "broker_actions: 2000", "![throughput and latency per row]");
         assertThat(md.indexOf("## Goals")).isLessThan(md.indexOf("## Ratios"));
