@@ -58,6 +58,9 @@ class Progress {
      */
     static String bar(String label, long done, long total, double seconds) {
         double rate = seconds > 0 ? done / seconds : 0;
+        if (total <= 0 && done == 0) {
+            return String.format(Locale.ROOT, "%-28s running  %s", label, duration(seconds));
+        }
         if (total <= 0) {
             return String.format(Locale.ROOT, "%-28s %,d  %s  %s", label, done, rate(rate), duration(seconds));
         }

@@ -24,6 +24,7 @@ class ProgressTest {
         assertThat(Progress.bar("x", 10, 10, 2)).contains("100.0%", "10/10", "done");
         assertThat(Progress.bar("x", 3000, 0, 2)).contains("3,000", "1,500/s", "2s").doesNotContain("%");
         assertThat(Progress.bar("x", 0, 10, 0)).contains("ETA ?");
+        assertThat(Progress.bar("topology", 0, 0, 65)).contains("running", "1m05s");
         assertThat(Progress.duration(125)).isEqualTo("2m05s");
     }
 
