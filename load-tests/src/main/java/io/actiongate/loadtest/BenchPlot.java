@@ -4,6 +4,7 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
+import java.awt.Paint;
 import java.awt.RenderingHints;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
@@ -11,13 +12,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import javax.imageio.ImageIO;
 
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.LegendItemCollection;
 import org.jfree.chart.axis.CategoryLabelPositions;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
@@ -35,7 +40,7 @@ import org.jfree.data.category.DefaultCategoryDataset;
 
 /**
  * {@value BenchReport#PLOT}: two bar charts stacked in one PNG of {@value #WIDTH} x {@value #HEIGHT} pixels, drawn
- * headless. Above, the throughput of every row (actions/s); below, p50 and p99 latency of every row that measures
+ * headless. Above, the throughput of every row (actions/s, one colour per part); below, p50 and p99 latency of every row that measures
  * latency. An axis turns logarithmic when its values span more than {@value #LOG_SPAN} times, which they do as soon
  * as a topology row (hundreds of thousands/s) stands beside an end-to-end one (hundreds/s). Dashed lines mark the
  * issue's goals that apply to a chart (c2's 5,000 decisions/s, half the physical limit, 250 ms).
@@ -49,6 +54,8 @@ final class BenchPlot {
     private static final Color P50 = new Color(0x4C78A8);
     private static final Color P99 = new Color(0xF58518);
     private static final Color GOAL = new Color(0xB0, 0x20, 0x20);
+    private static final Color[] PALETTE = {new Color(0x4C78A8), new Color(0x54A24B), new Color(0xE45756),
+        new Color(0x72B7B2), new Color(0xB279A2), new Color(0xEECA3B), new Color(0x9D755D), new Color(0xBAB0AC)};
 
     private BenchPlot() {
     }
@@ -83,7 +90,26 @@ final class BenchPlot {
         }
         JFreeChart chart = chart("Throughput per row (actions/s, higher is better)", "actions/s", data);
         CategoryPlot plot = chart.getCategoryPlot();
-        plot.getRenderer().setSeriesPaint(0, P50);
+        // one colour per part, so topology rows, end-to-end rows and limits read apart
+        List<String> parts = rows.stream().map(BenchRow::part).distinct().toList();
+        Map<String, String> partOfRow = new HashMap<>();
+        rows.forEach(r -> partOfRow.putIfAbsent(r.id(), r.part()));
+        BarRenderer byPart = new BarRenderer() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public Paint getItemPaint(int row, int column) {
+                String part = partOfRow.get((String) data.getColumnKey(column));
+                return PALETTE[Math.max(0, parts.indexOf(part)) % PALETTE.length];
+            }
+        };
+        style(byPart);
+        plot.setRenderer(byPart);
+        LegendItemCollection legend = new LegendItemCollection();
+        for (int i = 0; i < parts.size(); i++) {
+            legend.add(new LegendItem("part " + parts.get(i), PALETTE[i % PALETTE.length]));
+        }
+        plot.setFixedLegendItems(legend);
         double c2Goal = row(rows, "c2").isPresent() ? 5000 : 0;
         double physicalGoal = row(rows, "p").map(r -> r.throughput() / 2).filter(v -> v > 0).orElse(0.0);
         rangeAxis(plot, "actions/s", data, c2Goal, physicalGoal);
@@ -126,7 +152,11 @@ final class BenchPlot {
         plot.setBackgroundPaint(new Color(0xF7F7F7));
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         plot.getDomainAxis().setCategoryLabelPositions(CategoryLabelPositions.STANDARD);
-        BarRenderer renderer = (BarRenderer) plot.getRenderer();
+        style((BarRenderer) plot.getRenderer());
+        return chart;
+    }
+
+    private static void style(BarRenderer renderer) {
         renderer.setBarPainter(new StandardBarPainter());
         renderer.setShadowVisible(false);
         renderer.setItemMargin(0.05);
@@ -134,7 +164,6 @@ final class BenchPlot {
                 new DecimalFormat("#,##0")));
         renderer.setDefaultItemLabelsVisible(true);
         renderer.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
-        return chart;
     }
 
     /**
