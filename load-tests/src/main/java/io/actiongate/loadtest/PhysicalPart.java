@@ -45,6 +45,10 @@ final class PhysicalPart implements BenchPart {
     @Override
     public List<BenchRow> run(BenchContext ctx) throws Exception {
         BenchOptions o = ctx.options();
+        if (ctx.attachment(RecordBudget.Budget.class).isEmpty() && ctx.row("f").isPresent()) {
+            ctx.out().println("row f's records per action were not counted: no physical limit to compare with");
+            return List.of();
+        }
         RecordBudget.Budget budget = budget(ctx);
         ctx.invariant("row f's budget: actiongate wrote records for its actions", !budget.written().isEmpty(),
                 String.format(Locale.ROOT, "%.2f records per action over %d topics", budget.recordsPerAction(),
@@ -111,6 +115,9 @@ final class PhysicalPart implements BenchPart {
         }
         ctx.invariant("row f (budget run): every action SUCCEEDED once", r.complete(), r.gate().completed() + "/"
                 + r.actions() + " SUCCEEDED, " + r.providerRequests() + " provider requests");
+        if (r.budget() == null) {
+            throw new IllegalStateException("row f's records per action could not be counted (see the log)");
+        }
         Report.budget(r.budget(), ctx.out());
         ctx.attach(RecordBudget.Budget.class, r.budget());
         return r.budget();
