@@ -3,7 +3,9 @@ package io.actiongate.loadtest;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.actiongate.broker.EmbeddedKafkaBroker;
@@ -24,6 +26,7 @@ final class BenchContext implements AutoCloseable {
     private final Progress progress;
     private final List<BenchRow> rows = new ArrayList<>();
     private final List<Invariant> invariants = new ArrayList<>();
+    private final Map<Class<?>, Object> attachments = new HashMap<>();
     private EmbeddedKafkaBroker broker;
     private String currentPart = "";
 
@@ -83,6 +86,16 @@ final class BenchContext implements AutoCloseable {
 
     List<Invariant> invariants() {
         return List.copyOf(invariants);
+    }
+
+    /** Leaves a typed figure for later parts and the report (e.g. the record budget of row f); one per type. */
+    synchronized <T> void attach(Class<T> type, T value) {
+        attachments.put(type, type.cast(value));
+    }
+
+    /** What an earlier part {@link #attach attached} under {@code type}, if any. */
+    synchronized <T> Optional<T> attachment(Class<T> type) {
+        return Optional.ofNullable(type.cast(attachments.get(type)));
     }
 
     @Override

@@ -43,7 +43,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
     static final String USAGE = "usage: Benchmark [--actions N] [--rounds R] [--broker-actions M] [--partitions P] "
             + "[--only PART,...] [--skip PART,...] [--skip-broker] [--state-dir DIR] [--results DIR] "
             + "[--provider-latency-ms MS] [--memory-actions N] [--scale-partitions P,...] [--open-loop PCT,...] "
-            + "[--no-progress] [--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
+            + "[--no-progress | --progress] [--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
 
     BenchOptions {
         positive("--actions", actions);
@@ -77,10 +77,11 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         openLoopPercents = List.copyOf(openLoopPercents);
     }
 
-    /** Part "topology" only, as the smoke tests use it. */
+    /** Part "topology" only, as the smoke tests use it; the report goes to {@code stateDir/bench-results}. */
     BenchOptions(int actions, int rounds, int brokerActions, int partitions, boolean skipBroker, Path stateDir) {
         this(new Builder().actions(actions).rounds(rounds).brokerActions(brokerActions).partitions(partitions)
-                .skipBroker(skipBroker).stateDir(stateDir).progress(false).build());
+                .skipBroker(skipBroker).stateDir(stateDir).resultsDir(stateDir.resolve("bench-results")).progress(false)
+                .build());
     }
 
     private BenchOptions(BenchOptions o) {

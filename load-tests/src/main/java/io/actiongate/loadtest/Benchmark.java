@@ -1,13 +1,18 @@
 package io.actiongate.loadtest;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 import io.actiongate.serde.AvroSetup;
 
@@ -28,30 +33,49 @@ public final class Benchmark {
         if (System.getProperty("logback.configurationFile") == null) {
             System.setProperty("logback.configurationFile", "logback-bench.xml");
         }
+        // the plot is drawn without a display
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
         // The sandbox provider is the JDK's built-in HTTP server, which leaves Nagle's algorithm on: every response
         // then waits on the client's delayed ACK, a cost of the stand-in, not of actiongate or of a real provider.
         if (System.getProperty(HTTPSERVER_NODELAY) == null) {
             System.setProperty(HTTPSERVER_NODELAY, "true");
         }
+        List<String> arguments = new ArrayList<>(Arrays.asList(args));
+        // --progress forces the bar when stderr is not a terminal (e.g. piped through tee)
+        boolean forceBar = arguments.remove("--progress");
         BenchOptions options;
         try {
-            options = BenchOptions.parse(Arrays.asList(args));
+            options = BenchOptions.parse(arguments);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.exit(2);
             return;
         }
-        boolean ok = run(options, System.out);
+        boolean ok = run(options, System.out, new Progress(System.err, Progress.mode(options.progress(), forceBar)),
+                parts());
         System.exit(ok ? 0 : 1);
     }
 
     /** The parts in the order they run; each runs when the options name it. */
     static List<BenchPart> parts() {
-        return List.of(new TopologyPart(), new BrokerPart(), new OpenLoopPart(), new ApprovalPart());
+        return List.of(new TopologyPart(), new BrokerPart(), new PhysicalPart(), new OpenLoopPart(), new ApprovalPart());
     }
 
     /** Runs every part {@code options} asks for, printing to {@code out}; false when an invariant failed. */
     static boolean run(BenchOptions options, PrintStream out) throws Exception {
+        return run(options, out, new Progress(System.err, Progress.mode(options.progress(), false)), parts());
+    }
+
+    /**
+     * Runs those of {@code parts} that {@code options} asks for, printing to {@code out}, then writes the report
+     * files into {@link BenchOptions#resultsDir()}; false when an invariant failed.
+     */
+    static boolean run(BenchOptions options, PrintStream out, Progress progress, List<BenchPart> parts)
+            throws Exception {
+        Instant started = Instant.now();
+        double loadAtStart = BenchReport.Machine.loadAverage();
         AvroSetup.install();
         out.println("actiongate benchmark, " + Instant.now());
         out.println(machine());
@@ -67,9 +91,8 @@ public final class Benchmark {
         Path stateRoot = Files.createDirectories(options.stateDir()).resolve("actiongate-bench-" + ProcessHandle
                 .current().pid());
         Files.createDirectories(stateRoot);
-        Progress progress = new Progress(System.err, options.progress());
         try (BenchContext ctx = new BenchContext(options, stateRoot, out, progress)) {
-            for (BenchPart part : parts()) {
+            for (BenchPart part : parts) {
                 if (!options.runs(part.name())) {
                     continue;
                 }
@@ -88,10 +111,51 @@ public final class Benchmark {
             }
             out.println(ok ? "invariants: all " + ctx.invariants().size() + " held"
                     : "invariants: FAILED (the figures above describe a wrong run)");
+            BenchReport report = new BenchReport(started, Instant.now(), BenchReport.Machine.now(loadAtStart),
+                    parameters(options), ctx.rows(), ctx.invariants(),
+                    ctx.attachment(RecordBudget.Budget.class).orElse(null));
+            out.println();
+            out.println("goals (issue 13):");
+            for (Goals.Result g : report.goals()) {
+                out.printf(Locale.ROOT, "  %-12s %-58s %-12s %s%n", g.status().label(), g.goal(), g.target(),
+                        g.detail());
+            }
+            writeReport(report, options.resultsDir(), out);
             return ok;
         } finally {
             Drivers.deleteQuietly(stateRoot);
         }
+    }
+
+    private static void writeReport(BenchReport report, Path dir, PrintStream out) {
+        try {
+            List<Path> files = report.write(dir);
+            out.println("report: " + String.join(", ", files.stream().map(Path::toString).toList()));
+        } catch (IOException | RuntimeException | LinkageError | java.awt.AWTError e) {
+            // the figures are printed above; a missing file (e.g. no fonts for the plot) does not make them wrong
+            out.println("report: not (fully) written to " + dir + ": " + e);
+        }
+    }
+
+    /** The run's configuration as the report lists it. */
+    static Map<String, Object> parameters(BenchOptions o) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("parts", List.copyOf(o.parts()));
+        p.put("actions", o.actions());
+        p.put("rounds", o.rounds());
+        p.put("broker_actions", o.brokerActions());
+        p.put("partitions", o.partitions());
+        p.put("provider_latency_ms", o.providerLatencyMs());
+        p.put("misroute", o.misroute());
+        p.put("memory_actions", o.memoryActions());
+        p.put("scale_partitions", o.scalePartitions());
+        p.put("open_loop_percents", o.openLoopPercents());
+        p.put("node_settings", new TreeMap<>(o.nodeSettings()));
+        p.put("commit_interval_ms", Integer.parseInt(BrokerBench.COMMIT_INTERVAL_MS));
+        p.put("processing_guarantee", "exactly_once_v2");
+        p.put("producer", "acks=all, enable.idempotence=true, linger.ms=5");
+        p.put(HTTPSERVER_NODELAY, System.getProperty(HTTPSERVER_NODELAY, "false"));
+        return p;
     }
 
     static String machine() {

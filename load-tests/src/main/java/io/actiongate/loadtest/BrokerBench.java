@@ -25,6 +25,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ReceiptStatus;
@@ -44,7 +46,9 @@ import io.actiongate.topics.TopicsCreator;
  */
 final class BrokerBench {
 
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerBench.class);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration QUIESCE_TIMEOUT = Duration.ofSeconds(15);
     static final String COMMIT_INTERVAL_MS = "100";
 
     /** What one side measured. */
@@ -56,8 +60,13 @@ final class BrokerBench {
         }
     }
 
+    /**
+     * What both sides measured. {@code gateId} is side f's application id (its topic prefix is {@code gateId + "."});
+     * {@code budget} the records the gate and executor wrote for the measured actions (warm-up excluded), counted on
+     * the broker per topic ({@link RecordBudget}); null when not counted ({@link #countBudget}).
+     */
     record Result(int actions, int warmup, int partitions, Side baseline, Side gate, long providerRequests,
-                  boolean misrouted) {
+                  boolean misrouted, String gateId, RecordBudget.Budget budget) {
         /** Every action of both sides completed and the provider saw exactly one request per gate action. */
         boolean complete() {
             return baseline.completed() == actions && gate.completed() == actions
@@ -72,6 +81,8 @@ final class BrokerBench {
     private final Map<String, String> nodeSettings;
     private final boolean misroute;
     private Duration providerLatency = Duration.ZERO;
+    private Progress.Task task;
+    private boolean countBudget = true;
 
     BrokerBench(int actions, int partitions, Path stateRoot) {
         this(actions, partitions, stateRoot, Map.of(), false);
@@ -96,13 +107,48 @@ final class BrokerBench {
         return this;
     }
 
+    /** Reports completed actions (warm-ups included, both sides) to {@code task}; see {@link #progressTotal()}. */
+    BrokerBench progress(Progress.Task task) {
+        this.task = task;
+        return this;
+    }
+
+    /** Whether side f counts its {@link RecordBudget} (default true; a few seconds of quiet waiting and reading). */
+    BrokerBench countBudget(boolean count) {
+        this.countBudget = count;
+        return this;
+    }
+
+    /** The units {@link #progress} counts to: every action of both sides, warm-ups included. */
+    long progressTotal() {
+        return 2L * (actions + warmup);
+    }
+
     /** Runs both sides on the broker at {@code bootstrap}, one after the other. */
     Result run(String bootstrap) throws Exception {
         Side baseline = baseline(bootstrap);
         try (SandboxWebhookProvider provider = SandboxWebhookProvider.start().latency(providerLatency)) {
-            Side gate = gate(bootstrap, provider);
-            return new Result(actions, warmup, partitions, baseline, gate, provider.totalRequests(), misroute);
+            GateRun gate = gate(bootstrap, provider);
+            return new Result(actions, warmup, partitions, baseline, gate.side(), provider.totalRequests(), misroute,
+                    gate.id(), gate.budget());
         }
+    }
+
+    private record GateRun(String id, Side side, RecordBudget.Budget budget) {
+    }
+
+    /** What a topic of the gate deployment {@code id} is, for {@link RecordBudget}. */
+    static String topicKind(String id, String topic) {
+        if (topic.equals(Topics.PROPOSALS.name(id + "."))) {
+            return "input";
+        }
+        if (topic.startsWith(id + ".")) {
+            return "contract";
+        }
+        if (topic.endsWith("-changelog")) {
+            return "changelog";
+        }
+        return topic.endsWith("-repartition") ? "repartition" : "internal";
     }
 
     private Side baseline(String bootstrap) throws Exception {
@@ -126,13 +172,13 @@ final class BrokerBench {
             awaitRunning(streams::state);
             Predicate<byte[]> any = v -> true;
             measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now()), any,
-                    null);
+                    null, task, 0);
             return measure(bootstrap, in, out, workload.proposals("e", Workload.READ_TOOL, actions, Instant.now()),
-                    any, null);
+                    any, null, task, warmup);
         }
     }
 
-    private Side gate(String bootstrap, SandboxWebhookProvider provider) throws Exception {
+    private GateRun gate(String bootstrap, SandboxWebhookProvider provider) throws Exception {
         String id = "bench-gate-" + UUID.randomUUID().toString().substring(0, 8);
         String prefix = id + ".";
         Workload workload = new Workload("T-" + id);
@@ -143,10 +189,27 @@ final class BrokerBench {
             String in = Topics.PROPOSALS.name(prefix);
             String out = Topics.RECEIPTS.name(prefix);
             ToIntFunction<String> partition = misroute ? this::awayFromHome : null;
+            long base = actions + warmup;
             measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now()),
-                    succeeded, partition);
-            return measure(bootstrap, in, out, workload.proposals("f", Workload.READ_TOOL, actions, Instant.now()),
-                    succeeded, partition);
+                    succeeded, partition, task, base);
+            // the budget: end offsets once the warm-up's last transactions are in, and again after the burst's
+            Map<org.apache.kafka.common.TopicPartition, Long> before = countBudget
+                    ? RecordBudget.quiescentEndOffsets(bootstrap, id, QUIESCE_TIMEOUT) : Map.of();
+            Side side = measure(bootstrap, in, out, workload.proposals("f", Workload.READ_TOOL, actions,
+                    Instant.now()), succeeded, partition, task, base + warmup);
+            RecordBudget.Budget budget = null;
+            if (countBudget) {
+                try {
+                    Map<org.apache.kafka.common.TopicPartition, Long> after = RecordBudget.quiescentEndOffsets(
+                            bootstrap, id, QUIESCE_TIMEOUT);
+                    budget = RecordBudget.count(bootstrap, actions, before, after, Map.of(in, (long) actions),
+                            topic -> topicKind(id, topic));
+                } catch (RuntimeException e) {
+                    // the rows stand without it; the report says the budget was not counted
+                    LOG.warn("records per action of row f not counted: {}", e.toString());
+                }
+            }
+            return new GateRun(id, side, budget);
         }
     }
 
@@ -198,8 +261,15 @@ final class BrokerBench {
      * Produces {@code records} at once and waits for each key's first output that {@code done} accepts; each record
      * goes to {@code partition} of its key when given, else where the producer's default partitioner puts it.
      */
+    static Side measure(String bootstrap, String in, String out, Workload.Encoded records,
+                        Predicate<byte[]> done, ToIntFunction<String> partition) throws Exception {
+        return measure(bootstrap, in, out, records, done, partition, null, 0);
+    }
+
+    /** As above, setting {@code task} (when not null) to {@code progressBase} + the keys done so far. */
     private static Side measure(String bootstrap, String in, String out, Workload.Encoded records,
-                                Predicate<byte[]> done, ToIntFunction<String> partition) throws Exception {
+                                Predicate<byte[]> done, ToIntFunction<String> partition, Progress.Task task,
+                                long progressBase) throws Exception {
         int n = records.size();
         Duration timeout = Duration.ofSeconds(60).plusMillis(100L * n);
         try (OutputWatcher watcher = OutputWatcher.start(bootstrap, out, records.keys(), done);
@@ -213,7 +283,7 @@ final class BrokerBench {
                         : new ProducerRecord<>(in, partition.applyAsInt(key), key, records.values().get(i)));
             }
             producer.flush();
-            watcher.awaitAll(timeout);
+            await(watcher, timeout, task, progressBase);
             long[] doneAt = watcher.doneAt();
             List<Long> latencies = new ArrayList<>(n);
             long last = start;
@@ -226,6 +296,20 @@ final class BrokerBench {
             long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
             double throughput = sorted.length == 0 ? 0 : sorted.length * 1e9 / (last - start);
             return new Side(n, sorted.length, throughput, sorted);
+        }
+    }
+
+    private static void await(OutputWatcher watcher, Duration timeout, Progress.Task task, long progressBase)
+            throws InterruptedException {
+        if (task == null) {
+            watcher.awaitAll(timeout);
+            return;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int total = watcher.doneAt().length;
+        while (watcher.completed() < total && System.nanoTime() < deadline) {
+            watcher.awaitAll(Duration.ofMillis(200));
+            task.set(progressBase + watcher.completed());
         }
     }
 

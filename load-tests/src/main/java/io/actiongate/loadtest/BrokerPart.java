@@ -1,11 +1,13 @@
 package io.actiongate.loadtest;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * Part "broker": rows e (EOS pass-through baseline) and f (actiongate's read-only path end to end) from
- * {@link BrokerBench}, on the run's broker.
+ * {@link BrokerBench}, on the run's broker, and the records actiongate wrote per action of row f
+ * ({@link RecordBudget}, attached to the context for part "physical" and the report).
  */
 final class BrokerPart implements BenchPart {
 
@@ -23,11 +25,19 @@ final class BrokerPart implements BenchPart {
     public List<BenchRow> run(BenchContext ctx) throws Exception {
         BenchOptions o = ctx.options();
         BrokerBench.Result r;
-        try (Progress.Task task = ctx.progress().start("rows e and f", 0)) {
-            r = new BrokerBench(o.brokerActions(), o.partitions(), ctx.stateRoot(), o.nodeSettings(), o.misroute())
-                    .providerLatency(java.time.Duration.ofMillis(o.providerLatencyMs())).run(ctx.bootstrap());
+        BrokerBench bench = new BrokerBench(o.brokerActions(), o.partitions(), ctx.stateRoot(), o.nodeSettings(),
+                o.misroute()).providerLatency(java.time.Duration.ofMillis(o.providerLatencyMs()));
+        try (Progress.Task task = ctx.progress().start("rows e and f", bench.progressTotal())) {
+            r = bench.progress(task).run(ctx.bootstrap());
         }
         Report.broker(r, ctx.out());
+        ctx.out().println();
+        if (r.budget() != null) {
+            Report.budget(r.budget(), ctx.out());
+            ctx.attach(RecordBudget.Budget.class, r.budget());
+        } else {
+            ctx.out().println("records per action of row f: not counted (see the log)");
+        }
         ctx.invariant("row e: every action through the pass-through", r.baseline().completed() == r.actions(),
                 r.baseline().completed() + "/" + r.actions());
         ctx.invariant("row f: every action SUCCEEDED", r.gate().completed() == r.actions(),
@@ -35,6 +45,15 @@ final class BrokerPart implements BenchPart {
         ctx.invariant("row f: one provider request per action (none lost, none doubled)",
                 r.providerRequests() == r.actions() + r.warmup(),
                 r.providerRequests() + " requests for " + (r.actions() + r.warmup()) + " actions, warm-up included");
+        Map<String, String> fNotes = new java.util.LinkedHashMap<>();
+        fNotes.put("partitions", String.valueOf(r.partitions()));
+        fNotes.put("misrouted", String.valueOf(r.misrouted()));
+        fNotes.put("provider_requests", String.valueOf(r.providerRequests()));
+        if (r.budget() != null) {
+            fNotes.put("records_per_action", String.format(Locale.ROOT, "%.2f", r.budget().recordsPerAction()));
+            fNotes.put("bytes_per_action", String.format(Locale.ROOT, "%.0f", r.budget().bytesPerAction()));
+            fNotes.put("markers_per_action", String.format(Locale.ROOT, "%.2f", r.budget().markersPerAction()));
+        }
         return List.of(
                 new BenchRow(name(), "e", "baseline: produce -> EOS Streams pass-through -> consume", r.actions(),
                         r.baseline().completed(), r.baseline().throughput(),
@@ -42,9 +61,6 @@ final class BrokerPart implements BenchPart {
                         Map.of("partitions", String.valueOf(r.partitions()))),
                 new BenchRow(name(), "f", "actiongate read-only: produce -> gate -> executor -> webhook -> SUCCEEDED",
                         r.actions(), r.gate().completed(), r.gate().throughput(),
-                        BenchRow.Latency.ofSortedNanos(r.gate().sortedLatencyNanos()), "e",
-                        Map.of("partitions", String.valueOf(r.partitions()), "misrouted",
-                                String.valueOf(r.misrouted()), "provider_requests",
-                                String.valueOf(r.providerRequests()))));
+                        BenchRow.Latency.ofSortedNanos(r.gate().sortedLatencyNanos()), "e", fNotes));
     }
 }

@@ -83,6 +83,11 @@ final class OutputWatcher implements AutoCloseable {
         remaining.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** How many keys are done so far. */
+    int completed() {
+        return (int) (doneAt.length() - remaining.getCount());
+    }
+
     /** Per key in the order given at start: the nanoTime it was done, 0 when it was not. */
     long[] doneAt() {
         long[] out = new long[doneAt.length()];

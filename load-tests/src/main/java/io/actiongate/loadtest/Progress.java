@@ -4,21 +4,47 @@ import java.io.PrintStream;
 import java.util.Locale;
 
 /**
- * What the benchmark is doing, for the person watching: one line per task on stderr, redrawn in place as the task
- * advances. Silent when disabled (tests, {@code --no-progress}).
+ * What the benchmark is doing, for the person watching, on stderr (the report goes to stdout). {@link Mode#BAR}
+ * redraws one bar per task in place (percentage, count, rate, time left), for a terminal or when forced with
+ * {@code --progress}; {@link Mode#LINES} prints one line per finished task (stderr redirected to a file or a CI
+ * log); {@link Mode#OFF} prints nothing (tests, {@code --no-progress}).
  */
 class Progress {
 
-    private final PrintStream err;
-    private final boolean enabled;
+    /** How progress is shown. */
+    enum Mode { OFF, LINES, BAR }
 
-    Progress(PrintStream err, boolean enabled) {
+    private static final long REDRAW_NANOS = 100_000_000L;
+    private static final long TICK_MILLIS = 500;
+    private static final int BAR_WIDTH = 30;
+
+    private final PrintStream err;
+    private final Mode mode;
+
+    Progress(PrintStream err, Mode mode) {
         this.err = err;
-        this.enabled = enabled;
+        this.mode = mode;
+    }
+
+    /** Enabled: a bar when stderr is a terminal, else one line per task. */
+    Progress(PrintStream err, boolean enabled) {
+        this(err, mode(enabled, false));
     }
 
     static Progress off() {
-        return new Progress(System.err, false);
+        return new Progress(System.err, Mode.OFF);
+    }
+
+    /** The mode for the options: off when disabled, a bar when forced or on a terminal, else lines. */
+    static Mode mode(boolean enabled, boolean forceBar) {
+        if (!enabled) {
+            return Mode.OFF;
+        }
+        return forceBar || System.console() != null ? Mode.BAR : Mode.LINES;
+    }
+
+    Mode mode() {
+        return mode;
     }
 
     /** Starts a task of {@code total} units (0 when unknown). */
@@ -26,47 +52,120 @@ class Progress {
         return new Task(label, total);
     }
 
-    /** One running task; {@link #done} ends its line. */
+    /**
+     * One bar: {@code label [#####-----] 52.3% 1,046/2,000 162/s ETA 6s}; without a total, the count, the rate and
+     * the time so far.
+     */
+    static String bar(String label, long done, long total, double seconds) {
+        double rate = seconds > 0 ? done / seconds : 0;
+        if (total <= 0 && done == 0) {
+            return String.format(Locale.ROOT, "%-28s running  %s", label, duration(seconds));
+        }
+        if (total <= 0) {
+            return String.format(Locale.ROOT, "%-28s %,d  %s  %s", label, done, rate(rate), duration(seconds));
+        }
+        double fraction = Math.max(0, Math.min(1, (double) done / total));
+        int filled = (int) Math.round(fraction * BAR_WIDTH);
+        String eta = done >= total ? "done" : rate > 0 ? "ETA " + duration((total - done) / rate) : "ETA ?";
+        return String.format(Locale.ROOT, "%-28s [%s%s] %5.1f%%  %,d/%,d  %s  %s", label, "#".repeat(filled),
+                "-".repeat(BAR_WIDTH - filled), 100 * fraction, done, total, rate(rate), eta);
+    }
+
+    private static String rate(double perSecond) {
+        return String.format(Locale.ROOT, perSecond >= 100 ? "%,.0f/s" : "%.1f/s", perSecond);
+    }
+
+    static String duration(double seconds) {
+        long s = Math.round(seconds);
+        return s < 60 ? s + "s" : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+    }
+
+    /** One running task; {@link #close} ends it. */
     final class Task implements AutoCloseable {
         private final String label;
         private final long total;
-        private long done;
         private final long startNanos = System.nanoTime();
+        private final Thread ticker;
+        private long done;
+        private long drawnAt;
+        private boolean closed;
 
         private Task(String label, long total) {
             this.label = label;
             this.total = total;
-            draw();
+            if (mode == Mode.BAR) {
+                draw(true);
+                // keeps the elapsed time and the rate moving while nothing advances (e.g. a long round)
+                ticker = new Thread(this::tick, "bench-progress");
+                ticker.setDaemon(true);
+                ticker.start();
+            } else {
+                ticker = null;
+            }
         }
 
         synchronized void advance(long units) {
             done += units;
-            draw();
+            draw(false);
         }
 
         synchronized void set(long units) {
             done = units;
-            draw();
+            draw(false);
         }
 
-        private void draw() {
-            if (!enabled) {
+        private void tick() {
+            try {
+                while (true) {
+                    Thread.sleep(TICK_MILLIS);
+                    synchronized (this) {
+                        if (closed) {
+                            return;
+                        }
+                        draw(true);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private double seconds() {
+            return (System.nanoTime() - startNanos) / 1e9;
+        }
+
+        private void draw(boolean force) {
+            if (mode != Mode.BAR) {
                 return;
             }
-            double seconds = (System.nanoTime() - startNanos) / 1e9;
-            if (total > 0) {
-                err.printf(Locale.ROOT, "\r%-40s %6.1f%% %,d/%,d  %.0fs   ", label, 100.0 * done / total, done, total,
-                        seconds);
-            } else {
-                err.printf(Locale.ROOT, "\r%-40s %,d  %.0fs   ", label, done, seconds);
+            long now = System.nanoTime();
+            if (!force && now - drawnAt < REDRAW_NANOS) {
+                return;
             }
+            drawnAt = now;
+            err.print("\r" + bar(label, done, total, seconds()) + "   ");
+            err.flush();
         }
 
         @Override
-        public synchronized void close() {
-            if (enabled) {
-                draw();
-                err.println();
+        public void close() {
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                if (mode == Mode.BAR) {
+                    draw(true);
+                    err.println();
+                } else if (mode == Mode.LINES) {
+                    double s = seconds();
+                    err.printf(Locale.ROOT, "%s: %s in %s%n", label, total > 0 ? String.format(Locale.ROOT,
+                            "%,d/%,d", done, total) : done > 0 ? String.format(Locale.ROOT, "%,d", done) : "done",
+                            duration(s));
+                }
+            }
+            if (ticker != null) {
+                ticker.interrupt();
             }
         }
     }

@@ -49,4 +49,25 @@ final class Report {
                 side.p(50), side.p(95), side.p(99), base.throughput() / side.throughput(),
                 side.completed() + "/" + side.actions());
     }
+
+    /** The records actiongate wrote per action, per topic: the "budget per action" of issue 13. */
+    static void budget(RecordBudget.Budget b, PrintStream out) {
+        out.println("records actiongate wrote per action of row f (" + b.actions() + " actions, log end offsets "
+                + "before and after, records read back):");
+        out.printf(Locale.ROOT, "%-58s %-11s %5s %14s %12s %14s%n", "topic", "kind", "parts", "records/action",
+                "bytes/record", "markers/action");
+        for (RecordBudget.TopicCount t : b.topics()) {
+            out.printf(Locale.ROOT, "%-58s %-11s %5d %14.2f %12.0f %14.2f%n", t.topic(), t.kind(), t.partitions(),
+                    b.perAction(t), t.bytesPerRecord(), (double) t.markers() / b.actions());
+        }
+        out.printf(Locale.ROOT, "%-58s %-11s %5s %14.2f %12.0f %14.2f%n", "all topics", "", "", b.recordsPerAction(),
+                b.recordsPerAction() == 0 ? 0 : b.bytesPerAction() / b.recordsPerAction(), b.markersPerAction());
+        out.println("  records: committed records (read_committed); input: the proposals topic, whose records from "
+                + "the benchmark's client are not counted");
+        out.println("  markers: transaction control markers (one per partition per committed transaction), offsets "
+                + "that hold no record");
+        if (b.aborted() > 0) {
+            out.println("  aborted records (written, never committed): " + b.aborted());
+        }
+    }
 }

@@ -44,8 +44,44 @@ class BenchmarkTest {
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(ok).as(out).isTrue();
         assertThat(out).contains("machine: ", "cores", "parameters: actions=50 rounds=1", "skip-broker",
-                "Part topology:", "invariants: all 6 held").doesNotContain("Part broker:");
+                "Part topology:", "invariants: all 6 held", "goals (issue 13):", "report: ")
+                .doesNotContain("Part broker:");
         assertThat(out.lines().filter(l -> l.matches("^(a|b|c|c1|c2|d) +.*")))
                 .hasSize(6).allMatch(l -> l.endsWith(" 50/50"));
+    }
+
+    @Test
+    void shouldReturnFalseAndWriteAFailedReportWhenAnInvariantFails() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BenchOptions options = new BenchOptions(50, 1, 10, 1, true, stateDir);
+        BenchPart wrong = new BenchPart() {
+            @Override
+            public String name() {
+                return "topology";
+            }
+
+            @Override
+            public String title() {
+                return "a part whose output is wrong";
+            }
+
+            @Override
+            public List<BenchRow> run(BenchContext ctx) {
+                ctx.invariant("every action once", false, "49/50");
+                return List.of(new BenchRow(name(), "a", "wrong", 50, 49, 1000, null, null, java.util.Map.of()));
+            }
+        };
+
+        boolean ok = Benchmark.run(options, new PrintStream(bytes, true, StandardCharsets.UTF_8), Progress.off(),
+                List.of(wrong));
+
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(ok).as(out).isFalse();
+        assertThat(out).contains("INVARIANT FAILED [topology] every action once: 49/50", "invariants: FAILED");
+        Path results = stateDir.resolve("bench-results");
+        assertThat(java.nio.file.Files.readString(results.resolve(BenchReport.MARKDOWN))).contains("**FAILED**",
+                "| topology | every action once | **NO** | 49/50 |");
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(results.resolve(BenchReport.JSON)
+                .toFile()).get("ok").asBoolean()).isFalse();
     }
 }

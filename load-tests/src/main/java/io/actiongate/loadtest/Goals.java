@@ -1,0 +1,153 @@
+package io.actiongate.loadtest;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The goal lines of issue 13, each computed from the rows of one run: MET, NOT MET, or not measured when a row it
+ * needs is missing (its part did not run) or has no usable figure. The rows are found by id: f (read-only end to
+ * end), p (physical limit), pg (Postgres claim store), ol50 (open loop at 50 % of saturation), light (light load),
+ * c2 (signed approval decisions), m (gate memory, note {@code heap_mib}), g1 and g2 (one and two gate instances).
+ */
+final class Goals {
+
+    static final long MEMORY_ACTIONS = 1_000_000;
+
+    private Goals() {
+    }
+
+    /** Whether a goal held in this run. */
+    enum Status {
+        MET("MET"), NOT_MET("NOT MET"), NOT_MEASURED("not measured");
+
+        private final String label;
+
+        Status(String label) {
+            this.label = label;
+        }
+
+        String label() {
+            return label;
+        }
+    }
+
+    /**
+     * One goal line.
+     *
+     * @param id     a stable name for the JSON report
+     * @param goal   what the issue asks for
+     * @param target the threshold, as printed
+     * @param value  this run's figure in the unit of {@code target} (null when not measured)
+     * @param rows   the row ids the figure is computed from
+     * @param detail how the figure was computed, or which row is missing
+     */
+    record Result(String id, String goal, String target, Double value, String unit, List<String> rows,
+                  Status status, String detail) {
+    }
+
+    static List<Result> evaluate(List<BenchRow> rows) {
+        Map<String, BenchRow> byId = rows.stream()
+                .collect(Collectors.toMap(BenchRow::id, Function.identity(), (a, b) -> a));
+        List<Result> out = new ArrayList<>();
+        out.add(ratio(byId, "physical_limit", "read-only end to end vs the physical limit", "f", "p", 0.5, true,
+                "%"));
+        out.add(ratio(byId, "postgres_baseline", "read-only end to end vs the Postgres claim-store baseline", "f",
+                "pg", 1.5, false, "x"));
+        out.add(latency(byId, "p99_at_half_saturation", "p99 proposal -> receipt at 50 % of saturation", "ol50",
+                "p99", BenchRow.Latency::p99));
+        out.add(latency(byId, "light_load_p50", "p50 proposal -> receipt at light load (dev settings)", "light",
+                "p50", BenchRow.Latency::p50));
+        out.add(throughput(byId));
+        out.add(memory(byId));
+        out.add(ratio(byId, "two_gates", "2 gate instances vs 1", "g2", "g1", 1.7, false, "x"));
+        return out;
+    }
+
+    private static Result ratio(Map<String, BenchRow> byId, String id, String goal, String row, String base,
+                                double min, boolean percent, String unit) {
+        String target = percent ? String.format(Locale.ROOT, ">= %.0f %%", min * 100)
+                : String.format(Locale.ROOT, ">= %.1f x", min);
+        Optional<String> missing = missing(byId, row, base);
+        if (missing.isPresent()) {
+            return new Result(id, goal, target, null, unit, List.of(row, base), Status.NOT_MEASURED, missing.get());
+        }
+        double a = byId.get(row).throughput();
+        double b = byId.get(base).throughput();
+        if (!(a > 0) || !(b > 0)) {
+            return new Result(id, goal, target, null, unit, List.of(row, base), Status.NOT_MEASURED,
+                    "no throughput in row " + (a > 0 ? base : row));
+        }
+        double r = a / b;
+        String detail = String.format(Locale.ROOT, "%s %.0f/s / %s %.0f/s = %s", row, a, base, b,
+                percent ? String.format(Locale.ROOT, "%.1f %%", 100 * r) : String.format(Locale.ROOT, "%.2f x", r));
+        return new Result(id, goal, target, percent ? 100 * r : r, unit, List.of(row, base),
+                r >= min ? Status.MET : Status.NOT_MET, detail);
+    }
+
+    private static Result latency(Map<String, BenchRow> byId, String id, String goal, String row, String which,
+                                  Function<BenchRow.Latency, Double> pick) {
+        String target = "<= 250 ms";
+        BenchRow r = byId.get(row);
+        if (r == null) {
+            return new Result(id, goal, target, null, "ms", List.of(row), Status.NOT_MEASURED, "no row " + row);
+        }
+        Double ms = r.latency() == null ? null : pick.apply(r.latency());
+        if (ms == null || ms.isNaN()) {
+            return new Result(id, goal, target, null, "ms", List.of(row), Status.NOT_MEASURED,
+                    "row " + row + " has no latency");
+        }
+        return new Result(id, goal, target, ms, "ms", List.of(row), ms <= 250 ? Status.MET : Status.NOT_MET,
+                String.format(Locale.ROOT, "%s %s %.0f ms", row, which, ms));
+    }
+
+    private static Result throughput(Map<String, BenchRow> byId) {
+        String id = "approval_decisions";
+        String goal = "verified approval decisions/s on one stream thread";
+        String target = ">= 5,000 /s";
+        BenchRow r = byId.get("c2");
+        if (r == null || !(r.throughput() > 0)) {
+            return new Result(id, goal, target, null, "/s", List.of("c2"), Status.NOT_MEASURED,
+                    r == null ? "no row c2" : "no throughput in row c2");
+        }
+        return new Result(id, goal, target, r.throughput(), "/s", List.of("c2"),
+                r.throughput() >= 5000 ? Status.MET : Status.NOT_MET,
+                String.format(Locale.ROOT, "c2 %.0f decisions/s", r.throughput()));
+    }
+
+    private static Result memory(Map<String, BenchRow> byId) {
+        String id = "gate_heap";
+        String goal = "gate heap with 1,000,000 retained actions";
+        String target = "<= 512 MiB";
+        BenchRow r = byId.get("m");
+        String heap = r == null ? null : r.notes().get("heap_mib");
+        Double mib = null;
+        try {
+            mib = heap == null ? null : Double.valueOf(heap);
+        } catch (NumberFormatException e) {
+            // not measured: the row carries no number
+        }
+        if (mib == null) {
+            return new Result(id, goal, target, null, "MiB", List.of("m"), Status.NOT_MEASURED,
+                    r == null ? "no row m" : "row m has no numeric note heap_mib");
+        }
+        String detail = String.format(Locale.ROOT, "m heap %.0f MiB with %,d retained actions", mib, r.actions());
+        if (r.actions() < MEMORY_ACTIONS) {
+            // a heap figure at a smaller size says nothing about the goal's size
+            return new Result(id, goal, target, mib, "MiB", List.of("m"), Status.NOT_MEASURED, detail
+                    + String.format(Locale.ROOT, ", not the goal's %,d", MEMORY_ACTIONS));
+        }
+        return new Result(id, goal, target, mib, "MiB", List.of("m"), mib <= 512 ? Status.MET : Status.NOT_MET,
+                detail);
+    }
+
+    private static Optional<String> missing(Map<String, BenchRow> byId, String... ids) {
+        List<String> absent = java.util.Arrays.stream(ids).filter(i -> !byId.containsKey(i)).toList();
+        return absent.isEmpty() ? Optional.empty()
+                : Optional.of("no row " + String.join(", no row ", absent));
+    }
+}

@@ -1,0 +1,89 @@
+package io.actiongate.loadtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/** The goal lines of issue 13 on crafted rows: MET, NOT MET, or not measured when a row is missing. */
+class GoalsTest {
+
+    private static BenchRow row(String id, double throughput) {
+        return new BenchRow("x", id, id, 100, 100, throughput, null, null, Map.of());
+    }
+
+    private static BenchRow latencyRow(String id, double p50, double p99) {
+        return new BenchRow("x", id, id, 100, 100, 10, new BenchRow.Latency(p50, p50, p99, p99), null, Map.of());
+    }
+
+    private static BenchRow memoryRow(int actions, String heapMib) {
+        return new BenchRow("memory", "m", "m", actions, actions, 0, null, null, Map.of("heap_mib", heapMib));
+    }
+
+    private static Goals.Status status(List<BenchRow> rows, String goal) {
+        return Goals.evaluate(rows).stream().filter(g -> g.id().equals(goal)).findFirst().orElseThrow().status();
+    }
+
+    @Test
+    void shouldReportEveryGoalNotMeasuredWithoutRows() {
+        List<Goals.Result> goals = Goals.evaluate(List.of());
+
+        assertThat(goals).extracting(Goals.Result::id).containsExactly("physical_limit", "postgres_baseline",
+                "p99_at_half_saturation", "light_load_p50", "approval_decisions", "gate_heap", "two_gates");
+        assertThat(goals).allSatisfy(g -> {
+            assertThat(g.status()).isEqualTo(Goals.Status.NOT_MEASURED);
+            assertThat(g.value()).isNull();
+            assertThat(g.detail()).startsWith("no row");
+        });
+    }
+
+    @Test
+    void shouldCompareReadOnlyEndToEndWithHalfThePhysicalLimit() {
+        assertThat(status(List.of(row("f", 500), row("p", 1000)), "physical_limit")).isEqualTo(Goals.Status.MET);
+        assertThat(status(List.of(row("f", 499), row("p", 1000)), "physical_limit"))
+                .isEqualTo(Goals.Status.NOT_MET);
+        assertThat(status(List.of(row("f", 499)), "physical_limit")).isEqualTo(Goals.Status.NOT_MEASURED);
+        assertThat(status(List.of(row("f", 0), row("p", 1000)), "physical_limit"))
+                .isEqualTo(Goals.Status.NOT_MEASURED);
+        Goals.Result r = Goals.evaluate(List.of(row("f", 250), row("p", 1000))).get(0);
+        assertThat(r.value()).isEqualTo(25.0);
+        assertThat(r.detail()).contains("25.0 %");
+    }
+
+    @Test
+    void shouldCompareReadOnlyEndToEndWithThePostgresBaselineAndTwoGatesWithOne() {
+        assertThat(status(List.of(row("f", 150), row("pg", 100)), "postgres_baseline")).isEqualTo(Goals.Status.MET);
+        assertThat(status(List.of(row("f", 149), row("pg", 100)), "postgres_baseline"))
+                .isEqualTo(Goals.Status.NOT_MET);
+        assertThat(status(List.of(row("g1", 100), row("g2", 170)), "two_gates")).isEqualTo(Goals.Status.MET);
+        assertThat(status(List.of(row("g1", 100), row("g2", 169)), "two_gates")).isEqualTo(Goals.Status.NOT_MET);
+        assertThat(status(List.of(row("g2", 300)), "two_gates")).isEqualTo(Goals.Status.NOT_MEASURED);
+    }
+
+    @Test
+    void shouldHoldLatenciesTo250Milliseconds() {
+        assertThat(status(List.of(latencyRow("ol50", 900, 250)), "p99_at_half_saturation"))
+                .isEqualTo(Goals.Status.MET);
+        assertThat(status(List.of(latencyRow("ol50", 10, 251)), "p99_at_half_saturation"))
+                .isEqualTo(Goals.Status.NOT_MET);
+        assertThat(status(List.of(latencyRow("light", 250, 9000)), "light_load_p50")).isEqualTo(Goals.Status.MET);
+        assertThat(status(List.of(latencyRow("light", 643, 700)), "light_load_p50")).isEqualTo(Goals.Status.NOT_MET);
+        assertThat(status(List.of(row("light", 10)), "light_load_p50")).isEqualTo(Goals.Status.NOT_MEASURED);
+    }
+
+    @Test
+    void shouldCountApprovalDecisionsPerSecond() {
+        assertThat(status(List.of(row("c2", 5000)), "approval_decisions")).isEqualTo(Goals.Status.MET);
+        assertThat(status(List.of(row("c2", 1539)), "approval_decisions")).isEqualTo(Goals.Status.NOT_MET);
+    }
+
+    @Test
+    void shouldReadTheGateHeapAtOneMillionActionsOnly() {
+        assertThat(status(List.of(memoryRow(1_000_000, "480.5")), "gate_heap")).isEqualTo(Goals.Status.MET);
+        assertThat(status(List.of(memoryRow(1_000_000, "513")), "gate_heap")).isEqualTo(Goals.Status.NOT_MET);
+        assertThat(status(List.of(memoryRow(10_000, "40")), "gate_heap")).isEqualTo(Goals.Status.NOT_MEASURED);
+        assertThat(status(List.of(memoryRow(1_000_000, "n/a")), "gate_heap")).isEqualTo(Goals.Status.NOT_MEASURED);
+    }
+}
