@@ -53,6 +53,8 @@ final class PostgresBench {
     private static final short REPLICATION_FACTOR = 1;
     /** The harness's producers ({@link BrokerBench#producer}) write with acks=all. */
     static final String PRODUCER_ACKS = "all";
+    /** Progress units: PostgreSQL started, warm-up done, burst done, redeliveries done. */
+    static final int PHASES = 4;
 
     /** One checked invariant. */
     record Check(String name, boolean held, String detail) {
@@ -113,12 +115,20 @@ final class PostgresBench {
      * @throws PostgresServer.UnavailableException when PostgreSQL is not installed
      */
     Result run(String bootstrap, Path stateRoot) throws Exception {
+        try (Progress.Task quiet = Progress.off().start("row pg", PHASES)) {
+            return run(bootstrap, stateRoot, quiet);
+        }
+    }
+
+    /** As {@link #run(String, Path)}, advancing {@code progress} by one of {@link #PHASES} units per phase. */
+    Result run(String bootstrap, Path stateRoot, Progress.Task progress) throws Exception {
         String id = "bench-pg-" + UUID.randomUUID().toString().substring(0, 8);
         String prefix = id + ".";
         String in = Topics.PROPOSALS.name(prefix);
         String receipts = Topics.RECEIPTS.name(prefix);
         String conflicts = Topics.CONFLICTS.name(prefix);
         try (PostgresServer pg = PostgresServer.start(stateRoot)) {
+            progress.set(1);
             DataSource db = pg.dataSource();
             PgClaimService.createSchema(db);
             Map<String, String> postgres = pg.durabilitySettings();
@@ -145,11 +155,14 @@ final class PostgresBench {
                         connectors.find(Workload.PROVIDER).orElseThrow(), threads, maxPollRecords);
                 try {
                     warmSide = BrokerBench.measure(bootstrap, in, receipts, warm, succeeded, null);
+                    progress.set(2);
                     side = BrokerBench.measure(bootstrap, in, receipts, burst, succeeded, null);
+                    progress.set(3);
                     redelivery = redeliver(bootstrap, in, receipts, conflicts, workload, burst, at, succeeded);
                 } finally {
                     service.close();
                 }
+                progress.set(PHASES);
                 counters = service.counters();
                 List<String> keys = new ArrayList<>(warm.keys());
                 keys.addAll(burst.keys());

@@ -35,8 +35,8 @@ final class PostgresPart implements BenchPart {
         PostgresBench bench = new PostgresBench(o.brokerActions(), o.partitions(), threads, maxPollRecords,
                 Duration.ofMillis(o.providerLatencyMs()));
         PostgresBench.Result r;
-        try (Progress.Task task = ctx.progress().start("row pg (PostgreSQL claim store)", 0)) {
-            r = bench.run(ctx.bootstrap(), ctx.stateRoot());
+        try (Progress.Task task = ctx.progress().start("row pg (PostgreSQL claim store)", PostgresBench.PHASES)) {
+            r = bench.run(ctx.bootstrap(), ctx.stateRoot(), task);
         } catch (PostgresServer.UnavailableException e) {
             ctx.out().println("  row pg not measured: " + e.getMessage());
             ctx.invariant("row pg: PostgreSQL available", false, e.getMessage());

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.GroupPrincipal;
 import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.UserPrincipal;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.nio.file.attribute.UserPrincipalNotFoundException;
@@ -20,11 +21,13 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -42,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * {@code initdb}'s own flush of the fresh cluster is skipped ({@code --no-sync}), which the server never relies on.
  *
  * <p>PostgreSQL refuses to run as root, so when this JVM runs as root the server runs as the OS user
- * {@value #OS_USER} (created by Debian's {@code postgresql} package) through {@code runuser}, owning its directory.
+ * {@value #OS_USER} (created by Debian's {@code postgresql} package) through {@code runuser}, owning its directory;
+ * ancestors of that directory closed to others get the traverse bit (only) for the run, restored by {@link #close}.
  */
 final class PostgresServer implements AutoCloseable {
 
@@ -72,6 +76,8 @@ final class PostgresServer implements AutoCloseable {
     private final List<String> runAs;
     private final int port;
     private final Thread shutdownHook;
+    /** Ancestors of {@link #root} given the others-may-traverse bit for the run, with their permissions before. */
+    private final Map<Path, Set<PosixFilePermission>> opened = new LinkedHashMap<>();
     private boolean stopped;
 
     private PostgresServer(Path root, Path binDir, List<String> runAs, int port) {
@@ -199,12 +205,46 @@ final class PostgresServer implements AutoCloseable {
         }
         PostgresServer server = new PostgresServer(root, binDir, runAs, freePort());
         try {
+            if (!runAs.isEmpty()) {
+                server.openAncestors();
+            }
             server.initAndStart();
             return server;
         } catch (IOException | InterruptedException | RuntimeException e) {
             server.close(); // stops whatever started, deletes the directory
             throw e;
         }
+    }
+
+    /**
+     * Lets the server's OS user reach its directory: every ancestor that others may not traverse (a JUnit or
+     * {@code mktemp -d} directory is {@code rwx------}) gets the traverse bit only (no listing, no reading) until
+     * {@link #close} restores it.
+     */
+    private void openAncestors() throws IOException {
+        for (Path dir = root.toAbsolutePath().getParent(); dir != null; dir = dir.getParent()) {
+            Set<PosixFilePermission> before = Files.getPosixFilePermissions(dir);
+            if (!before.contains(PosixFilePermission.OTHERS_EXECUTE)) {
+                Set<PosixFilePermission> after = EnumSet.copyOf(before);
+                after.add(PosixFilePermission.OTHERS_EXECUTE);
+                Files.setPosixFilePermissions(dir, after);
+                opened.put(dir, before);
+                LOG.info("{} made traversable for OS user {} during the run", dir, OS_USER);
+            }
+        }
+    }
+
+    private void restoreAncestors() {
+        opened.forEach((dir, before) -> {
+            try {
+                if (Files.isDirectory(dir)) {
+                    Files.setPosixFilePermissions(dir, before);
+                }
+            } catch (IOException e) {
+                LOG.warn("cannot restore the permissions of {}: {}", dir, e.toString());
+            }
+        });
+        opened.clear();
     }
 
     private static boolean isRoot() {
@@ -224,7 +264,7 @@ final class PostgresServer implements AutoCloseable {
     private void initAndStart() throws IOException, InterruptedException {
         if (!runAs.isEmpty() && run(List.of("test", "-w", root.toString())) != 0) {
             throw new IllegalStateException("OS user " + OS_USER + " cannot write " + root + " (a parent directory "
-                    + "is closed to it): pass --state-dir under /tmp");
+                    + "is closed to it): pass a --state-dir it can reach, e.g. under /tmp");
         }
         Path initLog = root.resolve("initdb.log");
         int rc = run(List.of(binDir.resolve("initdb").toString(), "-D", dataDir.toString(), "-U", ROLE,
@@ -340,5 +380,6 @@ final class PostgresServer implements AutoCloseable {
             // the JVM is shutting down: the hook runs (or ran) anyway
         }
         Drivers.deleteQuietly(root);
+        restoreAncestors();
     }
 }
