@@ -35,12 +35,15 @@ final class PostgresPart implements BenchPart {
         PostgresBench bench = new PostgresBench(o.brokerActions(), o.partitions(), threads, maxPollRecords,
                 Duration.ofMillis(o.providerLatencyMs()));
         PostgresBench.Result r;
+        try {
+            PostgresServer.findBinaries(); // before the broker starts: say at once when PostgreSQL is missing
+        } catch (PostgresServer.UnavailableException e) {
+            return unavailable(ctx, e);
+        }
         try (Progress.Task task = ctx.progress().start("row pg (PostgreSQL claim store)", PostgresBench.PHASES)) {
             r = bench.run(ctx.bootstrap(), ctx.stateRoot(), task);
         } catch (PostgresServer.UnavailableException e) {
-            ctx.out().println("  row pg not measured: " + e.getMessage());
-            ctx.invariant("row pg: PostgreSQL available", false, e.getMessage());
-            return List.of();
+            return unavailable(ctx, e);
         }
         Optional<BenchRow> f = ctx.row("f");
         BenchRow pg = new BenchRow(name(), "pg",
@@ -52,6 +55,13 @@ final class PostgresPart implements BenchPart {
             ctx.invariant(check.name(), check.held(), check.detail());
         }
         return List.of(pg);
+    }
+
+    /** The part fails, saying why, and measures nothing. */
+    private static List<BenchRow> unavailable(BenchContext ctx, PostgresServer.UnavailableException e) {
+        ctx.out().println("  row pg not measured: " + e.getMessage());
+        ctx.invariant("row pg: PostgreSQL available", false, e.getMessage());
+        return List.of();
     }
 
     /** The executor's setting as row f's node gets it: {@code --set key=value} over the executor's default. */
