@@ -86,7 +86,7 @@ final class PostgresServer implements AutoCloseable {
         this.binDir = binDir;
         this.runAs = runAs;
         this.port = port;
-        this.shutdownHook = new Thread(this::stopQuietly, "bench-postgres-stop");
+        this.shutdownHook = new Thread(this::release, "bench-postgres-stop");
     }
 
     /**
@@ -204,6 +204,7 @@ final class PostgresServer implements AutoCloseable {
             throw e;
         }
         PostgresServer server = new PostgresServer(root, binDir, runAs, freePort());
+        Runtime.getRuntime().addShutdownHook(server.shutdownHook);
         try {
             if (!runAs.isEmpty()) {
                 server.openAncestors();
@@ -276,7 +277,6 @@ final class PostgresServer implements AutoCloseable {
         Files.writeString(dataDir.resolve("postgresql.conf"), String.format(Locale.ROOT,
                 "%n# actiongate benchmark%nlisten_addresses = '127.0.0.1'%nport = %d%nunix_socket_directories = '%s'%n",
                 port, root), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
         Path serverLog = root.resolve("server.log");
         Path ctlLog = root.resolve("pg_ctl.log");
         rc = run(List.of(binDir.resolve("pg_ctl").toString(), "-D", dataDir.toString(), "-l", serverLog.toString(),
@@ -370,15 +370,20 @@ final class PostgresServer implements AutoCloseable {
         }
     }
 
-    /** Stops the server and deletes its directory. */
+    /** Stops the server, deletes its directory and restores the permissions of its ancestors. */
     @Override
     public void close() {
-        stopQuietly();
+        release();
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException e) {
             // the JVM is shutting down: the hook runs (or ran) anyway
         }
+    }
+
+    /** What {@link #close} does, also run by the shutdown hook when the JVM ends first (Ctrl-C). */
+    private synchronized void release() {
+        stopQuietly();
         Drivers.deleteQuietly(root);
         restoreAncestors();
     }
