@@ -60,7 +60,8 @@ public final class Benchmark {
 
     /** The parts in the order they run; each runs when the options name it. */
     static List<BenchPart> parts() {
-        return List.of(new TopologyPart(), new BrokerPart(), new PhysicalPart(), new OpenLoopPart(), new ApprovalPart());
+        return List.of(new TopologyPart(), new BrokerPart(), new PhysicalPart(), new PostgresPart(), new OpenLoopPart(),
+                new ApprovalPart());
     }
 
     /** Runs every part {@code options} asks for, printing to {@code out}; false when an invariant failed. */

@@ -1,0 +1,81 @@
+package io.actiongate.loadtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.actiongate.broker.EmbeddedKafkaBroker;
+
+/**
+ * Part "postgres" with a handful of actions against a real PostgreSQL (Debian's package; .ci/run installs it) and
+ * the embedded broker. Asserts completion and the row's invariants, never speed. Without PostgreSQL's binaries
+ * these tests fail with {@link PostgresServer.UnavailableException}'s message, naming the package to install.
+ */
+class PostgresBenchIT {
+
+    private static final int ACTIONS = 20;
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void shouldClaimDispatchAndReceiptEveryActionOnceAndRefuseConflicts() throws Exception {
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(stateDir);
+        PostgresBench.Result r;
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().start()) {
+            r = new PostgresBench(ACTIONS, 2, 8, 100, Duration.ofMillis(2)).run(broker.bootstrapServers(), stateDir);
+        }
+
+        assertThat(r.side().completed()).as("SUCCEEDED receipts").isEqualTo(ACTIONS);
+        assertThat(r.side().p(50)).isPositive();
+        assertThat(PostgresBench.check(r.outcome())).allSatisfy(c -> assertThat(c.held()).as(c.name() + ": "
+                + c.detail()).isTrue());
+        assertThat(r.outcome().claimRows()).isEqualTo(ACTIONS + r.warmup());
+        assertThat(r.outcome().conflictsRefused()).isEqualTo(PostgresBench.REDELIVERIES);
+        assertThat(r.outcome().redeliveryReceipts()).isEqualTo(PostgresBench.REDELIVERIES);
+        assertThat(r.providerRequests()).isEqualTo(ACTIONS + r.warmup());
+        // PostgreSQL's durable defaults, as the row claims
+        assertThat(r.postgres()).containsEntry("fsync", "on").containsEntry("synchronous_commit", "on")
+                .containsKeys("server_version", "wal_sync_method", "full_page_writes");
+        assertThat(r.kafka()).containsEntry("acks", "all").containsEntry("replication.factor", "1")
+                .containsKey("log.flush.interval.messages");
+        assertNoPostgresLeftBehind();
+        assertThat(Files.getPosixFilePermissions(stateDir)).as("state directory permissions restored")
+                .isEqualTo(permissions);
+    }
+
+    @Test
+    void shouldPrintRowPgWithDurabilityAndHoldEveryInvariantThroughTheBenchmark() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BenchOptions options = new BenchOptions.Builder().only("postgres").brokerActions(ACTIONS).partitions(2)
+                .stateDir(stateDir).progress(false).build();
+
+        boolean ok = Benchmark.run(options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(ok).as(out).isTrue();
+        assertThat(out).contains("Part postgres:", "durability, PostgreSQL", "fsync=on", "durability, Kafka: acks=all",
+                "5/5 conflicting inputs refused", "invariants: all 6 held");
+        assertThat(out.lines().filter(l -> l.startsWith("pg "))).singleElement()
+                .satisfies(l -> assertThat(l).endsWith(" " + ACTIONS + "/" + ACTIONS));
+        assertNoPostgresLeftBehind();
+    }
+
+    /** The server's directory is deleted (so it was stopped first: pg_ctl stop -w before the delete). */
+    private void assertNoPostgresLeftBehind() throws Exception {
+        try (Stream<Path> paths = Files.walk(stateDir)) {
+            assertThat(paths.filter(p -> p.getFileName().toString().startsWith("postgres-"))).isEmpty();
+        }
+    }
+}
