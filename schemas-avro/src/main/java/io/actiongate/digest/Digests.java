@@ -26,11 +26,24 @@ public final class Digests {
 
     /** The digest a human approves: the same hash over the JCS of the frozen action object. */
     public static String actionDigest(FrozenAction action) {
-        return PREFIX + sha256Hex(Jcs.canonicalize(frozenActionJson(action)).getBytes(StandardCharsets.UTF_8));
+        return actionDigest(action, null);
+    }
+
+    /**
+     * {@link #actionDigest(FrozenAction)} given {@code parsedInput}, the {@link Jcs#parse} of the action's
+     * {@code input_json} that the caller holds already (null: it is parsed here). The tree is not modified.
+     */
+    public static String actionDigest(FrozenAction action, JsonNode parsedInput) {
+        return PREFIX + sha256Hex(Jcs.canonicalize(frozenActionJson(action, parsedInput))
+                .getBytes(StandardCharsets.UTF_8));
     }
 
     /** The frozen action as the JSON object that is hashed. */
     public static JsonNode frozenActionJson(FrozenAction a) {
+        return frozenActionJson(a, null);
+    }
+
+    private static JsonNode frozenActionJson(FrozenAction a, JsonNode parsedInput) {
         ObjectNode node = Jcs.mapper().createObjectNode();
         node.put("task_id", a.taskId());
         node.put("tool_call_id", a.toolCallId());
@@ -40,7 +53,7 @@ public final class Digests {
         node.put("provider", a.provider());
         node.put("operation", a.operation());
         node.put("tool_name", a.toolName());
-        node.set("input", Jcs.parse(a.inputJson()));
+        node.set("input", parsedInput != null ? parsedInput : Jcs.parse(a.inputJson()));
         node.put("summary", a.summary());
         ArrayNode attachments = node.putArray("attachments");
         for (Attachment at : a.attachments()) {

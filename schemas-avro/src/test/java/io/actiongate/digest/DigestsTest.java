@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -90,6 +91,17 @@ class DigestsTest {
         assertThat(Jcs.canonicalize(Digests.frozenActionJson(FrozenAction.of(p)))).isEqualTo(expectedJson);
         assertThat(Digests.actionDigest(FrozenAction.of(p)))
                 .isEqualTo("sha256:" + Digests.sha256Hex(expectedJson.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void shouldHashTheSameGivenTheInputParsedAlreadyAndLeaveTheTreeAsItWas() {
+        FrozenAction action = FrozenAction.of(Records.proposal());
+        JsonNode parsed = Jcs.parse(action.inputJson());
+        String before = parsed.toString();
+
+        assertThat(Digests.actionDigest(action, parsed)).isEqualTo(Digests.actionDigest(action));
+        assertThat(Digests.actionDigest(action, null)).isEqualTo(Digests.actionDigest(action));
+        assertThat(parsed.toString()).isEqualTo(before);
     }
 
     private static String attachmentJson(String key) {

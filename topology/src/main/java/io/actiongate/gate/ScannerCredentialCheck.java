@@ -2,6 +2,8 @@ package io.actiongate.gate;
 
 import java.util.Optional;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import io.actiongate.gate.internal.CredentialCheck;
 import io.actiongate.scan.CredentialScanner;
 
@@ -24,7 +26,13 @@ public final class ScannerCredentialCheck implements CredentialCheck {
 
     @Override
     public Optional<String> find(String inputJson, String summary) {
-        return scanner.scanJson(inputJson).map(f -> "detector " + f.detector() + " fired in input_json")
+        return find(inputJson, null, summary);
+    }
+
+    /** Walks {@code parsedInput} (when given) instead of parsing {@code inputJson} a second time. */
+    @Override
+    public Optional<String> find(String inputJson, JsonNode parsedInput, String summary) {
+        return scanner.scanJson(inputJson, parsedInput).map(f -> "detector " + f.detector() + " fired in input_json")
                 .or(() -> scanner.scan(summary).map(f -> "detector " + f.detector() + " fired in summary"));
     }
 }

@@ -17,6 +17,7 @@ final class AwsSecretKeyDetector implements Detector {
             "(?i)(?<![A-Za-z0-9])(?:aws[_.\\-]?secret(?:[_.\\-]?access)?[_.\\-]?key|secret[_.\\-]?access[_.\\-]?key)"
                     + "[\"']?[ \\t]{0,8}+[:=][ \\t]{0,8}+[\"']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])");
     private static final Pattern VALUE = Pattern.compile("[A-Za-z0-9/+]{40}");
+    private static final Pattern NOT_LOWER_ALPHANUMERIC = Pattern.compile("[^a-z0-9]");
 
     private static final Hints HINTS = Hints.anyOfIgnoringCase("secret");
 
@@ -44,11 +45,15 @@ final class AwsSecretKeyDetector implements Detector {
         return false;
     }
 
+    /** Called for every string member of every scanned input: the cheap length test first, no regex compiled. */
     @Override
     public boolean matchesMember(String name, String value) {
-        String n = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        if (value.length() != 40 || !VALUE.matcher(value).matches()) {
+            return false;
+        }
+        String n = NOT_LOWER_ALPHANUMERIC.matcher(name.toLowerCase(Locale.ROOT)).replaceAll("");
         boolean awsName = n.contains("awssecret") || n.endsWith("secretaccesskey");
-        return awsName && VALUE.matcher(value).matches() && randomLooking(value);
+        return awsName && randomLooking(value);
     }
 
     private static boolean randomLooking(String key) {

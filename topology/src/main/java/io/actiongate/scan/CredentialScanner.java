@@ -3,12 +3,14 @@ package io.actiongate.scan;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,6 +106,67 @@ public final class CredentialScanner {
             return scan(json);
         }
         return found.flatMap(CredentialScanner::report);
+    }
+
+    /**
+     * Scans {@code json} exactly as {@link #scanJson(String)} does (same detectors, same order, same findings and
+     * locations) but walks {@code parsed}, a strict parse of that same text, instead of parsing it again: the gate
+     * has parsed the input for its digest already. {@code parsed} must come from a parser that rejects duplicate
+     * member names (as {@code Jcs.parse} does), so that the tree holds every member, in document order; {@code json}
+     * only bounds the work ({@link #MAX_SCAN_CHARS}). With no tree, the text is scanned as by
+     * {@link #scanJson(String)}.
+     */
+    public Optional<Finding> scanJson(String json, JsonNode parsed) {
+        if (parsed == null || json == null) {
+            return scanJson(json);
+        }
+        if (json.length() > MAX_SCAN_CHARS) {
+            return report(new Finding(OVERSIZED_DETECTOR, TEXT_LOCATION));
+        }
+        return visit(parsed, new JsonPointer()).flatMap(CredentialScanner::report);
+    }
+
+    /** The tree counterpart of {@link #walk}: the same pointer moves, in the order the parser's tokens come. */
+    private Optional<Finding> visit(JsonNode node, JsonPointer path) {
+        if (node.isObject()) {
+            path.enterObject();
+            for (Map.Entry<String, JsonNode> member : node.properties()) {
+                String name = member.getKey();
+                Optional<String> hit = firstMatch(name);
+                if (hit.isPresent()) {
+                    return Optional.of(new Finding(hit.get(), path.memberNameLocation()));
+                }
+                path.member(name);
+                Optional<Finding> found = visit(member.getValue(), path);
+                if (found.isPresent()) {
+                    return found;
+                }
+            }
+            path.leave();
+        } else if (node.isArray()) {
+            path.enterArray();
+            for (JsonNode element : node) {
+                Optional<Finding> found = visit(element, path);
+                if (found.isPresent()) {
+                    return found;
+                }
+            }
+            path.leave();
+        } else if (node.isTextual()) {
+            path.arrayElement();
+            String value = node.textValue();
+            Optional<String> hit = firstMatch(value);
+            String name = path.memberName();
+            if (hit.isEmpty() && name != null) {
+                hit = firstMemberMatch(name, value);
+            }
+            if (hit.isPresent()) {
+                return Optional.of(new Finding(hit.get(), truncate(path.pointer())));
+            }
+        } else {
+            path.arrayElement();
+        }
+        return Optional.empty();
     }
 
     private Optional<Finding> walk(String json) throws IOException {

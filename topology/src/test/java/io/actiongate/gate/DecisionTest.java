@@ -3,8 +3,11 @@ package io.actiongate.gate;
 import static io.actiongate.gate.GateDriver.proposal;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -107,6 +110,35 @@ class DecisionTest {
         Decision forged = DecisionSigning.sign(gate.decision(p, DecisionType.APPROVE).build(),
                 GateDriver.newKeyPair().getPrivate());
         assertRefused(p, forged, ReasonCode.APPROVAL_SIGNATURE_INVALID);
+    }
+
+    @Test
+    void shouldRefuseATruncatedOrMalleatedSignature() {
+        start(Map.of());
+        ActionProposal p = waiting("c-1");
+        Decision signed = gate.sign(gate.decision(p, DecisionType.APPROVE));
+        byte[] sig = new byte[64];
+        signed.getSignature().duplicate().get(sig);
+        // S + L (little-endian, L = 2^252 + 27742317777372353535851937790883648493) verifies under a verifier that
+        // reduces S modulo L: a second signature for the same decision
+        BigInteger l = BigInteger.TWO.pow(252)
+                .add(new BigInteger("27742317777372353535851937790883648493"));
+        byte[] s = new byte[33];
+        for (int i = 0; i < 32; i++) {
+            s[32 - i] = sig[32 + i];
+        }
+        byte[] sPlusL = new BigInteger(s).add(l).toByteArray();
+        byte[] malleated = sig.clone();
+        Arrays.fill(malleated, 32, 64, (byte) 0);
+        for (int i = 0; i < sPlusL.length && i < 32; i++) {
+            malleated[32 + i] = sPlusL[sPlusL.length - 1 - i];
+        }
+        gate.decide(Decision.newBuilder(signed)
+                .setSignature(ByteBuffer.wrap(Arrays.copyOf(sig, 63))).build());
+        assertThat(gate.deadLetters.readValue().getReasonCode())
+                .isEqualTo(ReasonCode.APPROVAL_SIGNATURE_INVALID.name());
+        assertRefused(p, Decision.newBuilder(signed).setSignature(ByteBuffer.wrap(malleated)).build(),
+                ReasonCode.APPROVAL_SIGNATURE_INVALID);
     }
 
     @Test

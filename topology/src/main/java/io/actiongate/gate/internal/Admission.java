@@ -103,34 +103,54 @@ public final class Admission {
         return Optional.empty();
     }
 
+    /**
+     * What {@link #input} found: the input parsed (strictly: no duplicate member names) when it passed, otherwise
+     * the rejection. The parsed tree is what the credential scan and the action digest use, so the input is parsed
+     * once per proposal.
+     */
+    public record CheckedInput(JsonNode parsed, Rejection rejection) {
+
+        public Optional<Rejection> refusal() {
+            return Optional.ofNullable(rejection);
+        }
+
+        private static CheckedInput refused(ReasonCode code, String reason) {
+            return new CheckedInput(null, new Rejection(code, reason));
+        }
+    }
+
     /** INPUT_TOO_LARGE against the tool's max_input_bytes (or the default), SCHEMA_INVALID, DIGEST_MISMATCH. */
-    public Optional<Rejection> input(ActionProposal p, Optional<ToolDescriptor> tool) {
+    public CheckedInput input(ActionProposal p, Optional<ToolDescriptor> tool) {
         int limit = tool.map(ToolDescriptor::getMaxInputBytes).filter(n -> n > 0).orElse(defaultMaxInputBytes);
         String json = p.getInputJson();
         // a UTF-16 char encodes to at most 3 UTF-8 bytes: only long inputs need the exact count
         if ((long) json.length() * 3 > limit && json.getBytes(StandardCharsets.UTF_8).length > limit) {
-            return reject(ReasonCode.INPUT_TOO_LARGE, "input_json is larger than " + limit + " bytes");
+            return CheckedInput.refused(ReasonCode.INPUT_TOO_LARGE, "input_json is larger than " + limit + " bytes");
         }
         JsonNode input;
         try {
             input = Jcs.parse(json);
         } catch (IllegalArgumentException e) {
             // the parser's message can quote the input: never pass it on
-            return reject(ReasonCode.SCHEMA_INVALID, "input_json is not valid JSON");
+            return CheckedInput.refused(ReasonCode.SCHEMA_INVALID, "input_json is not valid JSON");
         }
         if (!input.isObject()) {
-            return reject(ReasonCode.SCHEMA_INVALID, "input_json must be a JSON object");
+            return CheckedInput.refused(ReasonCode.SCHEMA_INVALID, "input_json must be a JSON object");
         }
         String digest = Digests.PREFIX + Digests.sha256Hex(Jcs.canonicalize(input).getBytes(StandardCharsets.UTF_8));
         if (!digest.equals(p.getInputDigest())) {
-            return reject(ReasonCode.DIGEST_MISMATCH, "input_digest does not match the JCS SHA-256 of input_json");
+            return CheckedInput.refused(ReasonCode.DIGEST_MISMATCH,
+                    "input_digest does not match the JCS SHA-256 of input_json");
         }
-        return Optional.empty();
+        return new CheckedInput(input, null);
     }
 
-    /** CREDENTIAL_MATERIAL: the reason names the detector, never the text. */
-    public Optional<Rejection> credentials(ActionProposal p) {
-        return credentials.find(p.getInputJson(), p.getSummary())
+    /**
+     * CREDENTIAL_MATERIAL: the reason names the detector, never the text. {@code parsedInput} is the tree
+     * {@link #input} parsed from the same proposal (or null: the scan then parses the text itself).
+     */
+    public Optional<Rejection> credentials(ActionProposal p, JsonNode parsedInput) {
+        return credentials.find(p.getInputJson(), parsedInput, p.getSummary())
                 .map(where -> new Rejection(ReasonCode.CREDENTIAL_MATERIAL, "credential material: " + where));
     }
 

@@ -67,8 +67,8 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
             return;
         }
         long now = lifecycle.now();
-        // a decision that passed its claim had its signature verified there, in this same pipeline (Ed25519 costs
-        // about a millisecond); any other is verified here, before anything in it is believed
+        // a decision that passed its claim had its signature verified there, in this same pipeline (one Ed25519
+        // verification per decision); any other is verified here, before anything in it is believed
         boolean used = lifecycle.decisionUsed(d.getDecisionId());
         Optional<Rejection> refusal = (in.signatureVerified() ? verifier.verifyAgainst(d, state, used, now)
                 : verifier.verify(d, state, used, now)).or(() -> applicable(d.getType(), state));

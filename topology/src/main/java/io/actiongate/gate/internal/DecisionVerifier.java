@@ -1,11 +1,11 @@
 package io.actiongate.gate.internal;
 
-import java.security.PublicKey;
 import java.util.Optional;
 
 import io.actiongate.avro.Decision;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.DecisionSigning;
+import io.actiongate.gate.VerifyingKey;
 
 /**
  * Verifies a decision against the action it names: a trusted key and a valid Ed25519 signature, single use,
@@ -47,17 +47,29 @@ public final class DecisionVerifier {
         return Optional.empty();
     }
 
-    /** Empty when {@code d} carries a valid Ed25519 signature under a trusted key. */
+    /**
+     * Empty when {@code d} carries a valid Ed25519 signature under a trusted key: over
+     * {@link DecisionSigning#signedPayload}, checked by the key's {@link VerifyingKey}.
+     */
     public Optional<Rejection> verifySignature(Decision d) {
-        Optional<PublicKey> key = keys.find(d.getKeyId());
+        Optional<VerifyingKey> key = keys.verifier(d.getKeyId());
         if (key.isEmpty()) {
             return reject(ReasonCode.APPROVAL_SIGNATURE_INVALID, "key_id is not a trusted key");
         }
-        if (!DecisionSigning.verify(d, key.get())) {
+        if (!key.get().verify(payload(d), d.getSignature())) {
             return reject(ReasonCode.APPROVAL_SIGNATURE_INVALID, "signature does not verify under key "
                     + d.getKeyId());
         }
         return Optional.empty();
+    }
+
+    /** The signed bytes, or none (which verifies nothing) when the decision cannot be canonicalized. */
+    private static byte[] payload(Decision d) {
+        try {
+            return DecisionSigning.signedPayload(d);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private static Optional<Rejection> reject(ReasonCode code, String reason) {

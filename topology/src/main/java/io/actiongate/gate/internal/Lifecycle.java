@@ -1,10 +1,12 @@
 package io.actiongate.gate.internal;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.MetricName;
@@ -173,7 +175,14 @@ public final class Lifecycle {
     }
 
     public ActionState load(String key) {
-        return key == null ? null : actions.get(key);
+        if (key == null) {
+            return null;
+        }
+        ActionState state = actions.get(key);
+        if (unit != null && !unit.touched.contains(actions.name() + '\u0000' + key)) {
+            unit.loaded.put(key, state); // what the store holds: the journal's undo value, not read a second time
+        }
+        return state;
     }
 
     /**
@@ -247,7 +256,7 @@ public final class Lifecycle {
         } else if (wasPending && !isPending) {
             delete(pending, saved.key());
         }
-        put(actions, saved.key(), saved);
+        putAction(saved);
         publish(saved);
         LOG.debug("action {} -> {} {}", saved.key(), saved.phase(), saved.reasonCode() == null ? "" : saved.reasonCode());
         return saved;
@@ -345,10 +354,23 @@ public final class Lifecycle {
         store.delete(key);
     }
 
-    /** Remembers the value {@code key} had before this record touched it, once per store and key. */
+    /**
+     * Saves an action. An action this record loaded is not read (and decoded) again for the journal: until its
+     * first write the store still holds what {@link #load} returned.
+     */
+    private void putAction(ActionState state) {
+        journal(actions, state.key(), k -> unit.loaded.containsKey(k) ? unit.loaded.get(k) : actions.get(k));
+        actions.put(state.key(), state);
+    }
+
     private <V> void journal(KeyValueStore<String, V> store, String key) {
+        journal(store, key, store::get);
+    }
+
+    /** Remembers the value {@code key} had ({@code current}) before this record touched it, once per store and key. */
+    private <V> void journal(KeyValueStore<String, V> store, String key, Function<String, V> current) {
         if (unit != null && unit.touched.add(store.name() + '\u0000' + key)) {
-            V before = store.get(key);
+            V before = current.apply(key);
             unit.undo.add(() -> {
                 if (before == null) {
                     store.delete(key);
@@ -365,6 +387,8 @@ public final class Lifecycle {
     /** What one record did so far: how to undo its store writes, and its held-back forwards. */
     private static final class Unit {
         final Set<String> touched = new HashSet<>();
+        /** Actions loaded by this record before it wrote them: key to the stored value (null: none). */
+        final Map<String, ActionState> loaded = new HashMap<>();
         final List<Runnable> undo = new ArrayList<>();
         final List<Forward> forwards = new ArrayList<>();
 

@@ -2,6 +2,8 @@ package io.actiongate.gate.internal;
 
 import java.util.Optional;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -77,9 +79,16 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         }
         ActionState.Action action = StateRecords.action(p);
         PolicySnapshot policy = lifecycle.policy().snapshot(action);
-        Optional<Rejection> refusal = admission.schema(p)
-                .or(() -> admission.input(p, policy.tool()))
-                .or(() -> admission.credentials(p));
+        Optional<Rejection> refusal = admission.schema(p);
+        JsonNode input = null; // parsed once: the input digest, the credential scan and the action digest use it
+        if (refusal.isEmpty()) {
+            Admission.CheckedInput checked = admission.input(p, policy.tool());
+            refusal = checked.refusal();
+            input = checked.parsed();
+        }
+        if (refusal.isEmpty()) {
+            refusal = admission.credentials(p, input);
+        }
         PolicyChecks.Verdict verdict = refusal.isPresent() ? null : PolicyChecks.check(action, policy, operations);
         if (verdict != null) {
             refusal = verdict.rejection();
@@ -96,7 +105,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
             lifecycle.save(null, rejected);
             return;
         }
-        String actionDigest = Digests.actionDigest(FrozenAction.of(p));
+        String actionDigest = Digests.actionDigest(FrozenAction.of(p), input);
         ActionState admitted = ActionState.fresh(action, actionDigest, now);
         switch (Classifier.classify(action, policy, verdict.trustedRead())) {
             case AUTO_APPROVE -> {

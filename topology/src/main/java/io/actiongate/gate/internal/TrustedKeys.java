@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 import io.actiongate.digest.DecisionSigning;
+import io.actiongate.gate.VerifyingKey;
 import io.actiongate.key.ActionKey;
 
 /**
@@ -25,18 +26,23 @@ import io.actiongate.key.ActionKey;
  *
  * <p>A key is the X.509 {@code SubjectPublicKeyInfo} DER, either PEM-armoured ({@code -----BEGIN PUBLIC
  * KEY-----}) or plain base64. In a directory, each file {@code <key_id>.pem} or {@code <key_id>.pub} holds one key;
- * hidden files (Kubernetes secret mounts keep {@code ..data} links) are skipped.
+ * hidden files (Kubernetes secret mounts keep {@code ..data} links) are skipped. Each key is decoded once, when it
+ * loads, into the {@link VerifyingKey} that checks signatures; a key that is not a canonical point of the
+ * prime-order subgroup (e.g. a small-order point, under which a trivial signature would verify) is refused then.
  */
 public final class TrustedKeys {
 
-    private final Map<String, PublicKey> keys;
+    private final Map<String, VerifyingKey> keys;
 
-    private TrustedKeys(Map<String, PublicKey> keys) {
+    private TrustedKeys(Map<String, VerifyingKey> keys) {
         this.keys = Collections.unmodifiableMap(keys);
     }
 
+    /** Throws {@link IllegalArgumentException} naming the key id (never the key) when a key is not usable. */
     public static TrustedKeys of(Map<String, PublicKey> keys) {
-        return new TrustedKeys(new TreeMap<>(keys));
+        Map<String, VerifyingKey> verifying = new TreeMap<>();
+        keys.forEach((keyId, key) -> verifying.put(keyId, verifying(keyId, key)));
+        return new TrustedKeys(verifying);
     }
 
     /**
@@ -44,7 +50,7 @@ public final class TrustedKeys {
      * Throws {@link IllegalArgumentException} naming the key id (never the key) when one does not parse.
      */
     public static TrustedKeys load(String dir, List<String> inline) {
-        Map<String, PublicKey> keys = new TreeMap<>();
+        Map<String, VerifyingKey> keys = new TreeMap<>();
         if (dir != null && !dir.isBlank()) {
             Path root = Path.of(dir);
             try (DirectoryStream<Path> files = Files.newDirectoryStream(root)) {
@@ -56,7 +62,8 @@ public final class TrustedKeys {
                     }
                     int dot = name.lastIndexOf('.');
                     String keyId = dot > 0 ? name.substring(0, dot) : name;
-                    keys.put(requireKeyId(keyId), parse(keyId, Files.readString(file, StandardCharsets.US_ASCII)));
+                    keys.put(requireKeyId(keyId),
+                            verifying(keyId, parse(keyId, Files.readString(file, StandardCharsets.US_ASCII))));
                 }
             } catch (IOException e) {
                 throw new IllegalArgumentException("cannot read trusted keys directory " + root + ": "
@@ -69,7 +76,7 @@ public final class TrustedKeys {
                 throw new IllegalArgumentException("a trusted key is key_id=base64 (X.509 DER)");
             }
             String keyId = entry.substring(0, eq).trim();
-            keys.put(requireKeyId(keyId), parse(keyId, entry.substring(eq + 1)));
+            keys.put(requireKeyId(keyId), verifying(keyId, parse(keyId, entry.substring(eq + 1))));
         }
         return new TrustedKeys(keys);
     }
@@ -79,6 +86,14 @@ public final class TrustedKeys {
             throw new IllegalArgumentException("a key id must match " + ActionKey.ID_PATTERN.pattern());
         }
         return keyId;
+    }
+
+    private static VerifyingKey verifying(String keyId, PublicKey key) {
+        try {
+            return VerifyingKey.of(key);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("trusted key " + keyId + " is " + e.getMessage(), e);
+        }
     }
 
     /** Parses PEM or base64 X.509 DER into an Ed25519 public key. */
@@ -99,6 +114,11 @@ public final class TrustedKeys {
     }
 
     public Optional<PublicKey> find(String keyId) {
+        return verifier(keyId).map(VerifyingKey::publicKey);
+    }
+
+    /** The decoded key that verifies signatures under {@code keyId}, when it is trusted. */
+    public Optional<VerifyingKey> verifier(String keyId) {
         return keyId == null ? Optional.empty() : Optional.ofNullable(keys.get(keyId));
     }
 
