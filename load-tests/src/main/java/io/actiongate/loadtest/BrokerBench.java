@@ -178,7 +178,7 @@ final class BrokerBench {
      * Produces {@code records} at once and waits for each key's first output that {@code done} accepts; each record
      * goes to {@code partition} of its key when given, else where the producer's default partitioner puts it.
      */
-    private static Side measure(String bootstrap, String in, String out, Workload.Encoded records,
+    static Side measure(String bootstrap, String in, String out, Workload.Encoded records,
                                 Predicate<byte[]> done, ToIntFunction<String> partition) throws Exception {
         int n = records.size();
         Duration timeout = Duration.ofSeconds(60).plusMillis(100L * n);
@@ -218,7 +218,7 @@ final class BrokerBench {
         return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 
-    private static void publishPolicy(String bootstrap, String prefix, Map<String, PolicyRecord> policy)
+    static void publishPolicy(String bootstrap, String prefix, Map<String, PolicyRecord> policy)
             throws Exception {
         try (KafkaProducer<String, byte[]> producer = producer(bootstrap)) {
             List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
