@@ -76,7 +76,7 @@ final class MemoryPart implements BenchPart {
     public List<BenchRow> run(BenchContext ctx) throws Exception {
         Measured m = measure(ctx, ctx.options().memoryActions(), ctx.options().partitions());
         check(ctx, m);
-        print(ctx.out(), m);
+        print(ctx.out(), m, ctx.options().nodeSettings().getOrDefault(GateConfig.ROCKSDB_MEMORY_BYTES_CONFIG, "0"));
         Map<String, String> notes = new LinkedHashMap<>();
         notes.put("heap_mib", String.format(Locale.ROOT, "%.1f", Measured.mib(m.memory().heapUsed())));
         notes.put("rss_mib", String.format(Locale.ROOT, "%.1f", Measured.mib(m.memory().rss())));
@@ -85,6 +85,9 @@ final class MemoryPart implements BenchPart {
         notes.put("heap_committed_mib", String.format(Locale.ROOT, "%.1f", Measured.mib(m.memory().heapCommitted())));
         notes.put("partitions", String.valueOf(m.partitions()));
         notes.put("produce_per_s", String.format(Locale.ROOT, "%.0f", m.produceRate()));
+        notes.put(GateConfig.ROCKSDB_MEMORY_BYTES_CONFIG, ctx.options().nodeSettings()
+                .getOrDefault(GateConfig.ROCKSDB_MEMORY_BYTES_CONFIG, "0"));
+        notes.put("load_avg", String.format(Locale.ROOT, "%.2f", ScalePart.loadAverage()));
         return List.of(new BenchRow(name(), "m", "retained WAITING_APPROVAL actions: gate heap after GC, RSS",
                 m.actions(), (int) m.admitted(), m.admissionRate(), null, null, notes));
     }
@@ -243,7 +246,7 @@ final class MemoryPart implements BenchPart {
                 "heap " + m.memory().heapUsed() + " B, RSS " + m.memory().rss() + " B");
     }
 
-    private static void print(PrintStream out, Measured m) {
+    private static void print(PrintStream out, Measured m, String rocksDbBound) {
         out.printf(Locale.ROOT, "%d proposals for the HUMAN-approval tool, %d partitions; the gate alone in a JVM "
                 + "(role gate, -Xmx%s)%n", m.actions(), m.partitions(), GATE_HEAP);
         out.printf(Locale.ROOT, "%-4s %-44s %12s %10s %10s %10s %12s%n", "row", "what", "admitted/s", "heap MiB",
@@ -255,6 +258,10 @@ final class MemoryPart implements BenchPart {
                 + " <= %d MiB%n", Measured.mib(m.memory().heapCommitted()), GOAL_HEAP_MIB);
         out.println("  RSS: VmRSS of the gate JVM (heap, RocksDB's block caches and memtables, metaspace, threads);"
                 + " store: its state directory on disk after it stopped");
+        out.println("  " + GateConfig.ROCKSDB_MEMORY_BYTES_CONFIG + "=" + rocksDbBound
+                + ("0".equals(rocksDbBound) ? " (Kafka Streams' per-store RocksDB defaults)"
+                        : " (one shared block cache and memtable budget)") + ", load average now "
+                + String.format(Locale.ROOT, "%.2f", ScalePart.loadAverage()));
         out.printf(Locale.ROOT, "  admitted/s: proposals to WAITING_APPROVAL receipts; the producer sent %.0f/s%n",
                 m.produceRate());
     }

@@ -44,7 +44,7 @@ final class ScalePart implements BenchPart {
     /** What one row measured. */
     record Measured(String id, int partitions, int instances, List<Integer> partitionsPerNode, int warmup,
                     BrokerBench.Side side, long providerRequests, int keysWithOneRequest, int missingKeys,
-                    int doubledKeys) {
+                    int doubledKeys, double loadAverage) {
     }
 
     @Override
@@ -79,6 +79,7 @@ final class ScalePart implements BenchPart {
             notes.put("cores", String.valueOf(Runtime.getRuntime().availableProcessors()));
             notes.put("node_heap", NODE_HEAP);
             notes.put("provider_requests", String.valueOf(m.providerRequests()));
+            notes.put("load_avg", String.format(Locale.ROOT, "%.2f", m.loadAverage()));
             rows.add(new BenchRow(name(), m.id(), what(m), m.side().actions(), m.side().completed(),
                     m.side().throughput(), BenchRow.Latency.ofSortedNanos(m.side().sortedLatencyNanos()), ratioTo,
                     notes));
@@ -124,8 +125,9 @@ final class ScalePart implements BenchPart {
                 Workload.Encoded warm = workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now());
                 BrokerBench.measure(bootstrap, in, out, warm, succeeded, null);
                 Workload.Encoded burst = workload.proposals(id, Workload.READ_TOOL, n, Instant.now());
+                double load = loadAverage();
                 BrokerBench.Side side = BrokerBench.measure(bootstrap, in, out, burst, succeeded, null);
-                return effects(id, partitions, instances, perNode, warmup, side, provider, warm, burst);
+                return effects(id, partitions, instances, perNode, warmup, side, provider, load, warm, burst);
             } finally {
                 nodes.forEach(NodeJvm::close);
             }
@@ -134,7 +136,8 @@ final class ScalePart implements BenchPart {
 
     /** Counts the provider's requests per action key of the warm-up and the burst. */
     static Measured effects(String id, int partitions, int instances, List<Integer> perNode, int warmup,
-                            BrokerBench.Side side, SandboxWebhookProvider provider, Workload.Encoded... batches) {
+                            BrokerBench.Side side, SandboxWebhookProvider provider, double loadAverage,
+                            Workload.Encoded... batches) {
         Map<String, Integer> byKey = provider.requestsByKey();
         int one = 0;
         int missing = 0;
@@ -152,7 +155,12 @@ final class ScalePart implements BenchPart {
             }
         }
         return new Measured(id, partitions, instances, perNode, warmup, side, provider.totalRequests(), one,
-                missing, doubled);
+                missing, doubled, loadAverage);
+    }
+
+    /** The machine's one-minute load average (what else ran), or -1 where the OS has none. */
+    static double loadAverage() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     static void check(BenchContext ctx, Measured m) {
@@ -170,8 +178,8 @@ final class ScalePart implements BenchPart {
         int cores = Runtime.getRuntime().availableProcessors();
         out.printf(Locale.ROOT, "%d actions per row after a warm-up; each node a JVM of its own (-Xmx%s, roles %s)%n",
                 actions, NODE_HEAP, ROLES);
-        out.printf(Locale.ROOT, "%-4s %-52s %10s %9s %9s %9s %8s %11s%n", "row", "what", "actions/s", "p50 ms",
-                "p99 ms", "ratio", "ok", "partitions");
+        out.printf(Locale.ROOT, "%-4s %-52s %10s %9s %9s %10s %9s %11s %5s%n", "row", "what", "actions/s",
+                "p50 ms", "p99 ms", "ratio", "ok", "partitions", "load");
         Map<String, Double> throughput = new LinkedHashMap<>();
         measured.forEach(m -> throughput.put(m.id(), m.side().throughput()));
         String firstS = measured.get(0).id();
@@ -182,9 +190,9 @@ final class ScalePart implements BenchPart {
                             ? String.format(Locale.ROOT, "%.2f (%s)", m.side().throughput() / throughput.get(firstS),
                                     firstS)
                             : "";
-            out.printf(Locale.ROOT, "%-4s %-52s %10.0f %9.0f %9.0f %9s %8s %11s%n", m.id(), what(m),
+            out.printf(Locale.ROOT, "%-4s %-52s %10.0f %9.0f %9.0f %10s %9s %11s %5.1f%n", m.id(), what(m),
                     m.side().throughput(), m.side().p(50), m.side().p(99), ratio,
-                    m.side().completed() + "/" + m.side().actions(), m.partitionsPerNode());
+                    m.side().completed() + "/" + m.side().actions(), m.partitionsPerNode(), m.loadAverage());
         }
         out.printf(Locale.ROOT, "  cpu: %d cores available to this run; the broker, the producer, the receipt watcher,"
                 + " the provider and every node JVM share them%n", cores);
@@ -193,6 +201,7 @@ final class ScalePart implements BenchPart {
                     + " twice the work: g2/g1 shows what a second JVM adds on this machine, not how far the gate"
                     + " scales out on separate machines");
         }
-        out.println("  ratio: throughput as a multiple of the row in brackets (g2 against g1: goal >= 1.7)");
+        out.println("  ratio: throughput as a multiple of the row in brackets (g2 against g1: goal >= 1.7);"
+                + " load: the machine's load average when the row's burst started");
     }
 }
