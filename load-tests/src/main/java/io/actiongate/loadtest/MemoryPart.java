@@ -65,8 +65,8 @@ final class MemoryPart implements BenchPart {
 
     /** What row m measured. */
     record Measured(int actions, int partitions, long admitted, long otherReceipts, long attempts,
-                    long providerRequests, double admissionRate, double produceRate, NodeJvm.Memory memory,
-                    long storeBytes) {
+                    long providerRequests, double admissionRate, double produceRate, NodeJvm.Memory idle,
+                    NodeJvm.Memory memory, long storeBytes) {
         static double mib(long bytes) {
             return bytes / (1024.0 * 1024.0);
         }
@@ -82,6 +82,8 @@ final class MemoryPart implements BenchPart {
         notes.put("rss_mib", String.format(Locale.ROOT, "%.1f", Measured.mib(m.memory().rss())));
         notes.put("store_mib", String.format(Locale.ROOT, "%.1f", Measured.mib(m.storeBytes())));
         notes.put("xmx", GATE_HEAP);
+        notes.put("idle_heap_mib", String.format(Locale.ROOT, "%.1f", Measured.mib(m.idle().heapUsed())));
+        notes.put("idle_rss_mib", String.format(Locale.ROOT, "%.1f", Measured.mib(m.idle().rss())));
         notes.put("heap_committed_mib", String.format(Locale.ROOT, "%.1f", Measured.mib(m.memory().heapCommitted())));
         notes.put("partitions", String.valueOf(m.partitions()));
         notes.put("produce_per_s", String.format(Locale.ROOT, "%.0f", m.produceRate()));
@@ -110,6 +112,7 @@ final class MemoryPart implements BenchPart {
             gateSettings.putIfAbsent(GateConfig.APPROVAL_TIMEOUT_CONFIG, "7d");
             Map<String, String> executorSettings = JvmNodes.settings(bootstrap, prefix, app,
                     dir.resolve("executor-state"), workload, provider.baseUri(), o.nodeSettings());
+            NodeJvm.Memory idle;
             NodeJvm.Memory memory;
             ReceiptCounter counter = null;
             double admissionRate;
@@ -118,6 +121,7 @@ final class MemoryPart implements BenchPart {
                  NodeJvm gate = NodeJvm.start("m-gate", "gate", gateSettings, GATE_HEAP, dir)) {
                 gate.awaitReady();
                 JvmNodes.awaitAssigned(List.of(gate), partitions);
+                idle = gate.memory(); // the same gate before its first action: what the retained actions add
                 counter = ReceiptCounter.start(bootstrap, Topics.RECEIPTS.name(prefix), workload.taskId(), n);
                 try (Progress.Task task = ctx.progress().start("row m: proposals WAITING_APPROVAL", n)) {
                     AtomicReference<Throwable> producerFailure = new AtomicReference<>();
@@ -164,7 +168,7 @@ final class MemoryPart implements BenchPart {
             }
             long attempts = countRecords(bootstrap, Topics.ATTEMPTS.name(prefix));
             return new Measured(n, partitions, counter.admitted(), counter.others(), attempts,
-                    provider.totalRequests(), admissionRate, produceRate, memory, sizeOf(gateState));
+                    provider.totalRequests(), admissionRate, produceRate, idle, memory, sizeOf(gateState));
         }
     }
 
@@ -256,6 +260,8 @@ final class MemoryPart implements BenchPart {
                 Measured.mib(m.memory().rss()), Measured.mib(m.storeBytes()), m.admitted() + "/" + m.actions());
         out.printf(Locale.ROOT, "  heap: used after a full GC (System.gc() in the gate JVM), committed %.1f MiB; goal"
                 + " <= %d MiB%n", Measured.mib(m.memory().heapCommitted()), GOAL_HEAP_MIB);
+        out.printf(Locale.ROOT, "  the same gate before its first action: heap %.1f MiB, RSS %.1f MiB%n",
+                Measured.mib(m.idle().heapUsed()), Measured.mib(m.idle().rss()));
         out.println("  RSS: VmRSS of the gate JVM (heap, RocksDB's block caches and memtables, metaspace, threads);"
                 + " store: its state directory on disk after it stopped");
         out.println("  " + GateConfig.ROCKSDB_MEMORY_BYTES_CONFIG + "=" + rocksDbBound

@@ -40,6 +40,7 @@ class MemoryPartIT {
                 assertThat(Double.parseDouble(row.notes().get("heap_mib"))).isPositive();
                 assertThat(Double.parseDouble(row.notes().get("rss_mib"))).isPositive();
                 assertThat(Double.parseDouble(row.notes().get("store_mib"))).isPositive();
+                assertThat(Double.parseDouble(row.notes().get("idle_rss_mib"))).isPositive();
                 assertThat(row.notes()).containsEntry("xmx", MemoryPart.GATE_HEAP);
             });
             assertThat(ctx.invariants()).hasSize(3).allMatch(BenchContext.Invariant::held);
@@ -50,8 +51,8 @@ class MemoryPartIT {
     @Test
     void shouldFailTheInvariantsWhenAnActionWasLostOrDispatched() {
         NodeJvm.Memory memory = new NodeJvm.Memory(100, 200, 300, 400);
-        MemoryPart.Measured lost = new MemoryPart.Measured(10, 2, 9, 0, 0, 0, 1, 1, memory, 1);
-        MemoryPart.Measured dispatched = new MemoryPart.Measured(10, 2, 10, 1, 1, 1, 1, 1, memory, 1);
+        MemoryPart.Measured lost = new MemoryPart.Measured(10, 2, 9, 0, 0, 0, 1, 1, memory, memory, 1);
+        MemoryPart.Measured dispatched = new MemoryPart.Measured(10, 2, 10, 1, 1, 1, 1, 1, memory, memory, 1);
         try (BenchContext ctx = new BenchContext(BenchOptions.defaults(), stateDir, System.out, Progress.off())) {
             MemoryPart.check(ctx, lost);
             MemoryPart.check(ctx, dispatched);
