@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.actiongate.gate.GateConfig;
 
 /**
  * Part "memory" with a few thousand actions: the gate in its own JVM keeps every action WAITING_APPROVAL, none is
@@ -45,6 +49,31 @@ class MemoryPartIT {
             });
             assertThat(ctx.invariants()).hasSize(3).allMatch(BenchContext.Invariant::held);
             assertThat(table.toString(StandardCharsets.UTF_8)).contains("retained WAITING_APPROVAL actions");
+        }
+    }
+
+    @Test
+    void shouldRunTheGateWithItsRocksDbMemoryBounded() throws Exception {
+        long bound = 32L * 1024 * 1024;
+        BenchOptions.Builder b = new BenchOptions.Builder().partitions(2).stateDir(stateDir).progress(false)
+                .only("memory");
+        b.memoryActions = 500;
+        b.nodeSettings.put(GateConfig.ROCKSDB_MEMORY_BYTES_CONFIG, Long.toString(bound));
+        try (BenchContext ctx = new BenchContext(b.build(), stateDir, new PrintStream(new ByteArrayOutputStream(),
+                true, StandardCharsets.UTF_8), Progress.off())) {
+            ctx.enter("memory");
+            BenchRow row = new MemoryPart().run(ctx).get(0);
+
+            assertThat(row.completed()).as("actions WAITING_APPROVAL").isEqualTo(500);
+            assertThat(row.notes()).containsEntry(GateConfig.ROCKSDB_MEMORY_BYTES_CONFIG, Long.toString(bound));
+            assertThat(ctx.invariants()).allMatch(BenchContext.Invariant::held);
+        }
+        // RocksDB's own record of the options (OPTIONS-*): BoundedRocksDbMemory's memtables (bound / 16, 2 of them)
+        try (Stream<Path> files = Files.walk(stateDir)) {
+            List<Path> options = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-")
+                    && f.toString().contains("gate-actions")).toList();
+            assertThat(options).isNotEmpty().allSatisfy(file -> assertThat(Files.readString(file))
+                    .contains("write_buffer_size=" + bound / 16).contains("max_write_buffer_number=2"));
         }
     }
 
