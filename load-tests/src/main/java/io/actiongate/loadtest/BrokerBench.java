@@ -322,7 +322,7 @@ final class BrokerBench {
         return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 
-    private static void publishPolicy(String bootstrap, String prefix, Map<String, PolicyRecord> policy)
+    static void publishPolicy(String bootstrap, String prefix, Map<String, PolicyRecord> policy)
             throws Exception {
         try (KafkaProducer<String, byte[]> producer = producer(bootstrap)) {
             List<java.util.concurrent.Future<?>> acks = new ArrayList<>();

@@ -93,6 +93,13 @@ public final class GateConfig extends CommonConfig {
             + "the org), comma separated. The approver_org must always equal the action's org_id; empty means any "
             + "subject of that org.";
 
+    public static final String ROCKSDB_MEMORY_BYTES_CONFIG = "gate.rocksdb.memory.bytes";
+    public static final String ROCKSDB_MEMORY_BYTES_DOC = "Bound on the off-heap memory of all the gate's RocksDB "
+            + "stores in this process, in bytes: one shared block cache of this size that also holds the index and "
+            + "filter blocks and is charged with the memtables (at most half of it). 0 keeps Kafka Streams' per-store "
+            + "defaults (a 50 MiB block cache and up to three 16 MiB memtables per store instance, so memory grows "
+            + "with partitions times stores). Ignored when gate.streams.rocksdb.config.setter is set.";
+
     /** Kafka Streams settings for the gate only, e.g. {@code gate.streams.num.stream.threads=4}. */
     public static final String STREAMS_PREFIX = "gate.streams.";
 
@@ -134,7 +141,9 @@ public final class GateConfig extends CommonConfig {
                     ConfigDef.Range.between(1, CONTRACT_SUMMARY_MAX), Importance.LOW, SUMMARY_MAX_CHARS_DOC)
             .define(TRUSTED_KEYS_DIR_CONFIG, Type.STRING, "", Importance.HIGH, TRUSTED_KEYS_DIR_DOC)
             .define(TRUSTED_KEYS_CONFIG, Type.LIST, "", Importance.HIGH, TRUSTED_KEYS_DOC)
-            .define(APPROVERS_CONFIG, Type.LIST, "", Importance.HIGH, APPROVERS_DOC);
+            .define(APPROVERS_CONFIG, Type.LIST, "", Importance.HIGH, APPROVERS_DOC)
+            .define(ROCKSDB_MEMORY_BYTES_CONFIG, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
+                    ROCKSDB_MEMORY_BYTES_DOC);
 
     private final TrustedKeys trustedKeys;
     private final ApproverPolicy approvers;
@@ -193,6 +202,11 @@ public final class GateConfig extends CommonConfig {
 
     public Duration retryBackoff() {
         return retryBackoff;
+    }
+
+    /** {@value #ROCKSDB_MEMORY_BYTES_CONFIG}: 0 when unbounded (Kafka Streams' per-store defaults). */
+    public long rocksDbMemoryBytes() {
+        return getLong(ROCKSDB_MEMORY_BYTES_CONFIG);
     }
 
     public Duration dedupeWindow() {

@@ -95,7 +95,8 @@ public final class GateStreams implements AutoCloseable {
     /**
      * The Kafka Streams properties of the gate: {@code bootstrap.servers} and {@code kafka.*} client settings,
      * application id and state dir, then {@code gate.streams.*} overrides; exactly-once v2 always. The stores are
-     * RocksDB ({@link GateStores}).
+     * RocksDB ({@link GateStores}), their memory bounded by {@link BoundedRocksDbMemory} when
+     * {@code gate.rocksdb.memory.bytes} is set and no {@code gate.streams.rocksdb.config.setter} is.
      */
     public static Properties properties(GateConfig config) {
         Properties p = new Properties();
@@ -103,6 +104,10 @@ public final class GateStreams implements AutoCloseable {
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
         p.putAll(config.streamsOverrides());
+        if (config.rocksDbMemoryBytes() > 0 && !p.containsKey(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)) {
+            p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
+            p.put(BoundedRocksDbMemory.TOTAL_BYTES_CONFIG, Long.toString(config.rocksDbMemoryBytes()));
+        }
         // the gate's safety rests on this: an override cannot weaken it
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         return p;

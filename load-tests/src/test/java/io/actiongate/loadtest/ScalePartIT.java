@@ -1,0 +1,58 @@
+package io.actiongate.loadtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Part "scale" with a handful of actions: two gate instances in JVMs of their own share the partitions, every action
+ * SUCCEEDED with exactly one provider request, and a wrong count fails the invariant. Asserts completion only, never
+ * speed.
+ */
+class ScalePartIT {
+
+    private static final int ACTIONS = 40;
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void shouldCompleteEveryActionOnceWithTwoGateJvmsSharingThePartitions() throws Exception {
+        BenchOptions.Builder b = new BenchOptions.Builder().brokerActions(ACTIONS).partitions(2).stateDir(stateDir)
+                .progress(false).only("scale");
+        try (BenchContext ctx = new BenchContext(b.build(), stateDir, new PrintStream(new ByteArrayOutputStream(),
+                true, StandardCharsets.UTF_8), Progress.off())) {
+            ctx.enter("scale");
+            ScalePart.Measured m = ScalePart.measure(ctx, "g2", 2, 2);
+            ScalePart.check(ctx, m);
+
+            assertThat(m.partitionsPerNode()).as("proposal partitions per gate JVM").containsExactly(1, 1);
+            assertThat(m.side().completed()).as("SUCCEEDED receipts").isEqualTo(ACTIONS);
+            assertThat(m.keysWithOneRequest()).as("keys with exactly one provider request, warm-up included")
+                    .isEqualTo(ACTIONS + m.warmup());
+            assertThat(m.missingKeys()).isZero();
+            assertThat(m.doubledKeys()).isZero();
+            assertThat(ctx.invariants()).isNotEmpty().allMatch(BenchContext.Invariant::held);
+        }
+    }
+
+    @Test
+    void shouldFailTheInvariantWhenAKeyHadTwoRequestsOrNone() {
+        BrokerBench.Side side = new BrokerBench.Side(10, 10, 100, new long[10]);
+        ScalePart.Measured doubled = new ScalePart.Measured("g2", 2, 2, List.of(1, 1), 20, side, 31, 29, 0, 1, 1.0);
+        ScalePart.Measured missing = new ScalePart.Measured("g1", 2, 1, List.of(2), 20, side, 30, 29, 1, 0, 1.0);
+        try (BenchContext ctx = new BenchContext(BenchOptions.defaults(), stateDir, System.out, Progress.off())) {
+            ScalePart.check(ctx, doubled);
+            ScalePart.check(ctx, missing);
+            assertThat(ctx.invariants()).filteredOn(i -> !i.held()).hasSize(2)
+                    .allMatch(i -> i.name().contains("exactly one provider request"));
+        }
+    }
+}
