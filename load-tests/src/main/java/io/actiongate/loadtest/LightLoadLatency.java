@@ -32,7 +32,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 
 import io.actiongate.avro.AttemptSummary;
 import io.actiongate.avro.PolicyRecord;
@@ -40,7 +39,6 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.broker.EmbeddedKafkaBroker;
 import io.actiongate.config.CommonConfig;
-import io.actiongate.gate.GateConfig;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.sandbox.SandboxWebhookProvider;
@@ -89,7 +87,6 @@ public final class LightLoadLatency {
         d.put("executor.dispatch.threads", "4");
         d.put("reconciler.backoff.initial", "500ms");
         d.put("reconciler.backoff.max", "5s");
-        d.put(GateConfig.STREAMS_PREFIX + StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
         d.put("connectors.webhook.response-timeout-ms", "2000");
         return d;
     }

@@ -358,9 +358,13 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         }
     }
 
-    /** Pause every assigned partition while the pool is full; resume once a thread is free again. */
+    /**
+     * Pause every assigned partition while the pool is full and as many reservations again wait for a thread; resume
+     * below that. The queue keeps the threads busy while this thread notices free room (up to {@link #PAUSED_POLL}),
+     * fetches and commits the next batch: without it every batch ended with threads idle for that long.
+     */
     private void adjustPause() {
-        boolean saturated = inFlight.get() >= capacity;
+        boolean saturated = inFlight.get() >= 2 * capacity;
         if (saturated && !paused) {
             consumer.pause(consumer.assignment());
             paused = true;

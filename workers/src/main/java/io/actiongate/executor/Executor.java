@@ -141,7 +141,8 @@ public final class Executor implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-        // the queue never grows beyond one batch: the poll loop pauses its partitions while all threads are busy
+        // the queue stays within about the threads' number plus one batch: the poll loop pauses its partitions while
+        // every thread is busy and as many reservations again wait
         return new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
                 factory);
     }

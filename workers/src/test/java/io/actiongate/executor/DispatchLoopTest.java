@@ -171,10 +171,14 @@ class DispatchLoopTest {
         add(P1, 0, live("c-3", "webhook"));
 
         loop.pollOnce();
+        // two threads busy, one reservation queued: room for one more in the queue, so it keeps fetching
+        assertThat(loop.paused()).isFalse();
+        add(P1, 1, live("c-4", "webhook"));
+        assertThat(loop.pollOnce()).isEqualTo(1);
 
         assertThat(loop.paused()).isTrue();
         assertThat(consumer.paused()).containsExactlyInAnyOrder(P0, P1);
-        add(P0, 2, live("c-4", "webhook"));
+        add(P0, 2, live("c-5", "webhook"));
         assertThat(loop.pollOnce()).isZero();
         assertThat(webhook.dispatched).hasSizeLessThanOrEqualTo(2);
 
@@ -185,7 +189,7 @@ class DispatchLoopTest {
         assertThat(consumer.paused()).isEmpty();
         assertThat(metrics.pauses()).isEqualTo(1);
         loop.awaitAll(Duration.ofSeconds(5));
-        assertThat(webhook.dispatched).hasSize(4);
+        assertThat(webhook.dispatched).hasSize(5);
     }
 
     @Test
