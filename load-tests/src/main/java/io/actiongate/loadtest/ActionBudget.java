@@ -33,15 +33,12 @@ import org.apache.kafka.streams.StreamsConfig;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.broker.EmbeddedKafkaBroker;
-import io.actiongate.config.CommonConfig;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
 import io.actiongate.topics.TopicsCreator;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 
 /**
  * What one read-only action costs in records and commits: the setup of row f (one node with gate and executor,
@@ -106,10 +103,10 @@ public final class ActionBudget {
                 }
             }
             Map<String, String> config = new HashMap<>(workload.gateSettings());
-            config.put(CommonConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            config.put(CommonConfig.TOPIC_PREFIX_CONFIG, prefix);
-            config.put(CommonConfig.APPLICATION_ID_CONFIG, id);
-            config.put(CommonConfig.STATE_DIR_CONFIG, Files.createDirectories(stateRoot.resolve(id)).toString());
+            config.put(GateConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            config.put(GateConfig.TOPIC_PREFIX_CONFIG, prefix);
+            config.put(GateConfig.APPLICATION_ID_CONFIG, id);
+            config.put(GateConfig.STATE_DIR_CONFIG, Files.createDirectories(stateRoot.resolve(id)).toString());
             config.put(GateConfig.STREAMS_PREFIX + StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
                     BrokerBench.COMMIT_INTERVAL_MS);
             config.put("executor.group.id", id + "-executor");
@@ -188,22 +185,27 @@ public final class ActionBudget {
                 }
             }
         });
-        for (MetricSnapshot snapshot : node.registry().scrape()) {
-            String name = snapshot.getMetadata().getName();
-            if (!(snapshot instanceof CounterSnapshot counter) || name.startsWith("kafka_streams")) {
-                continue;
-            }
-            for (CounterSnapshot.CounterDataPointSnapshot p : counter.getDataPoints()) {
-                String client = p.getLabels().get("client_id");
-                if (client == null || !client.startsWith("executor")) {
+        // the executor's clients, from the node's own /metrics (text format; /metrics needs no token by default)
+        try {
+            java.net.http.HttpResponse<String> scrape = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + node.httpPort()
+                            + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            for (String line : scrape.body().split("\n")) {
+                if (line.startsWith("#") || !line.contains("client_id=\"executor")) {
                     continue;
                 }
-                if (name.equals("kafka_consumer_coordinator_commit") || name.equals("kafka_producer_record_send")
-                        || name.equals("kafka_producer_request") || name.equals("kafka_consumer_fetch_manager_fetch")) {
-                    out.merge("executor " + name + " " + client.replaceAll("-[0-9]+@.*-", "-"), p.getValue(),
+                String name = line.substring(0, line.indexOf('{'));
+                if (name.equals("kafka_consumer_coordinator_commit_total")
+                        || name.equals("kafka_producer_record_send_total")
+                        || name.equals("kafka_producer_request_total")) {
+                    out.merge("executor " + name, Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)),
                             Double::sum);
                 }
             }
+        } catch (java.io.IOException e) {
+            System.out.println("could not read the node's /metrics: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         return out;
     }

@@ -38,7 +38,7 @@ import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.broker.EmbeddedKafkaBroker;
-import io.actiongate.config.CommonConfig;
+import io.actiongate.gate.GateConfig;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.sandbox.SandboxWebhookProvider;
@@ -144,10 +144,10 @@ public final class LightLoadLatency {
             publishPolicy(bootstrap, prefix, workload.policy());
             Map<String, String> config = new HashMap<>(workload.gateSettings());
             config.putAll(devTimingSettings());
-            config.put(CommonConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            config.put(CommonConfig.TOPIC_PREFIX_CONFIG, prefix);
-            config.put(CommonConfig.APPLICATION_ID_CONFIG, id);
-            config.put(CommonConfig.STATE_DIR_CONFIG, Files.createDirectories(stateRoot.resolve(id)).toString());
+            config.put(GateConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            config.put(GateConfig.TOPIC_PREFIX_CONFIG, prefix);
+            config.put(GateConfig.APPLICATION_ID_CONFIG, id);
+            config.put(GateConfig.STATE_DIR_CONFIG, Files.createDirectories(stateRoot.resolve(id)).toString());
             config.put("http.port", "0");
             config.put("http.bind.address", "127.0.0.1");
             config.put("connectors.webhook.base-url", provider.baseUri().toString());
@@ -300,10 +300,14 @@ public final class LightLoadLatency {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             running = false;
             consumer.wakeup();
-            thread.join(10_000);
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
