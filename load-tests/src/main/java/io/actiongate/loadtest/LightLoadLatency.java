@@ -67,10 +67,11 @@ import io.actiongate.topics.TopicsCreator;
  *
  * <pre>
  * java -cp load-tests/target/actiongate-load-tests-*-bench.jar io.actiongate.loadtest.LightLoadLatency \
- *      [--actions 100] [--gap-ms 100] [--partitions 12] [--set key=value ...] [--reader key=value ...]
+ *      [--actions 100] [--gap-ms 100] [--partitions 12] [--misroute] [--set key=value ...] [--reader key=value ...]
  * </pre>
  * {@code --set} overrides a node setting, {@code --reader} a setting of the measuring receipts consumer (it starts
- * from Kafka's consumer defaults plus {@code read_committed}, like a user's consumer).
+ * from Kafka's consumer defaults plus {@code read_committed}, like a user's consumer); {@code --misroute} produces
+ * every proposal off its key's murmur2 home, as a librdkafka client would, so each takes the gate's hop.
  */
 public final class LightLoadLatency {
 
@@ -95,6 +96,7 @@ public final class LightLoadLatency {
         int actions = 100;
         int gapMs = 100;
         int partitions = Topics.DEFAULT_PARTITIONS;
+        boolean misroute = false;
         Map<String, String> settings = new LinkedHashMap<>();
         Map<String, String> reader = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
@@ -104,6 +106,7 @@ public final class LightLoadLatency {
                 case "--partitions" -> partitions = Integer.parseInt(args[++i]);
                 case "--set" -> put(settings, args[++i]);
                 case "--reader" -> put(reader, args[++i]);
+                case "--misroute" -> misroute = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -113,7 +116,7 @@ public final class LightLoadLatency {
         }
         Path state = Files.createTempDirectory("actiongate-latency-");
         try {
-            run(actions, gapMs, partitions, settings, reader, state);
+            run(actions, gapMs, partitions, misroute, settings, reader, state);
         } finally {
             Drivers.deleteQuietly(state);
         }
@@ -128,8 +131,8 @@ public final class LightLoadLatency {
         into.put(kv.substring(0, eq), kv.substring(eq + 1));
     }
 
-    static void run(int actions, int gapMs, int partitions, Map<String, String> settings, Map<String, String> reader,
-                    Path stateRoot) throws Exception {
+    static void run(int actions, int gapMs, int partitions, boolean misroute, Map<String, String> settings,
+                    Map<String, String> reader, Path stateRoot) throws Exception {
         System.out.printf(Locale.ROOT, "actiongate light-load latency, %s, load avg %.2f%n", Instant.now(),
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().dataDir(stateRoot.resolve("broker")).start();
@@ -155,7 +158,8 @@ public final class LightLoadLatency {
             config.put("connectors.webhook.read-operations", Workload.READ_TOOL);
             config.putAll(settings);
             System.out.println("node settings over the defaults: " + new java.util.TreeMap<>(settings));
-            System.out.println("reader settings over Kafka's consumer defaults (+ read_committed): " + reader);
+            System.out.println("reader settings over Kafka's consumer defaults (+ read_committed): " + reader
+                    + (misroute ? "; every proposal produced to the partition after its murmur2 home (one hop)" : ""));
             try (ActiongateNode node = ActiongateNode.start(config, Role.parse("all"));
                  Reader receipts = new Reader(bootstrap, Topics.RECEIPTS.name(prefix), reader);
                  KafkaProducer<String, byte[]> producer = producer(bootstrap)) {
@@ -165,13 +169,15 @@ public final class LightLoadLatency {
                 int warmup = Math.max(10, actions / 5);
                 Workload.Encoded warm = workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now());
                 for (int i = 0; i < warmup; i++) {
-                    one(producer, receipts, topic, warm.keys().get(i), warm.values().get(i));
+                    one(producer, receipts, topic, partition(warm.keys().get(i), partitions, misroute),
+                            warm.keys().get(i), warm.values().get(i));
                     Thread.sleep(random.nextInt(gapMs + 1));
                 }
                 Workload.Encoded measured = workload.proposals("l", Workload.READ_TOOL, actions, Instant.now());
                 List<Sample> samples = new ArrayList<>();
                 for (int i = 0; i < actions; i++) {
-                    samples.add(one(producer, receipts, topic, measured.keys().get(i), measured.values().get(i)));
+                    samples.add(one(producer, receipts, topic, partition(measured.keys().get(i), partitions, misroute),
+                            measured.keys().get(i), measured.values().get(i)));
                     Thread.sleep(random.nextInt(gapMs + 1));
                 }
                 print(samples, warmup, provider.totalRequests());
@@ -179,13 +185,23 @@ public final class LightLoadLatency {
         }
     }
 
-    /** Sends one proposal and waits for its SUCCEEDED receipt. */
-    private static Sample one(KafkaProducer<String, byte[]> producer, Reader receipts, String topic, String key,
-                              byte[] value) throws Exception {
+    /** The key's murmur2 home, or with {@code misroute} the partition after it; null lets the producer choose. */
+    private static Integer partition(String key, int partitions, boolean misroute) {
+        if (!misroute) {
+            return null;
+        }
+        int home = org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(
+                key.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % partitions;
+        return (home + 1) % partitions;
+    }
+
+    /** Sends one proposal (to {@code partition} when given) and waits for its SUCCEEDED receipt. */
+    private static Sample one(KafkaProducer<String, byte[]> producer, Reader receipts, String topic,
+                              Integer partition, String key, byte[] value) throws Exception {
         receipts.expect(key);
         long sentNanos = System.nanoTime();
         long sentMillis = System.currentTimeMillis();
-        producer.send(new ProducerRecord<>(topic, key, value));
+        producer.send(new ProducerRecord<>(topic, partition, key, value));
         Seen done = receipts.await(ACTION_TIMEOUT);
         if (done == null) {
             throw new IllegalStateException("no SUCCEEDED receipt for " + key + " within " + ACTION_TIMEOUT);
