@@ -185,7 +185,7 @@ public final class DevStack implements DevComponent {
         d.put("executor.dispatch.threads", "4");
         d.put("reconciler.backoff.initial", "500ms");
         d.put("reconciler.backoff.max", "5s");
-        d.put("gate.streams.commit.interval.ms", "100");
+        // the gate's own Streams defaults (GateStreams.STREAMS_DEFAULTS: commit every 50 ms, poll 10 ms) are dev's
         d.put("connectors.webhook.base-url", boxes.webhookUri().toString());
         d.put("connectors.webhook.operations", "post_update");
         d.put("connectors.webhook.read-operations", "get_notes");

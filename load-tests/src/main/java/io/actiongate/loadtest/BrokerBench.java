@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.gate.GateStreams;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.sandbox.SandboxWebhookProvider;
@@ -49,7 +50,10 @@ final class BrokerBench {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerBench.class);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration QUIESCE_TIMEOUT = Duration.ofSeconds(15);
-    static final String COMMIT_INTERVAL_MS = "100";
+    /** The gate's own default commit interval, for every Streams application of the run (baseline included). */
+    static final String COMMIT_INTERVAL_MS = GateStreams.STREAMS_DEFAULTS.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
+    /** The gate's own default poll time, given to the baseline too so both sides wait alike. */
+    static final String POLL_MS = GateStreams.STREAMS_DEFAULTS.get(StreamsConfig.POLL_MS_CONFIG);
 
     /** What one side measured. */
     record Side(int actions, int completed, double throughput, long[] sortedLatencyNanos) {
@@ -165,6 +169,7 @@ final class BrokerBench {
         p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createDirectories(stateRoot.resolve(id)).toString());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
+        p.put(StreamsConfig.POLL_MS_CONFIG, POLL_MS);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         Workload workload = new Workload("T-" + id);
         try (KafkaStreams streams = new KafkaStreams(PassThroughTopology.build(in, out), p)) {

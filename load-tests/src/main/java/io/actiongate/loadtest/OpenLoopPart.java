@@ -58,7 +58,7 @@ final class OpenLoopPart implements BenchPart {
         Map<String, String> d = new LinkedHashMap<>();
         d.put("gate.punctuate.interval", "500ms");
         d.put("executor.dispatch.threads", "4");
-        d.put("gate.streams.commit.interval.ms", "100");
+        d.put("gate.streams.commit.interval.ms", BrokerBench.COMMIT_INTERVAL_MS); // dev leaves the gate's default
         d.put("connectors.webhook.response-timeout-ms", "2000");
         return Map.copyOf(d);
     }

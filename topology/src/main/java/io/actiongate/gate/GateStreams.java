@@ -1,6 +1,7 @@
 package io.actiongate.gate;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -93,13 +94,32 @@ public final class GateStreams implements AutoCloseable {
     }
 
     /**
-     * The Kafka Streams properties of the gate: {@code bootstrap.servers} and {@code kafka.*} client settings,
-     * application id and state dir, then {@code gate.streams.*} overrides; exactly-once v2 always. The stores are
-     * RocksDB ({@link GateStores}), their memory bounded by {@link BoundedRocksDbMemory} when
-     * {@code gate.rocksdb.memory.bytes} is set and no {@code gate.streams.rocksdb.config.setter} is.
+     * Kafka Streams settings the gate sets differently from Kafka's defaults; {@code gate.streams.*} overrides them.
+     * Both shorten waits only, never what a commit contains (see DESIGN.md, "Latency"):
+     * <ul>
+     *   <li>{@code poll.ms} 10 (Kafka: 100): how long an idle stream thread blocks in {@code poll} before it looks
+     *       at its commit and punctuation deadlines again. A record processed right after a commit otherwise waits
+     *       for the commit interval plus up to one whole poll; polling returns early whenever records arrive.</li>
+     *   <li>{@code commit.interval.ms} 50 (Kafka under exactly-once: 100): a reservation and a receipt become
+     *       readable ({@code read_committed}) only when the transaction that wrote them commits, and a read-only
+     *       action waits for two such commits. An idle gate commits nothing; a busy one commits at most 20 times a
+     *       second per stream thread.</li>
+     * </ul>
+     */
+    public static final Map<String, String> STREAMS_DEFAULTS = Map.of(
+            StreamsConfig.POLL_MS_CONFIG, "10",
+            StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "50");
+
+    /**
+     * The Kafka Streams properties of the gate: {@link #STREAMS_DEFAULTS}, {@code bootstrap.servers} and
+     * {@code kafka.*} client settings, application id and state dir, then {@code gate.streams.*} overrides;
+     * exactly-once v2 always. The stores are RocksDB ({@link GateStores}), their memory bounded by
+     * {@link BoundedRocksDbMemory} when {@code gate.rocksdb.memory.bytes} is set and no
+     * {@code gate.streams.rocksdb.config.setter} is.
      */
     public static Properties properties(GateConfig config) {
         Properties p = new Properties();
+        p.putAll(STREAMS_DEFAULTS);
         p.putAll(config.kafkaClientProperties());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());

@@ -91,14 +91,32 @@ class GateConfigTest {
     @Test
     void shouldAlwaysRunExactlyOnceV2WhateverTheOverrides() {
         GateConfig c = GateConfig.fromStrings(Map.of("gate.streams.processing.guarantee", "at_least_once",
-                "gate.streams.commit.interval.ms", "50", GateConfig.APPLICATION_ID_CONFIG, "gate-a",
+                "gate.streams.commit.interval.ms", "250", GateConfig.APPLICATION_ID_CONFIG, "gate-a",
                 "kafka.security.protocol", "SSL"));
         Properties p = GateStreams.properties(c);
         assertThat(p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo(StreamsConfig.EXACTLY_ONCE_V2);
-        assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("50");
+        assertThat(p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("250");
         assertThat(p.get(StreamsConfig.APPLICATION_ID_CONFIG)).isEqualTo("gate-a");
         assertThat(p.get("security.protocol")).isEqualTo("SSL");
         assertThat(c.unrecognizedKeys()).isEmpty();
+    }
+
+    @Test
+    void shouldPollBrieflyAndCommitEvery50msUnlessOverridden() {
+        Properties defaults = GateStreams.properties(GateConfig.fromStrings(Map.of()));
+        assertThat(defaults.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("10");
+        assertThat(defaults.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("50");
+        // Kafka's own defaults, which the gate replaces, so a change of Kafka's would be noticed here
+        StreamsConfig kafka = new StreamsConfig(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "a",
+                StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1",
+                StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2));
+        assertThat(kafka.getLong(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(100L);
+        assertThat(kafka.getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(100L);
+
+        Properties overridden = GateStreams.properties(GateConfig.fromStrings(Map.of(
+                "gate.streams.poll.ms", "100", "gate.streams.commit.interval.ms", "1000")));
+        assertThat(overridden.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("100");
+        assertThat(overridden.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("1000");
     }
 
     @Test

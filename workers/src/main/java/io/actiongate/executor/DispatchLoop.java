@@ -215,66 +215,62 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         inFlight.incrementAndGet();
         Set<CompletableFuture<Void>> partitionFutures =
                 inFlightByPartition.computeIfAbsent(pending.partition(), p -> ConcurrentHashMap.newKeySet());
-        CompletableFuture<Void> future = new CompletableFuture<>();
-        partitionFutures.add(future);
+        // completes once the outcome is acknowledged (or could not be produced): revocation and shutdown wait for it
+        CompletableFuture<Void> reported = new CompletableFuture<>();
+        partitionFutures.add(reported);
+        reported.whenComplete((ignored, error) -> partitionFutures.remove(reported));
         try {
             pool.execute(() -> {
-                Throwable failure = null;
                 AttemptReservation reservation = pending.reservation();
                 // the log lines carry the action key; the proposal's trace continues to the provider and outcome
                 try (ActionLogContext.Scope ignored = ActionLogContext.enter(reservation.getTaskId(),
                         reservation.getToolCallId());
                      Tracing.Scope traced = Tracing.continueTrace(pending.trace(), "actiongate.dispatch",
                              SpanKind.CONSUMER)) {
-                    dispatch(reservation);
+                    AttemptOutcome outcome;
+                    try {
+                        outcome = dispatch(reservation);
+                    } finally {
+                        // the thread is free as soon as the provider answered: it does not wait for the outcome's
+                        // acknowledgement, and the slot counts free before anyone waiting on the future looks
+                        inFlight.decrementAndGet();
+                    }
+                    send(outcome, reported);
                 } catch (RuntimeException | Error e) {
-                    failure = e;
                     LOG.error("dispatch task failed ({}); the gate will mark the attempt UNKNOWN",
                             e.getClass().getSimpleName());
-                } finally {
-                    // count the slot free before anyone waiting on the future looks at the pool
-                    partitionFutures.remove(future);
-                    inFlight.decrementAndGet();
-                }
-                if (failure == null) {
-                    future.complete(null);
-                } else {
-                    future.completeExceptionally(failure);
+                    reported.completeExceptionally(e);
                 }
             });
         } catch (RuntimeException rejected) {
             // The pool is shut down (closing): the reservation is committed but will not be sent. The gate's
             // lease timeout turns it into UNKNOWN and the reconciler finds no effect.
-            partitionFutures.remove(future);
             inFlight.decrementAndGet();
-            future.complete(null);
+            reported.complete(null);
             LOG.warn("dispatch pool rejected a committed reservation ({}); no dispatch",
                     rejected.getClass().getSimpleName());
         }
     }
 
-    /** Runs on a pool thread. */
-    private void dispatch(AttemptReservation reservation) {
+    /** Runs on a pool thread: the outcome of one reservation (the connector is called at most once). */
+    private AttemptOutcome dispatch(AttemptReservation reservation) {
         Instant startedAt = clock.instant();
         if (!startedAt.isBefore(reservation.getLeaseExpiresAt())) {
             // queued behind other dispatches until the lease passed: the gate may already count it as lost
             metrics.recordLeaseExpired();
-            produceAndWait(mapper.leaseExpired(reservation, startedAt));
-            return;
+            return mapper.leaseExpired(reservation, startedAt);
         }
         Optional<Connector> connector = connectors.find(reservation.getProvider());
         if (connector.isEmpty()) {
             LOG.warn("no connector for provider {}; attempt {} of {}/{} not dispatched", reservation.getProvider(),
                     reservation.getAttempt(), reservation.getTaskId(), reservation.getToolCallId());
-            produceAndWait(mapper.unknownProvider(reservation, startedAt));
-            return;
+            return mapper.unknownProvider(reservation, startedAt);
         }
         PreDispatchCheck.Result checked = preDispatch.check(checkRequest(reservation));
         if (checked instanceof PreDispatchCheck.Refuse refuse) {
             LOG.warn("attempt {} of {}/{} not dispatched: {}", reservation.getAttempt(), reservation.getTaskId(),
                     reservation.getToolCallId(), refuse.errorCode());
-            produceAndWait(mapper.refusedBeforeDispatch(reservation, refuse.errorCode(), refuse.detail(), startedAt));
-            return;
+            return mapper.refusedBeforeDispatch(reservation, refuse.errorCode(), refuse.detail(), startedAt);
         }
         AttemptOutcome outcome;
         try {
@@ -289,7 +285,7 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         }
         metrics.recordDispatch(reservation.getProvider(), outcome.getStatus().name(),
                 Duration.between(startedAt, outcome.getFinishedAt()));
-        produceAndWait(outcome);
+        return outcome;
     }
 
     static DispatchRequest toRequest(AttemptReservation r) {
@@ -333,25 +329,42 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         });
     }
 
-    /** Waits for the acknowledgement so that revocation and shutdown can wait for outcomes, not just sends. */
-    private void produceAndWait(AttemptOutcome outcome) {
+    /**
+     * Hands the outcome to the producer without waiting: {@code reported} completes in the acknowledgement's
+     * callback, so revocation and shutdown still wait for outcomes, not just sends, while the dispatch thread
+     * already takes the next reservation.
+     */
+    private void send(AttemptOutcome outcome, CompletableFuture<Void> reported) {
+        String status = outcome.getStatus().name();
         try {
-            producer.send(record(outcome)).get();
-            metrics.recordOutcome(outcome.getStatus().name());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            LOG.error("interrupted producing the outcome of attempt {} of {}/{}", outcome.getAttempt(),
-                    outcome.getTaskId(), outcome.getToolCallId());
-        } catch (ExecutionException | KafkaException e) {
+            producer.send(record(outcome), (metadata, error) -> {
+                if (error == null) {
+                    metrics.recordOutcome(status);
+                } else {
+                    LOG.error("could not produce {} outcome for attempt {} of {}/{} ({}); the gate will mark it "
+                            + "UNKNOWN", status, outcome.getAttempt(), outcome.getTaskId(), outcome.getToolCallId(),
+                            error.getClass().getSimpleName());
+                }
+                reported.complete(null);
+            });
+        } catch (KafkaException e) {
             LOG.error("could not produce {} outcome for attempt {} of {}/{} ({}); the gate will mark it UNKNOWN",
-                    outcome.getStatus(), outcome.getAttempt(), outcome.getTaskId(), outcome.getToolCallId(),
-                    (e.getCause() == null ? e : e.getCause()).getClass().getSimpleName());
+                    status, outcome.getAttempt(), outcome.getTaskId(), outcome.getToolCallId(),
+                    e.getClass().getSimpleName());
+            if (e instanceof InterruptException) {
+                Thread.currentThread().interrupt();
+            }
+            reported.complete(null);
         }
     }
 
-    /** Pause every assigned partition while the pool is full; resume once a thread is free again. */
+    /**
+     * Pause every assigned partition while the pool is full and as many reservations again wait for a thread; resume
+     * below that. The queue keeps the threads busy while this thread notices free room (up to {@link #PAUSED_POLL}),
+     * fetches and commits the next batch: without it every batch ended with threads idle for that long.
+     */
     private void adjustPause() {
-        boolean saturated = inFlight.get() >= capacity;
+        boolean saturated = inFlight.get() >= 2 * capacity;
         if (saturated && !paused) {
             consumer.pause(consumer.assignment());
             paused = true;

@@ -126,8 +126,8 @@ public final class Executor implements AutoCloseable {
         Map<String, Object> props = new HashMap<>(config.kafkaClientProperties());
         props.putAll(config.producerOverrides());
         props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.executorId() + "-producer");
-        // each dispatch thread waits for its outcome's acknowledgement before taking the next reservation, so a
-        // linger only delays it; concurrent outcomes still share requests
+        // an outcome is one record that the gate is waiting for: a linger only delays it; outcomes produced while a
+        // request is in flight still share the next one
         props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -141,7 +141,8 @@ public final class Executor implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-        // the queue never grows beyond one batch: the poll loop pauses its partitions while all threads are busy
+        // the queue stays within about the threads' number plus one batch: the poll loop pauses its partitions while
+        // every thread is busy and as many reservations again wait
         return new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
                 factory);
     }

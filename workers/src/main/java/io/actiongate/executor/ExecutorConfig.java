@@ -31,7 +31,8 @@ public final class ExecutorConfig extends CommonConfig {
 
     public static final String DISPATCH_THREADS_CONFIG = "executor.dispatch.threads";
     public static final String DISPATCH_THREADS_DOC = "Size of the bounded dispatch pool. While every thread is "
-            + "busy the executor pauses its partitions and keeps polling.";
+            + "busy and as many committed reservations again wait for one, the executor pauses its partitions and "
+            + "keeps polling.";
 
     public static final String MAX_POLL_RECORDS_CONFIG = "executor.max.poll.records";
     public static final String MAX_POLL_RECORDS_DOC = "Most reservations taken (and committed) in one batch.";

@@ -57,7 +57,7 @@ class DispatchLoopTest {
 
     private final List<String> events = new CopyOnWriteArrayList<>();
     private final RecordingConsumer consumer = new RecordingConsumer(events);
-    private final MockProducer<String, AttemptOutcome> producer =
+    private MockProducer<String, AttemptOutcome> producer =
             new MockProducer<>(true, null, new StringSerializer(), Topics.OUTCOMES.valueSerde().serializer());
     private final ExecutorMetrics metrics = new ExecutorMetrics(new PrometheusRegistry());
     private ExecutorService pool;
@@ -171,10 +171,14 @@ class DispatchLoopTest {
         add(P1, 0, live("c-3", "webhook"));
 
         loop.pollOnce();
+        // two threads busy, one reservation queued: room for one more in the queue, so it keeps fetching
+        assertThat(loop.paused()).isFalse();
+        add(P1, 1, live("c-4", "webhook"));
+        assertThat(loop.pollOnce()).isEqualTo(1);
 
         assertThat(loop.paused()).isTrue();
         assertThat(consumer.paused()).containsExactlyInAnyOrder(P0, P1);
-        add(P0, 2, live("c-4", "webhook"));
+        add(P0, 2, live("c-5", "webhook"));
         assertThat(loop.pollOnce()).isZero();
         assertThat(webhook.dispatched).hasSizeLessThanOrEqualTo(2);
 
@@ -185,7 +189,55 @@ class DispatchLoopTest {
         assertThat(consumer.paused()).isEmpty();
         assertThat(metrics.pauses()).isEqualTo(1);
         loop.awaitAll(Duration.ofSeconds(5));
-        assertThat(webhook.dispatched).hasSize(4);
+        assertThat(webhook.dispatched).hasSize(5);
+    }
+
+    @Test
+    void shouldTakeTheNextReservationWhileTheLastOutcomeAwaitsItsAcknowledgementAndRevocationWaitsForIt() {
+        // acknowledgements arrive only when the test completes them
+        producer = new MockProducer<>(false, null, new StringSerializer(), Topics.OUTCOMES.valueSerde().serializer());
+        start(1, request -> DispatchResult.succeeded(200, "r"));
+        add(P0, 0, live("c-1", "webhook"));
+        add(P0, 1, live("c-2", "webhook"));
+
+        assertThat(loop.pollOnce()).isEqualTo(2);
+
+        // one dispatch thread: it used to wait for c-1's acknowledgement before it took c-2
+        awaitUntil(() -> producer.history().size() == 2);
+        assertThat(webhook.dispatched).hasSize(2);
+        assertThat(loop.inFlight()).isZero();
+        assertThat(metrics.outcomesProduced()).isZero();
+        // revocation and shutdown still wait for the outcomes, not just their sends
+        assertThat(loop.awaitInFlight(List.of(P0), Duration.ofMillis(50))).isFalse();
+
+        assertThat(producer.completeNext()).isTrue();
+        assertThat(producer.completeNext()).isTrue();
+        assertThat(loop.awaitInFlight(List.of(P0), Duration.ofSeconds(5))).isTrue();
+        assertThat(metrics.outcomesProduced()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldCountAnOutcomeThatCouldNotBeProducedAsReportedWithoutCountingItProduced() {
+        producer = new MockProducer<>(false, null, new StringSerializer(), Topics.OUTCOMES.valueSerde().serializer());
+        start(1, request -> DispatchResult.succeeded(200, "r"));
+        add(P0, 0, live("c-1", "webhook"));
+        loop.pollOnce();
+        awaitUntil(() -> producer.history().size() == 1);
+
+        assertThat(producer.errorNext(new TimeoutException("no ack"))).isTrue();
+
+        assertThat(loop.awaitInFlight(List.of(P0), Duration.ofSeconds(5))).isTrue();
+        assertThat(metrics.outcomesProduced()).isZero();
+    }
+
+    private static void awaitUntil(java.util.function.BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within 10 s");
+            }
+            sleep(5);
+        }
     }
 
     @Test
