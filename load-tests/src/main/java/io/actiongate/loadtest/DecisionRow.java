@@ -1,5 +1,7 @@
 package io.actiongate.loadtest;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -91,8 +93,12 @@ final class DecisionRow {
     record Check(String name, boolean held, String detail) {
     }
 
-    /** What one round measured. */
-    record Measured(BrokerBench.Side preload, BrokerBench.Side applied, Observed observed, List<Check> checks) {
+    /**
+     * What one round measured; {@code streamCpuNanos} is the CPU time the gate's stream threads used while the
+     * decisions were timed (-1 when the JVM does not measure thread CPU time).
+     */
+    record Measured(BrokerBench.Side preload, BrokerBench.Side applied, long streamCpuNanos, Observed observed,
+                    List<Check> checks) {
     }
 
     /** Measures row dv on {@code ctx}'s broker, records its invariants and returns the row. */
@@ -135,6 +141,14 @@ final class DecisionRow {
         notes.put("preload", String.format(Locale.ROOT, "%d proposals WAITING_APPROVAL before the clock (%.0f/s)",
                 m.preload().completed(), m.preload().throughput()));
         notes.put("decisions_signed", "before the clock");
+        if (m.streamCpuNanos() > 0 && m.applied().completed() > 0) {
+            double us = m.streamCpuNanos() / 1e3 / m.applied().completed();
+            double wall = m.applied().completed() / m.applied().throughput();
+            notes.put("stream_thread_cpu_us_per_decision", String.format(Locale.ROOT, "%.0f", us));
+            notes.put("stream_thread_cpu_share", String.format(Locale.ROOT, "%.0f %% of the timed window",
+                    100 * m.streamCpuNanos() / 1e9 / wall));
+            notes.put("decisions_per_stream_thread_cpu_second", String.format(Locale.ROOT, "%.0f", 1e6 / us));
+        }
         int replays = Math.min(REPLAYS, n);
         notes.put("replays", String.format(Locale.ROOT,
                 "%d sent after the clock (%d resent as they were, %d re-signed with a used decision_id), "
@@ -196,11 +210,15 @@ final class DecisionRow {
             preload = BrokerBench.measure(bootstrap, Topics.PROPOSALS.name(prefix), Topics.RECEIPTS.name(prefix),
                     r.proposals(), status(ReceiptStatus.WAITING_APPROVAL), null, task, 0);
         }
-        BrokerBench.Side applied = null;
+        BrokerBench.Side applied;
+        long cpu = -1;
         if (preload.completed() == n) {
             try (Progress.Task task = ctx.progress().start(label + ": decisions applied", n)) {
+                long before = streamThreadCpuNanos(id);
                 applied = BrokerBench.measure(bootstrap, Topics.DECISIONS.name(prefix),
                         Topics.ATTEMPTS.name(prefix), r.decisions(), v -> true, null, task, 0);
+                long after = streamThreadCpuNanos(id);
+                cpu = before < 0 || after < 0 ? -1 : after - before;
             }
             replay(bootstrap, prefix, r);
         } else {
@@ -208,8 +226,27 @@ final class DecisionRow {
         }
         Map<TopicPartition, Long> ends = RecordBudget.quiescentEndOffsets(bootstrap, prefix, QUIESCE_TIMEOUT);
         Observed observed = read(bootstrap, prefix, r, ends);
-        return new Measured(preload, applied, observed, checks(label, r, preload.completed(), applied.completed(),
+        return new Measured(preload, applied, cpu, observed, checks(label, r, preload.completed(), applied.completed(),
                 observed));
+    }
+
+    /**
+     * CPU time used so far by the stream threads of the gate {@code id} (Kafka Streams names them
+     * {@code <client id>-StreamThread-<n>}, the client id starting with the application id); -1 when unmeasured.
+     */
+    static long streamThreadCpuNanos(String id) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        if (!mx.isThreadCpuTimeSupported() || !mx.isThreadCpuTimeEnabled()) {
+            return -1;
+        }
+        long sum = 0;
+        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+            Thread t = e.getKey();
+            if (t.getName().startsWith(id) && t.getName().contains("-StreamThread-")) {
+                sum += Math.max(0, mx.getThreadCpuTime(t.getId()));
+            }
+        }
+        return sum;
     }
 
     private static Predicate<byte[]> status(ReceiptStatus status) {

@@ -90,6 +90,7 @@ class OpenLoopPartIT {
             assertThat(dv.ratioTo()).isEqualTo("c2");
             assertThat(dv.notes()).containsEntry("stream_threads", "1").containsEntry("roles", "gate")
                     .containsEntry("verifier", "Bouncy Castle rfc8032 Ed25519")
+                    .containsKey("stream_thread_cpu_us_per_decision") // the gate's stream thread was found
                     .containsEntry("replays", "6 sent after the clock (3 resent as they were, 3 re-signed with a "
                             + "used decision_id), 6 refused APPROVAL_REUSED");
             assertThat(ctx.invariants()).extracting(BenchContext.Invariant::name).contains(
