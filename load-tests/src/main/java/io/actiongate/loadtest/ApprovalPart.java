@@ -29,7 +29,9 @@ import io.actiongate.topics.Topics;
  * action digest is the one it signed, publishes that action's signed APPROVE decision to {@code decisions}; an
  * action is done at its {@code SUCCEEDED} receipt. The decisions are signed before the clock starts (like every
  * record the benchmark sends), so the approver's own signing does not compete with the gate for the CPU: the row
- * measures the gate's verification, not the approver's signing. See load-tests/README.md.
+ * measures the gate's verification, not the approver's signing. Row {@code dv} ({@link DecisionRow}) then measures
+ * the decisions alone: verified approval decisions per second applied by one gate stream thread. See
+ * load-tests/README.md.
  */
 final class ApprovalPart implements BenchPart {
 
@@ -40,7 +42,7 @@ final class ApprovalPart implements BenchPart {
 
     @Override
     public String title() {
-        return "the approval path end to end with a simulated approver";
+        return "the approval path end to end with a simulated approver, and decisions/s on one stream thread";
     }
 
     /** One round's records: proposals, and per action its signed decision, that decision's id and digest. */
@@ -87,13 +89,20 @@ final class ApprovalPart implements BenchPart {
         putPercentiles(notes, "decision_to_succeeded", m.sortedDecisionLatencies());
         putPercentiles(notes, "proposal_to_waiting_approval", m.sortedWaitingLatencies());
         notes.put("decisions_signed", "before the clock (the approver only publishes)");
-        List<BenchRow> rows = List.of(new BenchRow(name(), "ap",
+        BenchRow ap = new BenchRow(name(), "ap",
                 "approval path: proposal -> WAITING_APPROVAL -> signed APPROVE -> SUCCEEDED", m.actions(),
-                m.completed(), m.throughput(), BenchRow.Latency.ofSortedNanos(m.sortedLatencies()), "f", notes));
+                m.completed(), m.throughput(), BenchRow.Latency.ofSortedNanos(m.sortedLatencies()), "f", notes);
+        BenchRow dv = DecisionRow.run(ctx);
+        List<BenchRow> rows = List.of(ap, dv);
         LatencyTable.print(rows, ctx.out());
         ctx.row("f").ifPresent(f -> ctx.out().printf(Locale.ROOT,
                 "  ap: time per action %.2f x row f's (%.0f actions/s) in this run%n",
                 f.throughput() / m.throughput(), f.throughput()));
+        ctx.out().printf(Locale.ROOT, "  dv: %.0f verified decisions/s applied by one stream thread (%s)%n",
+                dv.throughput(), DecisionRow.VERIFIER);
+        ctx.row("c2").ifPresent(c2 -> ctx.out().printf(Locale.ROOT,
+                "  dv: %.2f x row c2's decisions/s (%.0f/s, TopologyTestDriver) in this run%n",
+                dv.throughput() / c2.throughput(), c2.throughput()));
         return rows;
     }
 

@@ -272,7 +272,7 @@ final class BrokerBench {
     }
 
     /** As above, setting {@code task} (when not null) to {@code progressBase} + the keys done so far. */
-    private static Side measure(String bootstrap, String in, String out, Workload.Encoded records,
+    static Side measure(String bootstrap, String in, String out, Workload.Encoded records,
                                 Predicate<byte[]> done, ToIntFunction<String> partition, Progress.Task task,
                                 long progressBase) throws Exception {
         int n = records.size();

@@ -12,7 +12,8 @@ import java.util.stream.Collectors;
  * The goal lines of issue 13, each computed from the rows of one run: MET, NOT MET, or not measured when a row it
  * needs is missing (its part did not run) or has no usable figure. The rows are found by id: f (read-only end to
  * end), p (physical limit), pg (Postgres claim store), ol50 (open loop at 50 % of saturation), light (light load),
- * c2 (signed approval decisions), m (gate memory, note {@code heap_mib}), g1 and g2 (one and two gate instances).
+ * dv (signed approval decisions on one stream thread; c2, the test driver's figure, when dv did not run), m (gate
+ * memory, note {@code heap_mib}), g1 and g2 (one and two gate instances).
  */
 final class Goals {
 
@@ -105,18 +106,30 @@ final class Goals {
                 String.format(Locale.ROOT, "%s %s %.0f ms", row, which, ms));
     }
 
+    /**
+     * Row dv when it ran (decisions applied by one gate stream thread on the broker); else row c2, whose figure is
+     * TopologyTestDriver's (its own per-record overhead included), and the detail says so.
+     */
     private static Result throughput(Map<String, BenchRow> byId) {
         String id = "approval_decisions";
         String goal = "verified approval decisions/s on one stream thread";
         String target = ">= 5,000 /s";
-        BenchRow r = byId.get("c2");
-        if (r == null || !(r.throughput() > 0)) {
-            return new Result(id, goal, target, null, "/s", List.of("c2"), Status.NOT_MEASURED,
-                    r == null ? "no row c2" : "no throughput in row c2");
+        String row = byId.containsKey("dv") ? "dv" : "c2";
+        BenchRow r = byId.get(row);
+        if (r == null) {
+            return new Result(id, goal, target, null, "/s", List.of("dv", "c2"), Status.NOT_MEASURED,
+                    "no row dv, no row c2");
         }
-        return new Result(id, goal, target, r.throughput(), "/s", List.of("c2"),
-                r.throughput() >= 5000 ? Status.MET : Status.NOT_MET,
-                String.format(Locale.ROOT, "c2 %.0f decisions/s", r.throughput()));
+        if (!(r.throughput() > 0)) {
+            return new Result(id, goal, target, null, "/s", List.of(row), Status.NOT_MEASURED,
+                    "no throughput in row " + row);
+        }
+        String detail = row.equals("dv")
+                ? String.format(Locale.ROOT, "dv %.0f decisions/s applied by one stream thread", r.throughput())
+                : String.format(Locale.ROOT, "c2 %.0f decisions/s: TopologyTestDriver's figure (row dv did not run)",
+                        r.throughput());
+        return new Result(id, goal, target, r.throughput(), "/s", List.of(row),
+                r.throughput() >= 5000 ? Status.MET : Status.NOT_MET, detail);
     }
 
     private static Result memory(Map<String, BenchRow> byId) {

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Parts "open-loop" and "approval" with tiny sizes on the embedded broker: every action completes with one provider
- * request, the schedule is kept, every decision is applied once, and the percentiles are there. Never speed.
+ * request, the schedule is kept, every decision is applied once (row dv: on one stream thread, replays refused), and
+ * the percentiles are there. Never speed.
  */
 class OpenLoopPartIT {
 
@@ -73,7 +74,7 @@ class OpenLoopPartIT {
 
             List<BenchRow> rows = new ApprovalPart().run(ctx);
 
-            assertThat(rows).extracting(BenchRow::id).containsExactly("ap");
+            assertThat(rows).extracting(BenchRow::id).containsExactly("ap", "dv");
             BenchRow ap = rows.get(0);
             assertThat(ap.ratioTo()).isEqualTo("f");
             assertThat(ap.actions()).isEqualTo(30);
@@ -84,6 +85,25 @@ class OpenLoopPartIT {
                     "row ap: one decision per action, bound to the digest on its WAITING_APPROVAL receipt",
                     "row ap: every decision applied once (one APPROVED receipt carrying it, and the SUCCEEDED one)",
                     "row ap: provider requests, warm-up included");
+            BenchRow dv = rows.get(1);
+            assertThat(dv.actions()).isEqualTo(30);
+            assertThat(dv.ratioTo()).isEqualTo("c2");
+            assertThat(dv.notes()).containsEntry("stream_threads", "1").containsEntry("roles", "gate")
+                    .containsEntry("verifier", "Bouncy Castle rfc8032 Ed25519")
+                    .containsKey("stream_thread_cpu_us_per_decision") // the gate's stream thread was found
+                    .containsEntry("replays", "6 sent after the clock (3 resent as they were, 3 re-signed with a "
+                            + "used decision_id), 6 refused APPROVAL_REUSED");
+            assertThat(ctx.invariants()).extracting(BenchContext.Invariant::name).contains(
+                    "dv warm-up: every decision applied exactly once (one APPROVED receipt carrying its decision "
+                            + "id, one reservation per action)",
+                    "row dv: every proposal WAITING_APPROVAL before the clock",
+                    "row dv: every decision applied (its reservation on attempts, read_committed)",
+                    "row dv: every decision applied exactly once (one APPROVED receipt carrying its decision id, "
+                            + "one reservation per action)",
+                    "row dv: no decision refused but the replays",
+                    "row dv: every replayed decision id refused APPROVAL_REUSED, none reserved again",
+                    "row dv: the gate ran one stream thread", "row dv: no provider request (role gate only)");
+            assertThat(output()).contains("dv ", "verified decisions/s applied by one stream thread");
         }
     }
 
