@@ -11,6 +11,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
+import io.actiongate.node.JvmDefaults;
+
 /** Entry point of the production jar: {@code java -jar actiongate-cli-*-all.jar --help}. */
 @Command(name = "actiongate",
         mixinStandardHelpOptions = true,
@@ -41,6 +43,7 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        JvmDefaults.apply(); // before anything starts the common pool
         int exitCode = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
         System.exit(exitCode);
     }

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.List;
 
 import io.actiongate.chaos.ChaosCommand;
+import io.actiongate.node.JvmDefaults;
 import picocli.CommandLine;
 
 /**
@@ -16,6 +17,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        JvmDefaults.apply(); // before anything starts the common pool
         int exitCode = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
         System.exit(exitCode);
     }

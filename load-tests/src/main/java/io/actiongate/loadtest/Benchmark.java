@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.actiongate.node.JvmDefaults;
 import io.actiongate.serde.AvroSetup;
 
 /**
@@ -29,6 +30,7 @@ public final class Benchmark {
     }
 
     public static void main(String[] args) throws Exception {
+        JvmDefaults.apply(); // the in-process nodes run as under actiongate's own mains
         // the benchmark's own logging configuration, before anything creates a logger
         if (System.getProperty("logback.configurationFile") == null) {
             System.setProperty("logback.configurationFile", "logback-bench.xml");

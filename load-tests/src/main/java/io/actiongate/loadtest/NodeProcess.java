@@ -21,6 +21,7 @@ import org.apache.kafka.streams.ThreadMetadata;
 
 import io.actiongate.gate.GateConfig;
 import io.actiongate.node.ActiongateNode;
+import io.actiongate.node.JvmDefaults;
 import io.actiongate.node.Role;
 import io.actiongate.topics.Topics;
 
@@ -52,6 +53,7 @@ public final class NodeProcess {
     }
 
     public static void main(String[] args) throws Exception {
+        JvmDefaults.apply(); // as actiongate's own mains do
         if (System.getProperty("logback.configurationFile") == null) {
             System.setProperty("logback.configurationFile", "logback-bench.xml");
         }
