@@ -20,17 +20,13 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.CloseOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 import io.actiongate.avro.AttemptSummary;
@@ -264,17 +260,7 @@ public final class LightLoadLatency {
         private volatile boolean running = true;
 
         Reader(String bootstrap, String topic, Map<String, String> overrides) {
-            Properties p = new Properties();
-            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            p.putAll(overrides);
-            consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-            List<TopicPartition> tps = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(info -> new TopicPartition(topic, info.partition())).toList();
-            consumer.assign(tps);
-            consumer.seekToEnd(tps);
-            tps.forEach(tp -> consumer.position(tp, Duration.ofSeconds(30)));
+            consumer = OutputWatcher.committedReader(bootstrap, topic, true, overrides);
             thread = new Thread(this::loop, "latency-receipts");
             thread.setDaemon(true);
             thread.start();

@@ -286,16 +286,8 @@ final class MemoryPart implements BenchPart {
         private ReceiptCounter(String bootstrap, String topic, String taskId, int n) {
             this.taskId = taskId;
             this.seen = new BitSet(n);
-            Properties p = new Properties();
-            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-            this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-            List<TopicPartition> tps = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(info -> new TopicPartition(topic, info.partition())).toList();
-            consumer.assign(tps);
-            consumer.seekToBeginning(tps);
+            this.consumer = OutputWatcher.committedReader(bootstrap, topic, false,
+                    Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000));
             this.thread = new Thread(this::loop, "bench-memory-receipts");
             this.thread.setDaemon(true);
         }

@@ -40,18 +40,35 @@ final class OutputWatcher implements AutoCloseable {
         this.doneAt = new AtomicLongArray(keys.size());
         this.remaining = new CountDownLatch(keys.size());
         this.done = done;
+        this.consumer = committedReader(bootstrap, topic, true, Map.of());
+        this.thread = new Thread(this::loop, "bench-watch-" + topic);
+        this.thread.setDaemon(true);
+    }
+
+    /**
+     * A {@code read_committed} consumer of every partition of {@code topic} (no group), positioned at the topic's
+     * end, pinned before it returns so that nothing sent afterwards is missed, or at its beginning; {@code overrides}
+     * go over these settings.
+     */
+    static KafkaConsumer<String, byte[]> committedReader(String bootstrap, String topic, boolean fromEnd,
+                                                         Map<String, ?> overrides) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+        p.putAll(overrides);
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
+                new ByteArrayDeserializer());
         List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                 .map(info -> new TopicPartition(topic, info.partition())).toList();
         consumer.assign(partitions);
-        consumer.seekToEnd(partitions);
-        partitions.forEach(tp -> consumer.position(tp, Duration.ofSeconds(30))); // pin the start before any send
-        this.thread = new Thread(this::loop, "bench-watch-" + topic);
-        this.thread.setDaemon(true);
+        if (fromEnd) {
+            consumer.seekToEnd(partitions);
+            partitions.forEach(tp -> consumer.position(tp, Duration.ofSeconds(30)));
+        } else {
+            consumer.seekToBeginning(partitions);
+        }
+        return consumer;
     }
 
     static OutputWatcher start(String bootstrap, String topic, List<String> keys, Predicate<byte[]> done) {

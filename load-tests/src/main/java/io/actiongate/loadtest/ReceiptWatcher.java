@@ -5,17 +5,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.function.BiConsumer;
 
 import org.apache.kafka.clients.consumer.CloseOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
@@ -58,16 +53,7 @@ final class ReceiptWatcher implements AutoCloseable {
             tracks[i] = new Track();
         }
         this.listener = listener;
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                .map(info -> new TopicPartition(topic, info.partition())).toList();
-        consumer.assign(partitions);
-        consumer.seekToEnd(partitions);
-        partitions.forEach(tp -> consumer.position(tp, Duration.ofSeconds(30))); // pin the start before any send
+        this.consumer = OutputWatcher.committedReader(bootstrap, topic, true, Map.of());
         this.thread = new Thread(this::loop, "bench-receipts-" + topic);
         this.thread.setDaemon(true);
     }
