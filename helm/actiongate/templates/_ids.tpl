@@ -1,7 +1,8 @@
 {{/*
 The Kafka ids of a release: the gate's application.id (its consumer group and the prefix of its internal topics and
 transactional ids), the executors' and the reconcilers' consumer groups. In order:
-  1. the value (gate.applicationId, executor.groupId, reconciler.groupId), when set;
+  1. the value (gate.applicationId, executor.groupId, reconciler.groupId), when set, else the same key in config
+     (application.id, executor.group.id, reconciler.group.id: what earlier charts let a user set);
   2. on an upgrade, the id the installed release already uses (read from its ConfigMap): changing the gate's
      application.id would start it on empty state and reprocess every input from the beginning; a ConfigMap of a
      chart that had no ids (before 0.2.0) means the old constants actiongate-gate / -executor / -reconciler;
@@ -9,8 +10,11 @@ transactional ids), the executors' and the reconcilers' consumer groups. In orde
 Call with (dict "root" $ "role" "gate" "key" "application.id" "value" .Values.gate.applicationId).
 */}}
 {{- define "actiongate.kafkaId" -}}
+{{- $configured := index (default (dict) .root.Values.config) .key }}
 {{- if .value }}
 {{- .value }}
+{{- else if $configured }}
+{{- $configured }}
 {{- else }}
 {{- $previous := "" }}
 {{- /* only on an upgrade: lookup would otherwise ask a cluster even in `helm template` */}}

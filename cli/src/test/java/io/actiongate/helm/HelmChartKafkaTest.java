@@ -275,6 +275,12 @@ class HelmChartKafkaTest {
         assertThat(pinned).containsEntry(CommonConfig.APPLICATION_ID_CONFIG, "actiongate-gate")
                 .containsEntry(ExecutorConfig.GROUP_ID_CONFIG, "actiongate-executor")
                 .containsEntry(ReconcilerConfig.GROUP_ID_CONFIG, "actiongate-reconciler");
+        // an id a values file of an earlier chart set in config is still honoured
+        Map<String, String> legacy = properties(ChartRender.render(Map.of("config.application\\.id", "acme-gate",
+                "config.executor\\.group\\.id", "acme-executor")).get("ConfigMap", FULLNAME));
+        assertThat(legacy).containsEntry(CommonConfig.APPLICATION_ID_CONFIG, "acme-gate")
+                .containsEntry(ExecutorConfig.GROUP_ID_CONFIG, "acme-executor")
+                .containsEntry(ReconcilerConfig.GROUP_ID_CONFIG, "agents.ag-actiongate-reconciler");
         assertThatThrownBy(() -> ChartRender.render(Map.of("gate.applicationId", "has space")))
                 .hasMessageContaining("schema").hasMessageContaining("applicationId");
     }
