@@ -81,7 +81,7 @@ final class TestPostgres {
     }
 
     /** The binaries jar's version, read from the jar's file name on the class path; "unknown" if it has none. */
-    private static String embeddedVersion() {
+    static String embeddedVersion() {
         URL url = TestPostgres.class.getClassLoader().getResource(ARCHIVE);
         Matcher m = JAR_VERSION.matcher(url == null ? "" : url.toString());
         return m.find() ? m.group(1) : "unknown";
