@@ -49,6 +49,7 @@ spec:
             - --roles={{ .component }}
           env:
             {{- include "actiongate.env" $root | nindent 12 }}
+            {{- include "actiongate.kafkaUserEnv" (dict "root" $root "role" .component) | nindent 12 }}
             {{- if eq .component "executor" }}
             # the pod name identifies the executor in AttemptOutcome.executor_id
             - name: ACTIONGATE_EXECUTOR_ID
@@ -69,6 +70,7 @@ spec:
             {{- toYaml $root.Values.securityContext | nindent 12 }}
           volumeMounts:
             {{- include "actiongate.baseVolumeMounts" $root | nindent 12 }}
+            {{- include "actiongate.kafkaUserVolumeMounts" (dict "root" $root "role" .component) | nindent 12 }}
             {{- if $root.Values.connectorSecrets.existingSecret }}
             - name: connector-secrets
               mountPath: {{ include "actiongate.secretsDir" $root }}
@@ -76,6 +78,7 @@ spec:
             {{- end }}
       volumes:
         {{- include "actiongate.baseVolumes" $root | nindent 8 }}
+        {{- include "actiongate.kafkaUserVolumes" (dict "root" $root "role" .component) | nindent 8 }}
         {{- if $root.Values.connectorSecrets.existingSecret }}
         - name: connector-secrets
           secret:

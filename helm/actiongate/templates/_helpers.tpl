@@ -68,6 +68,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- define "actiongate.httpTlsDir" -}}/etc/actiongate/http-tls{{- end }}
 {{- define "actiongate.httpScheme" -}}{{ if .Values.http.tls.existingSecret }}HTTPS{{ else }}HTTP{{ end }}{{- end }}
 {{- define "actiongate.approverKeyDir" -}}/etc/actiongate/approver-key{{- end }}
+{{- define "actiongate.mcpTokensDir" -}}/etc/actiongate/mcp-tokens{{- end }}
 
 {{/*
 The configuration as a Java properties file, keys sorted: values.config overlaid with the keys the chart derives
@@ -84,6 +85,24 @@ Whole numbers print without a fraction; backslashes and line breaks are escaped.
 {{- $_ = set $config "http.bind.address" "0.0.0.0" }}
 {{- $_ = set $config "state.dir" (include "actiongate.stateDir" .) }}
 {{- $_ = set $config "gate.streams.num.stream.threads" .Values.gate.streamThreads }}
+{{- $_ = set $config "application.id" (include "actiongate.applicationId" .) }}
+{{- $_ = set $config "executor.group.id" (include "actiongate.executorGroupId" .) }}
+{{- $_ = set $config "reconciler.group.id" (include "actiongate.reconcilerGroupId" .) }}
+{{- $_ = set $config "gate.rocksdb.memory.bytes" (include "actiongate.rocksdbBytes" . | int64) }}
+{{- if include "actiongate.kafkaUserClients" . }}
+{{- if eq .Values.kafkaUsers.authentication "tls" }}
+{{- $_ = set $config "kafka.security.protocol" "SSL" }}
+{{- $_ = set $config "kafka.ssl.keystore.type" "PKCS12" }}
+{{- $_ = set $config "kafka.ssl.keystore.location" (printf "%s/user.p12" (include "actiongate.kafkaUserDir" .)) }}
+{{- else }}
+{{- $_ = set $config "kafka.security.protocol" "SASL_SSL" }}
+{{- $_ = set $config "kafka.sasl.mechanism" "SCRAM-SHA-512" }}
+{{- end }}
+{{- if include "actiongate.kafkaCaSecret" . }}
+{{- $_ = set $config "kafka.ssl.truststore.type" "PEM" }}
+{{- $_ = set $config "kafka.ssl.truststore.location" (printf "%s/ca.crt" (include "actiongate.kafkaCaDir" .)) }}
+{{- end }}
+{{- end }}
 {{- if .Values.trustedKeys.existingSecret }}
 {{- $_ = set $config "gate.trusted.keys.dir" (include "actiongate.trustedKeysDir" .) }}
 {{- end }}
@@ -107,6 +126,32 @@ Whole numbers print without a fraction; backslashes and line breaks are escaped.
 {{- $_ = set $config "approver.oidc.org.claim" .Values.approver.oidc.orgClaim }}
 {{- $_ = set $config "approver.signing.key.id" .Values.approver.signingKey.keyId }}
 {{- $_ = set $config "approver.signing.key.file" (printf "%s/%s.key" (include "actiongate.approverKeyDir" .) .Values.approver.signingKey.keyId) }}
+{{- end }}
+{{- if .Values.mcpGateway.enabled }}
+{{- $gw := .Values.mcpGateway }}
+{{- if not $gw.upstreams }}
+{{- fail "mcpGateway.upstreams must name at least one upstream MCP server" }}
+{{- end }}
+{{- $_ = set $config "mcp.gateway.host" "0.0.0.0" }}
+{{- $_ = set $config "mcp.gateway.port" $gw.port }}
+{{- $_ = set $config "mcp.gateway.tokens.file" (printf "%s/%s" (include "actiongate.mcpTokensDir" .) $gw.hostTokens.key) }}
+{{- $_ = set $config "mcp.gateway.answer.timeout.ms" $gw.answerTimeoutMs }}
+{{- $review := $gw.reviewUrl }}
+{{- if and (not $review) .Values.approver.enabled }}
+{{- $review = printf "%s/review/{task_id}/{tool_call_id}" (trimSuffix "/" .Values.approver.publicUrl) }}
+{{- end }}
+{{- $_ = set $config "mcp.gateway.review.url" (required "mcpGateway.reviewUrl is required unless approver.enabled" $review) }}
+{{- $_ = set $config "mcp.gateway.upstreams" (keys $gw.upstreams | sortAlpha | join ",") }}
+{{- range $name, $u := $gw.upstreams }}
+{{- $_ = set $config (printf "mcp.gateway.upstream.%s.url" $name) (required (printf "mcpGateway.upstreams.%s.url is required" $name) $u.url) }}
+{{- $_ = set $config (printf "mcp.gateway.upstream.%s.provider" $name) (required (printf "mcpGateway.upstreams.%s.provider is required" $name) $u.provider) }}
+{{- with $u.endpoint }}
+{{- $_ = set $config (printf "mcp.gateway.upstream.%s.endpoint" $name) . }}
+{{- end }}
+{{- with $u.operations }}
+{{- $_ = set $config (printf "mcp.gateway.upstream.%s.operations" $name) . }}
+{{- end }}
+{{- end }}
 {{- end -}}
 # Rendered by the actiongate Helm chart from values.config and the chart's derived keys.
 {{- range $key := keys $config | sortAlpha }}
@@ -123,6 +168,13 @@ Whole numbers print without a fraction; backslashes and line breaks are escaped.
 
 {{/* Environment of every actiongate container. */}}
 {{- define "actiongate.env" -}}
+{{ include "actiongate.envWithJvm" (dict "root" . "jvmOptions" .Values.jvmOptions) }}
+{{- end }}
+
+{{/* The same, with a component's own JVM options; call with (dict "root" $ "jvmOptions" "..."). */}}
+{{- define "actiongate.envWithJvm" -}}
+{{- $jvm := .jvmOptions }}
+{{- with .root -}}
 - name: POD_NAME
   valueFrom:
     fieldRef:
@@ -133,12 +185,13 @@ Whole numbers print without a fraction; backslashes and line breaks are escaped.
       fieldPath: metadata.namespace
 - name: ACTIONGATE_LOG_FORMAT
   value: {{ .Values.logFormat | quote }}
-{{- with .Values.jvmOptions }}
+{{- with $jvm }}
 - name: JAVA_TOOL_OPTIONS
   value: {{ . | quote }}
 {{- end }}
 {{- with .Values.extraEnv }}
 {{ toYaml . }}
+{{- end }}
 {{- end }}
 {{- end }}
 
@@ -264,4 +317,40 @@ spec:
   selector:
     matchLabels:
       {{- include "actiongate.selectorLabels" (dict "root" .root "component" .component) | nindent 6 }}
+{{- end }}
+
+{{/* An Ingress to one component's Service; call with (dict "root" $ "component" "approver" "ingress" .ingress "host" H "port" "review"). */}}
+{{- define "actiongate.ingress" -}}
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: {{ include "actiongate.fullname" .root }}-{{ .component }}
+  labels:
+    {{- include "actiongate.labels" .root | nindent 4 }}
+    app.kubernetes.io/component: {{ .component }}
+  {{- with .ingress.annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+spec:
+  {{- with .ingress.className }}
+  ingressClassName: {{ . }}
+  {{- end }}
+  {{- if .ingress.tlsSecretName }}
+  tls:
+    - hosts:
+        - {{ .host | quote }}
+      secretName: {{ .ingress.tlsSecretName }}
+  {{- end }}
+  rules:
+    - host: {{ .host | quote }}
+      http:
+        paths:
+          - path: /
+            pathType: Prefix
+            backend:
+              service:
+                name: {{ include "actiongate.fullname" .root }}-{{ .component }}
+                port:
+                  name: {{ .port }}
 {{- end }}

@@ -30,7 +30,7 @@ import io.actiongate.approver.web.Challenges;
 import io.actiongate.approver.web.Sessions;
 
 /**
- * The approval service (role {@code approver}, ARCHITECTURE.md section 7): the feed that keeps the latest proposal
+ * The approval service (role {@code approver}, docs/contract.md section 1): the feed that keeps the latest proposal
  * and receipt of every action, the web pages, and the signer-publisher of decisions. {@link #start} brings it all up
  * or nothing; {@link #close} stops it in reverse order.
  */

@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
@@ -66,6 +67,7 @@ public final class Main implements Callable<Integer> {
         CommandLine cl = new CommandLine(new Main());
         extraCommands.forEach(cl::addSubcommand);
         Subcommands.register(cl);
+        everyCommandAnswersVersion(cl);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler(new ErrorHandler());
@@ -73,10 +75,28 @@ public final class Main implements Callable<Integer> {
         return cl;
     }
 
-    /** {@code actiongate} without a command prints the usage and fails. */
+    /**
+     * {@code --version} on every command and subcommand ({@code run --version}, {@code topics create --version}),
+     * added here once rather than in each command: a command without the option gets {@code -V, --version}, and every
+     * command without a version of its own prints the root's.
+     */
+    static void everyCommandAnswersVersion(CommandLine cl) {
+        CommandSpec command = cl.getCommandSpec();
+        if (command.versionProvider() == null && command.version().length == 0) {
+            command.versionProvider(new VersionProvider());
+        }
+        if (command.findOption("--version") == null) {
+            OptionSpec.Builder version = OptionSpec.builder(command.findOption("-V") == null
+                    ? new String[] {"-V", "--version"} : new String[] {"--version"});
+            command.addOption(version.versionHelp(true).description("Print version information and exit.").build());
+        }
+        cl.getSubcommands().values().forEach(Main::everyCommandAnswersVersion);
+    }
+
+    /** {@code actiongate} without a command prints the usage and fails as a usage error. */
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.ERROR;
+        return ExitCodes.USAGE;
     }
 }

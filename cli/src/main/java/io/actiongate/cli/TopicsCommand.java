@@ -20,6 +20,6 @@ final class TopicsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.ERROR;
+        return ExitCodes.USAGE;
     }
 }

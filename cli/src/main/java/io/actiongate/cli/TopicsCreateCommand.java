@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
             "Create every actiongate topic on a Kafka cluster. Safe to run again: existing topics are left as they "
                     + "are and compared with their specification (partitions, cleanup.policy, retention.ms).",
             "",
-            "Exit codes: 0 all topics exist as specified, 2 a topic differs (DRIFT), 1 error."
+            "Exit codes: 0 all topics exist as specified, 4 a topic differs (DRIFT), 1 error, 2 usage error."
         })
 final class TopicsCreateCommand implements Callable<Integer> {
 

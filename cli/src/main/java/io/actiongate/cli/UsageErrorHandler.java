@@ -6,7 +6,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 
-/** A bad command line: one line saying what is wrong, a pointer to help, exit code 1. */
+/** A bad command line: one line saying what is wrong, a pointer to help, exit code {@value ExitCodes#USAGE}. */
 final class UsageErrorHandler implements IParameterExceptionHandler {
 
     @Override
@@ -17,6 +17,6 @@ final class UsageErrorHandler implements IParameterExceptionHandler {
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("Run '" + cl.getCommandSpec().qualifiedName() + " --help' for usage.");
         err.flush();
-        return ExitCodes.ERROR;
+        return ExitCodes.USAGE;
     }
 }

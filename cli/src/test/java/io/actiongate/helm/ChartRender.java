@@ -95,8 +95,17 @@ final class ChartRender {
         return copy;
     }
 
+    /** Renders the chart (hooks visible) as release {@code release} in namespace {@code namespace}. */
+    static ChartRender renderRelease(String release, String namespace, Map<String, Object> sets) {
+        return render(chartWithVisibleHooks(), release, namespace, sets);
+    }
+
     private static ChartRender render(Path chart, Map<String, Object> sets) {
-        TemplateCommand template = new Helm(chart).template().withName(RELEASE).withNamespace(NAMESPACE)
+        return render(chart, RELEASE, NAMESPACE, sets);
+    }
+
+    private static ChartRender render(Path chart, String release, String namespace, Map<String, Object> sets) {
+        TemplateCommand template = new Helm(chart).template().withName(release).withNamespace(namespace)
                 .withKubeVersion(KUBE_VERSION);
         sets.forEach(template::set);
         return parse(template.call());

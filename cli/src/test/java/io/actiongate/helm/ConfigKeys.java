@@ -13,11 +13,12 @@ import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.executor.ExecutorConfig;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.http.HttpServerConfig;
+import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.node.NodeConfig;
 import io.actiongate.reconciler.ReconcilerConfig;
 
 /**
- * The configuration keys actiongate defines: the ConfigDefs of every role, the HTTP and node keys, and the
+ * The configuration keys actiongate defines: the ConfigDefs of every role, the HTTP, node and MCP gateway keys, and the
  * pass-through prefixes (Kafka clients, Streams, executor/reconciler clients, connectors of providers on the
  * classpath).
  */
@@ -32,6 +33,9 @@ final class ConfigKeys {
             ReconcilerConfig.PRODUCER_PREFIX,
             ApproverConfig.SENDER_PREFIX);
 
+    /** The settings of one upstream MCP server, {@code mcp.gateway.upstream.NAME.SETTING} (GatewayConfig.from). */
+    private static final List<String> UPSTREAM_SETTINGS = List.of("url", "endpoint", "provider", "operations");
+
     private final Set<String> defined = new TreeSet<>();
     private final Set<String> providers = new TreeSet<>();
 
@@ -43,6 +47,8 @@ final class ConfigKeys {
         defined.addAll(new NodeConfig(Map.of()).values().keySet());
         defined.addAll(HttpServerConfig.KEYS);
         ApproverConfig.KEYS.stream().filter(k -> !k.contains("<")).forEach(defined::add);
+        defined.addAll(List.of(GatewayConfig.HOST_CONFIG, GatewayConfig.PORT_CONFIG, GatewayConfig.TOKENS_FILE_CONFIG,
+                GatewayConfig.REVIEW_URL_CONFIG, GatewayConfig.ANSWER_TIMEOUT_MS_CONFIG, GatewayConfig.UPSTREAMS_CONFIG));
         ServiceLoader.load(ConnectorFactory.class).forEach(f -> providers.add(f.provider()));
         if (providers.isEmpty()) {
             throw new IllegalStateException("no connector factory on the test classpath");
@@ -66,6 +72,10 @@ final class ConfigKeys {
         }
         if (PASS_THROUGH_PREFIXES.stream().anyMatch(p -> key.startsWith(p) && key.length() > p.length())) {
             return true;
+        }
+        if (key.startsWith(GatewayConfig.UPSTREAM_PREFIX)) {
+            String rest = key.substring(GatewayConfig.UPSTREAM_PREFIX.length());
+            return UPSTREAM_SETTINGS.stream().anyMatch(s -> rest.endsWith("." + s) && rest.length() > s.length() + 1);
         }
         if (key.startsWith(ConnectorRegistry.PREFIX)) {
             String rest = key.substring(ConnectorRegistry.PREFIX.length());

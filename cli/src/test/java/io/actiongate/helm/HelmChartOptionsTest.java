@@ -279,7 +279,7 @@ class HelmChartOptionsTest {
         assertThat(byName.keySet()).containsExactlyInAnyOrderElementsOf(Topics.names("acme_"));
         for (TopicSpec<?, ?> spec : Topics.ALL) {
             JsonNode topic = byName.get(spec.name("acme_"));
-            assertThat(topic.path("apiVersion").asText()).isEqualTo("kafka.strimzi.io/v1beta2");
+            assertThat(topic.path("apiVersion").asText()).isEqualTo("kafka.strimzi.io/v1");
             assertThat(topic.path("metadata").path("labels").path("strimzi.io/cluster").asText())
                     .isEqualTo("my-cluster");
             assertThat(topic.path("metadata").path("name").asText()).matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");

@@ -11,7 +11,7 @@ import io.actiongate.key.ActionKey;
  * @param taskId            the action key's task id
  * @param toolCallId        the action key's tool call id
  * @param state             the receipt status
- * @param reasonCode        a reason code of ARCHITECTURE.md section 4 when the gate gave one, else null
+ * @param reasonCode        a reason code of docs/contract.md section 4 when the gate gave one, else null
  * @param inputDigest       the input digest the gate holds for the action, null on receipts that carry none
  * @param actionDigest      what an approver signs, null before admission
  * @param decisionId        the decision that approved or denied the action, else null

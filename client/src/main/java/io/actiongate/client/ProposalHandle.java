@@ -43,7 +43,7 @@ public final class ProposalHandle {
         return inputDigest;
     }
 
-    /** What an approver signs (ARCHITECTURE.md section 3). */
+    /** What an approver signs (docs/contract.md section 3, "Digests"). */
     public String actionDigest() {
         return actionDigest;
     }

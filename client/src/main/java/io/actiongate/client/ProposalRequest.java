@@ -70,7 +70,7 @@ public final class ProposalRequest {
         return ActionKey.format(taskId, toolCallId);
     }
 
-    /** Fields as ARCHITECTURE.md section 3 names them; {@link ActionGateClient#propose} checks them. */
+    /** Fields as docs/contract.md section 3 ("Records and fields") names them; {@link ActionGateClient#propose} checks them. */
     public static final class Builder {
         private String taskId;
         private String toolCallId;

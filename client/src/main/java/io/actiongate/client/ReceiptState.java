@@ -3,7 +3,7 @@ package io.actiongate.client;
 import java.util.EnumSet;
 import java.util.Set;
 
-/** A receipt's {@code status} (ARCHITECTURE.md section 4), as the client library exposes it. */
+/** A receipt's {@code status} (docs/contract.md section 4), as the client library exposes it. */
 public enum ReceiptState {
     WAITING_APPROVAL, APPROVED, DISPATCHING, SUCCEEDED, FAILED, REJECTED, DENIED, EXPIRED, CANCELLED, UNKNOWN,
     NOT_APPLIED;

@@ -86,7 +86,7 @@ class LayeringTest {
 
     @Test
     void shouldKeepTheGateFreeOfWorkersNodeAndCli() {
-        // the gate classifies through the connector SPI only (ARCHITECTURE.md section 4), never a connector itself
+        // the gate classifies through the connector SPI only (docs/contract.md section 4, "Classification"), never a connector itself
         noClasses().that().resideInAnyPackage("io.actiongate.gate..", "io.actiongate.scan..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.actiongate.executor..",
                         "io.actiongate.reconciler..", "io.actiongate.clients..", "io.actiongate.http..",

@@ -44,8 +44,9 @@ import org.slf4j.LoggerFactory;
  * server keeps PostgreSQL's defaults, durability included ({@code fsync}, {@code synchronous_commit} on); only
  * {@code initdb}'s own flush of the fresh cluster is skipped ({@code --no-sync}), which the server never relies on.
  *
- * <p>PostgreSQL refuses to run as root, so when this JVM runs as root the server runs as the OS user
- * {@value #OS_USER} (created by Debian's {@code postgresql} package) through {@code runuser}, owning its directory;
+ * <p>PostgreSQL refuses to run as root, so when this JVM runs as root the server runs through {@code runuser} as the
+ * OS user {@value #OS_USER} (created by Debian's {@code postgresql} package) or, where that user does not exist (a
+ * machine with PostgreSQL's binaries from Maven Central only), as {@value #FALLBACK_OS_USER}, owning its directory;
  * ancestors of that directory closed to others get the traverse bit (only) for the run, restored by {@link #close}.
  */
 final class PostgresServer implements AutoCloseable {
@@ -54,6 +55,10 @@ final class PostgresServer implements AutoCloseable {
 
     /** The OS user the server runs as when this JVM is root. */
     static final String OS_USER = "postgres";
+    /** The OS user it runs as when this JVM is root and {@value #OS_USER} does not exist (every Debian has nobody). */
+    static final String FALLBACK_OS_USER = "nobody";
+    /** Overrides the OS user the server runs as when this JVM is root. */
+    static final String OS_USER_PROPERTY = "actiongate.bench.postgres.os-user";
     /** The database role and database initdb creates (trust authentication on loopback only). */
     static final String ROLE = "bench";
     /** Overrides where the binaries are looked for (a directory holding initdb, pg_ctl and postgres). */
@@ -142,8 +147,8 @@ final class PostgresServer implements AutoCloseable {
         }
         throw new UnavailableException("PostgreSQL is not installed: no directory with " + String.join(", ", BINARIES)
                 + " in " + String.join(", ", looked) + ". Install Debian's package (apt-get install postgresql), "
-                + "point -D" + BIN_DIR_PROPERTY + "=DIR at its bin directory, or leave the part out with --skip "
-                + "postgres.");
+                + "point -D" + BIN_DIR_PROPERTY + "=DIR at its bin directory (the tests extract Maven Central's "
+                + "io.zonky.test.postgres binaries there by themselves), or leave the part out with --skip postgres.");
     }
 
     private static boolean hasBinaries(Path dir) {
@@ -185,19 +190,29 @@ final class PostgresServer implements AutoCloseable {
         try {
             if (isRoot()) {
                 UserPrincipalLookupService users = root.getFileSystem().getUserPrincipalLookupService();
-                UserPrincipal user;
-                GroupPrincipal group;
-                try {
-                    user = users.lookupPrincipalByName(OS_USER);
-                    group = users.lookupPrincipalByGroupName(OS_USER);
-                } catch (UserPrincipalNotFoundException e) {
-                    throw new UnavailableException("running as root, and PostgreSQL refuses to: the OS user "
-                            + OS_USER + " to run it as does not exist (Debian's postgresql package creates it)");
+                String configured = System.getProperty(OS_USER_PROPERTY, "").strip();
+                List<String> candidates = configured.isEmpty() ? List.of(OS_USER, FALLBACK_OS_USER)
+                        : List.of(configured);
+                String osUser = null;
+                UserPrincipal user = null;
+                for (String candidate : candidates) {
+                    try {
+                        user = users.lookupPrincipalByName(candidate);
+                        osUser = candidate;
+                        break;
+                    } catch (UserPrincipalNotFoundException e) {
+                        // try the next one
+                    }
+                }
+                if (osUser == null) {
+                    throw new UnavailableException("running as root, and PostgreSQL refuses to: none of the OS users "
+                            + String.join(", ", candidates) + " to run it as exists");
                 }
                 PosixFileAttributeView view = Files.getFileAttributeView(root, PosixFileAttributeView.class);
                 view.setOwner(user);
-                view.setGroup(group);
-                runAs = List.of("runuser", "-u", OS_USER, "--");
+                view.setGroup(primaryGroup(users, osUser));
+                runAs = List.of("runuser", "-u", osUser, "--");
+                LOG.info("running PostgreSQL as OS user {} (this JVM is root)", osUser);
             }
         } catch (IOException | RuntimeException e) {
             Drivers.deleteQuietly(root);
@@ -230,7 +245,7 @@ final class PostgresServer implements AutoCloseable {
                 after.add(PosixFilePermission.OTHERS_EXECUTE);
                 Files.setPosixFilePermissions(dir, after);
                 opened.put(dir, before);
-                LOG.info("{} made traversable for OS user {} during the run", dir, OS_USER);
+                LOG.info("{} made traversable for OS user {} during the run", dir, runAs.get(2));
             }
         }
     }
@@ -246,6 +261,18 @@ final class PostgresServer implements AutoCloseable {
             }
         });
         opened.clear();
+    }
+
+    /** The user's own group ({@code postgres}), else Debian's {@code nogroup} ({@code nobody}'s). */
+    private static GroupPrincipal primaryGroup(UserPrincipalLookupService users, String osUser) throws IOException {
+        for (String name : List.of(osUser, "nogroup")) {
+            try {
+                return users.lookupPrincipalByGroupName(name);
+            } catch (UserPrincipalNotFoundException e) {
+                // try the next one
+            }
+        }
+        throw new UnavailableException("no group " + osUser + " or nogroup for the PostgreSQL OS user " + osUser);
     }
 
     private static boolean isRoot() {
@@ -264,8 +291,8 @@ final class PostgresServer implements AutoCloseable {
 
     private void initAndStart() throws IOException, InterruptedException {
         if (!runAs.isEmpty() && run(List.of("test", "-w", root.toString())) != 0) {
-            throw new IllegalStateException("OS user " + OS_USER + " cannot write " + root + " (a parent directory "
-                    + "is closed to it): pass a --state-dir it can reach, e.g. under /tmp");
+            throw new IllegalStateException("OS user " + runAs.get(2) + " cannot write " + root
+                    + " (a parent directory is closed to it): pass a --state-dir it can reach, e.g. under /tmp");
         }
         Path initLog = root.resolve("initdb.log");
         int rc = run(List.of(binDir.resolve("initdb").toString(), "-D", dataDir.toString(), "-U", ROLE,

@@ -12,19 +12,25 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.actiongate.broker.EmbeddedKafkaBroker;
 
 /**
- * Part "postgres" with a handful of actions against a real PostgreSQL (Debian's package; .ci/run installs it) and
- * the embedded broker. Asserts completion and the row's invariants, never speed. Without PostgreSQL's binaries
- * these tests fail with {@link PostgresServer.UnavailableException}'s message, naming the package to install.
+ * Part "postgres" with a handful of actions against a real PostgreSQL and the embedded broker: the operating system's
+ * (Debian's package) when installed, else Maven Central's binaries ({@link TestPostgres}, which prints which).
+ * Asserts completion and the row's invariants, never speed.
  */
 class PostgresBenchIT {
 
     private static final int ACTIONS = 20;
+
+    @BeforeAll
+    static void choosePostgres() {
+        TestPostgres.use();
+    }
 
     @TempDir
     Path stateDir;

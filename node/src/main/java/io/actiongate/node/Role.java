@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The roles of ARCHITECTURE.md section 1 that one process may run. {@code all} is the three that process actions;
+ * The roles of docs/contract.md section 1 ("Roles") that one process may run. {@code all} is the three that process actions;
  * the approval service ({@code approver}) and the MCP gateway ({@code mcp-gateway}) are named on their own: the
  * approver is a human-facing web service with its own identity provider, signing key and public URL, and the
  * gateway needs its upstream servers and the tool hosts' tokens configured.

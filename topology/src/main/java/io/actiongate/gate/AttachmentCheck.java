@@ -5,7 +5,7 @@ import java.util.Optional;
 import io.actiongate.avro.ActionProposal;
 
 /**
- * Admission's check of a proposal's attachments against object storage (ARCHITECTURE.md section 4, "Private
+ * Admission's check of a proposal's attachments against object storage (docs/contract.md section 4, "Private
  * attachments"). Runs on a stream thread after every other admission check passed, so implementations bound the
  * time they take. {@link #WITHOUT_STORAGE} fails closed: without a store nothing with attachments is admitted.
  */

@@ -4,7 +4,7 @@ import io.actiongate.contract.ReasonCode;
 
 /**
  * Why the approval service will not publish a decision, with the words a person reads on the page and the contract
- * reason code (ARCHITECTURE.md section 4) that the gate would use for the same fault, where there is one. Every
+ * reason code (docs/contract.md section 4, "Reason codes") that the gate would use for the same fault, where there is one. Every
  * refusal is written to the audit log (never with an input body).
  */
 public enum Refusal {
