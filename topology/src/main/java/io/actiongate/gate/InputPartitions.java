@@ -13,6 +13,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
+import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.topics.Topics;
 
 /**
@@ -57,7 +58,8 @@ public final class InputPartitions {
                 throw new IllegalStateException("an input topic of the gate does not exist ("
                         + String.join(", ", topics) + "); create them first (actiongate topics create)", e.getCause());
             }
-            throw new IllegalStateException("cannot describe the gate's input topics: " + e.getCause(), e.getCause());
+            throw new IllegalStateException("cannot describe the gate's input topics: "
+                    + KafkaFailures.describe(e.getCause(), KafkaFailures.Access.DESCRIBE), e.getCause());
         } catch (TimeoutException e) {
             throw new IllegalStateException("cannot describe the gate's input topics within " + timeout, e);
         } catch (InterruptedException e) {

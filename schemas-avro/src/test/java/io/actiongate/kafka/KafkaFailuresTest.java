@@ -1,0 +1,107 @@
+package io.actiongate.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+
+import javax.net.ssl.SSLHandshakeException;
+
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+import org.junit.jupiter.api.Test;
+
+class KafkaFailuresTest {
+
+    @Test
+    void shouldNameTheDeniedTopicAndOperation() {
+        Exception e = new ExecutionException(new TopicAuthorizationException(Set.of("actiongate.decisions")));
+
+        String line = KafkaFailures.describe(e, KafkaFailures.Access.WRITE);
+
+        assertTrue(line.startsWith("authorization failed: this principal may not WRITE topic actiongate.decisions"),
+                line);
+    }
+
+    @Test
+    void shouldNameTheDeniedGroup() {
+        String line = KafkaFailures.describe(new KafkaException("poll failed",
+                GroupAuthorizationException.forGroupId("actiongate-executor")));
+
+        assertTrue(line.contains("may not READ consumer group actiongate-executor"), line);
+    }
+
+    @Test
+    void shouldNameTransactionalIdDenials() {
+        String line = KafkaFailures.describe(new TransactionalIdAuthorizationException("denied"));
+
+        assertTrue(line.contains("transactional id"), line);
+    }
+
+    @Test
+    void shouldNameAFailedTlsHandshakeByItsRootCause() {
+        SslAuthenticationException e = new SslAuthenticationException("SSL handshake failed",
+                new SSLHandshakeException("PKIX path building failed"));
+
+        String line = KafkaFailures.describe(new ExecutionException(e));
+
+        assertTrue(line.startsWith("TLS handshake failed: PKIX path building failed"), line);
+    }
+
+    @Test
+    void shouldNameFailedAuthentication() {
+        String line = KafkaFailures.describe(new SaslAuthenticationException(
+                "Authentication failed during authentication due to invalid credentials with SASL mechanism "
+                        + "SCRAM-SHA-512"));
+
+        assertTrue(line.startsWith("authentication failed: Authentication failed"), line);
+    }
+
+    @Test
+    void shouldNameAMissingJaasConfigurationBehindTheClientsGenericMessage() {
+        Exception e = new KafkaException("Failed to create new KafkaAdminClient",
+                new IllegalArgumentException("Could not find a 'KafkaClient' entry in the JAAS configuration. "
+                        + "System property 'java.security.auth.login.config' is not set"));
+
+        String line = KafkaFailures.describe(e);
+
+        assertTrue(line.startsWith("missing JAAS configuration: a SASL security.protocol needs sasl.jaas.config"),
+                line);
+    }
+
+    @Test
+    void shouldLeaveOtherFailuresToTheirOwnMessage() {
+        TimeoutException e = new TimeoutException("Timed out waiting for a node assignment");
+
+        assertEquals("Timed out waiting for a node assignment", KafkaFailures.describe(e));
+        assertFalse(KafkaFailures.isSecurityFailure(e));
+    }
+
+    @Test
+    void shouldHideSecretValuesWhenSettingsArePrinted() {
+        String shown = KafkaClientSettings.redacted(Map.of(
+                "sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required "
+                        + "username=\"gate\" password=\"s3cret\";",
+                "ssl.keystore.password", "s3cret", "ssl.keystore.location", "/etc/gate.p12",
+                "security.protocol", "SASL_SSL"));
+
+        assertFalse(shown.contains("s3cret"), shown);
+        assertTrue(shown.contains("security.protocol=SASL_SSL") && shown.contains("/etc/gate.p12"), shown);
+    }
+
+    @Test
+    void shouldTakeTheKafkaKeysOfTheFlatConfiguration() {
+        Map<String, Object> client = KafkaClientSettings.from(Map.of("bootstrap.servers", "b:9093",
+                "kafka.security.protocol", "SSL", "topic.prefix", "x."));
+
+        assertEquals(Map.of("bootstrap.servers", "b:9093", "security.protocol", "SSL"), client);
+    }
+}
