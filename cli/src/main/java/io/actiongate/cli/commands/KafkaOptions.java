@@ -68,14 +68,20 @@ public final class KafkaOptions {
             flat.put(CommonConfig.TOPIC_PREFIX_CONFIG, prefix);
         }
         String topicPrefix = flat.getOrDefault(CommonConfig.TOPIC_PREFIX_CONFIG, Topics.DEFAULT_PREFIX);
-        return new Resolved(KafkaClientSettings.from(flat), topicPrefix);
+        return new Resolved(KafkaClientSettings.from(flat), topicPrefix, flat);
     }
 
-    /** Client settings ({@code bootstrap.servers} and every client key) and the topic prefix. */
-    record Resolved(Map<String, Object> client, String topicPrefix) {
+    /** Client settings ({@code bootstrap.servers} and every client key), the topic prefix, the whole configuration. */
+    record Resolved(Map<String, Object> client, String topicPrefix, Map<String, String> flat) {
         Resolved {
             client = Map.copyOf(client);
+            flat = Map.copyOf(flat);
         }
+    }
+
+    /** The whole flat configuration the options resolve to (for names a role derives: application.id, groups). */
+    public Map<String, String> flatConfig() {
+        return resolved().flat();
     }
 
     public String bootstrapServers() {
