@@ -55,8 +55,11 @@ import io.actiongate.client.ProposalRequest;
 import io.actiongate.client.ReceiptState;
 import io.actiongate.client.Until;
 import io.actiongate.keyfiles.KeyFiles;
+import io.actiongate.mcp.GatewayConfig;
+import io.actiongate.mcp.McpGateway;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
+import io.actiongate.sandbox.SandboxMcpServer;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.serde.AvroSetup;
 import io.actiongate.topics.TopicSpec;
@@ -112,8 +115,9 @@ class SecuredClusterIT {
         PRINCIPALS.put("approver", KAFKA.scramClient("approver"));
         PRINCIPALS.put("tool-host", KAFKA.scramClient("toolhost"));
         PRINCIPALS.put("operator", KAFKA.tlsClient("operator"));
+        PRINCIPALS.put("mcp-gateway", KAFKA.scramClient("gateway"));
         Map<String, String> users = Map.of("gate", "gate", "executor", "executor", "reconciler", "reconciler",
-                "approver", "approver", "tool-host", "toolhost", "operator", "operator");
+                "approver", "approver", "tool-host", "toolhost", "operator", "operator", "mcp-gateway", "gateway");
         for (Map.Entry<String, String> role : users.entrySet()) {
             writeClient(role.getKey(), PRINCIPALS.get(role.getKey()));
             Result applied = cli("acls", "--role", role.getKey(), "--principal", "User:" + role.getValue(),
@@ -181,6 +185,44 @@ class SecuredClusterIT {
                 assertThat(node.failure()).isEmpty();
             }
         });
+    }
+
+    @Test
+    void shouldImportToolsAsTheOperatorAndRunTheMcpGatewayAsItsOwnPrincipal() throws Exception {
+        SandboxMcpServer upstream = SandboxMcpServer.start();
+        started.add(upstream);
+        Path tokens = Files.writeString(dir.resolve("tokens"), "host-token-0123456789abcdef user-1 " + ORG
+                + " chat-default\n");
+        Map<String, String> gateway = new HashMap<>(flat(baseConfig));
+        gateway.put(GatewayConfig.HOST_CONFIG, "127.0.0.1");
+        gateway.put(GatewayConfig.PORT_CONFIG, "0");
+        gateway.put(GatewayConfig.TOKENS_FILE_CONFIG, tokens.toString());
+        gateway.put(GatewayConfig.REVIEW_URL_CONFIG, "http://127.0.0.1/actions/{action_key}");
+        gateway.put(GatewayConfig.UPSTREAMS_CONFIG, "sandbox");
+        gateway.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.url", upstream.url());
+        gateway.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.provider", "webhook");
+        Path gatewayFile = write("gateway.properties", gateway);
+
+        // mcp import is an operator's act: the operator's principal, given only --kafka-config
+        Result imported = cli("mcp", "import", "--config", gatewayFile.toString(), "--kafka-config",
+                clientFile("operator").toString(), "--upstream", "sandbox", "--trust", SandboxMcpServer.READ_TOOL);
+        assertThat(imported.code()).as(imported.err()).isZero();
+        assertThat(keys(Topics.POLICY.name(PREFIX))).contains("tool:webhook:" + SandboxMcpServer.READ_TOOL);
+        // the gateway may not do the operator's part
+        Result asGateway = cli("mcp", "import", "--config", gatewayFile.toString(), "--kafka-config",
+                writeClient("mcp-gateway", PRINCIPALS.get("mcp-gateway")).toString(), "--upstream", "sandbox",
+                "--trust", SandboxMcpServer.READ_TOOL);
+        assertThat(asGateway.code()).isEqualTo(1);
+        assertThat(asGateway.err()).contains("may not WRITE topic " + PREFIX + "policy");
+
+        // the gateway's client library and policy view run with the mcp-gateway ACLs alone
+        PRINCIPALS.get("mcp-gateway").forEach((k, v) -> gateway.put(k.equals("bootstrap.servers") ? k : "kafka." + k,
+                String.valueOf(v)));
+        McpGateway running = McpGateway.start(GatewayConfig.from(gateway));
+        started.add(running);
+        assertThat(running.port()).isPositive();
+        assertThatThrownBy(() -> send(PRINCIPALS.get("mcp-gateway"), Topics.DECISIONS.name(PREFIX), "T-gw/x"))
+                .hasCauseInstanceOf(TopicAuthorizationException.class);
     }
 
     @Test
