@@ -160,6 +160,58 @@ public final class RoleAcls {
         return lines;
     }
 
+    /**
+     * The docs' table of every role under the default names (and the executor with attachments on): topics read and
+     * written, prefixed resources, groups, transactional ids. {@code docs/kafka-security.md} holds it verbatim, and a
+     * test keeps it so.
+     */
+    public static String markdownTable() {
+        StringBuilder t = new StringBuilder();
+        t.append("| Role (`--role`) | Reads topics | Writes topics | Consumer group (READ) | Prefixed resources |\n");
+        t.append("|---|---|---|---|---|\n");
+        for (Role role : Role.values()) {
+            row(t, role.id(), bindings(role, "User:" + role.id(), Map.of()));
+            if (role == Role.EXECUTOR) {
+                row(t, role.id() + " with `storage.enabled=true`", bindings(role, "User:" + role.id(),
+                        Map.of(ObjectStoreConfig.ENABLED_CONFIG, "true")));
+            }
+        }
+        return t.toString();
+    }
+
+    private static void row(StringBuilder t, String role, List<AclBinding> bindings) {
+        t.append("| ").append(role).append(" | ")
+                .append(literal(bindings, ResourceType.TOPIC, AclOperation.READ)).append(" | ")
+                .append(literal(bindings, ResourceType.TOPIC, AclOperation.WRITE)).append(" | ")
+                .append(literal(bindings, ResourceType.GROUP, AclOperation.READ)).append(" | ");
+        Map<String, List<String>> prefixed = new java.util.LinkedHashMap<>();
+        for (AclBinding b : bindings) {
+            if (b.pattern().patternType() == PatternType.PREFIXED) {
+                prefixed.computeIfAbsent(kind(b.pattern().resourceType()) + " `" + b.pattern().name() + "*`",
+                        k -> new ArrayList<>()).add(b.entry().operation().name());
+            }
+        }
+        String cell = prefixed.entrySet().stream().map(e -> e.getKey() + ": " + String.join(", ", e.getValue()))
+                .collect(Collectors.joining("; "));
+        t.append(cell.isEmpty() ? "-" : cell).append(" |\n");
+    }
+
+    private static String literal(List<AclBinding> bindings, ResourceType type, AclOperation op) {
+        String names = bindings.stream().filter(b -> b.pattern().patternType() == PatternType.LITERAL
+                        && b.pattern().resourceType() == type && b.entry().operation() == op)
+                .map(b -> "`" + b.pattern().name() + "`").collect(Collectors.joining(", "));
+        return names.isEmpty() ? "-" : names;
+    }
+
+    private static String kind(ResourceType type) {
+        return switch (type) {
+            case TOPIC -> "topics";
+            case GROUP -> "groups";
+            case TRANSACTIONAL_ID -> "transactional ids";
+            default -> type.name().toLowerCase(Locale.ROOT);
+        };
+    }
+
     /** One line per binding in the Admin API's terms ({@code Admin.createAcls}). */
     public static String describe(AclBinding b) {
         ResourcePattern p = b.pattern();
@@ -190,6 +242,11 @@ public final class RoleAcls {
 
         static Names of(Map<String, String> config) {
             CommonConfig common = new CommonConfig(config);
+            if (common.topicPrefix().startsWith(common.applicationId())) {
+                throw new IllegalArgumentException("application.id '" + common.applicationId() + "' is a prefix of "
+                        + "topic.prefix '" + common.topicPrefix() + "': the gate's prefixed ACLs on its internal "
+                        + "topics would cover every actiongate topic; choose names that do not overlap");
+            }
             return new Names(common.topicPrefix(), common.applicationId(),
                     valueOrDefault(config, ExecutorConfig.GROUP_ID_CONFIG, ExecutorConfig.CONFIG
                             .configKeys().get(ExecutorConfig.GROUP_ID_CONFIG).defaultValue),
