@@ -286,6 +286,62 @@ class SecuredClusterIT {
                 .hasMessageContaining("may not DESCRIBE topic " + PREFIX + "decisions");
     }
 
+    @Test
+    void shouldStopAGateWhoseConsumerGroupIsDeniedNamingTheGroup() throws Exception {
+        Map<String, String> config = new HashMap<>(flat(baseConfig));
+        config.put("application.id", "secured-gate-without-group");
+        Map<String, Object> gate = KAFKA.scramClient("gate-without-group");
+        grant(RoleAcls.Role.GATE, "User:gate-without-group", config, ResourceType.GROUP, null);
+        Map<String, String> roleConfig = roleConfig(gate);
+        roleConfig.put("application.id", "secured-gate-without-group");
+
+        ActiongateNode node = ActiongateNode.start(roleConfig, Role.parse("gate"));
+        started.add(node);
+
+        await().atMost(WAIT).until(() -> node.failure().isPresent());
+        assertThat(node.failure().orElseThrow()).contains("the gate's Kafka Streams stopped")
+                .contains("may not READ consumer group secured-gate-without-group");
+    }
+
+    @Test
+    void shouldNameEachSecurityFailureOfACommandWithoutVerbose() throws Exception {
+        Map<String, Object> wrongPassword = KAFKA.scramClient("toolhost", "not-the-password");
+        Map<String, Object> noJaas = new HashMap<>(PRINCIPALS.get("tool-host"));
+        noJaas.remove("sasl.jaas.config");
+        Map<String, Object> untrusted = new HashMap<>(PRINCIPALS.get("operator"));
+        io.actiongate.broker.TestPki other = io.actiongate.broker.TestPki.create(dir.resolve("other-ca"));
+        untrusted.put("ssl.truststore.location", other.truststore().toString());
+        untrusted.put("ssl.truststore.password", other.password());
+
+        Result auth = cli("receipts", "--prefix", PREFIX, "--kafka-config",
+                writeClient("wrong-password", wrongPassword).toString());
+        Result jaas = cli("receipts", "--prefix", PREFIX, "--kafka-config", writeClient("no-jaas", noJaas).toString());
+        Result tls = cli("receipts", "--prefix", PREFIX, "--kafka-config",
+                writeClient("untrusted", untrusted).toString());
+
+        assertThat(auth.code()).isEqualTo(1);
+        assertThat(auth.err()).contains("authentication failed").doesNotContain("not-the-password");
+        assertThat(jaas.code()).isEqualTo(1);
+        assertThat(jaas.err()).contains("missing JAAS configuration");
+        assertThat(tls.code()).isEqualTo(1);
+        assertThat(tls.err()).contains("TLS handshake failed").doesNotContain(other.password());
+        assertThat(List.of(auth.err(), jaas.err(), tls.err())).allSatisfy(err ->
+                assertThat(err).doesNotContain("\tat ").doesNotContain(KAFKA.pki().password()));
+    }
+
+    @Test
+    void shouldLetTheOperatorCheckTheTopicsWithOnlyItsAcls() {
+        Result topics = cli("topics", "create", "--config", baseConfig.toString(), "--partitions", "2",
+                "--kafka-config", clientFile("operator").toString());
+        Result asToolHost = cli("topics", "create", "--config", baseConfig.toString(), "--partitions", "2",
+                "--kafka-config", clientFile("tool-host").toString());
+
+        assertThat(topics.code()).as(topics.err()).isZero();
+        assertThat(topics.out()).contains(PREFIX + "decisions");
+        assertThat(asToolHost.code()).isEqualTo(1);
+        assertThat(asToolHost.err()).contains("authorization failed");
+    }
+
     /** Grants {@code role}'s ACLs except those on {@code type} (named {@code name}, or all of that type). */
     private static void grant(RoleAcls.Role role, String principal, Map<String, String> config, ResourceType type,
                               String name) throws Exception {
