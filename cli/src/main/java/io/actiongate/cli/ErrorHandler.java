@@ -26,9 +26,8 @@ final class ErrorHandler implements IExecutionExceptionHandler {
 
     /** The first line of the message, or the exception type when there is none. */
     static String message(Throwable ex) {
-        java.util.Optional<String> security = KafkaFailures.securityCause(ex, KafkaFailures.Access.ACCESS);
-        if (security.isPresent()) {
-            return security.get();
+        if (KafkaFailures.isSecurityFailure(ex)) {
+            return KafkaFailures.explain(ex);
         }
         String message = ex.getMessage();
         if (message == null || message.isBlank()) {

@@ -58,6 +58,28 @@ public final class KafkaFailures {
         return Optional.empty();
     }
 
+    /** The lines this class writes start with one of these; a message holding one already names its cause. */
+    private static final java.util.List<String> MARKERS = java.util.List.of("authorization failed:",
+            "authentication failed:", "TLS handshake failed:", "TLS configuration failed:",
+            "missing JAAS configuration:");
+
+    /**
+     * One line for an operator: {@code error}'s own first line when it already names its security cause (a message
+     * built with {@link #describe}); the security cause alone when {@code error} is the Kafka client's own exception
+     * (its text, e.g. "Failed to create new KafkaAdminClient", says nothing); else the message and the cause.
+     */
+    public static String explain(Throwable error) {
+        String own = firstLine(error);
+        if (MARKERS.stream().anyMatch(own::contains)) {
+            return own;
+        }
+        Optional<String> cause = securityCause(error, Access.ACCESS);
+        if (cause.isEmpty()) {
+            return own;
+        }
+        return error instanceof org.apache.kafka.common.KafkaException ? cause.get() : own + ": " + cause.get();
+    }
+
     /** Whether {@code error} is one that retrying cannot fix: authentication, authorization, TLS, JAAS. */
     public static boolean isSecurityFailure(Throwable error) {
         return securityCause(error, Access.ACCESS).isPresent();

@@ -78,6 +78,20 @@ class KafkaFailuresTest {
     }
 
     @Test
+    void shouldExplainAWrappedFailureOnceWithItsContext() {
+        IllegalStateException wrapped = new IllegalStateException("cannot create topic x",
+                new TopicAuthorizationException(Set.of("x")));
+        IllegalStateException described = new IllegalStateException("cannot describe x: "
+                + KafkaFailures.describe(new TopicAuthorizationException(Set.of("x")), KafkaFailures.Access.DESCRIBE),
+                new TopicAuthorizationException(Set.of("x")));
+
+        assertTrue(KafkaFailures.explain(wrapped).startsWith("cannot create topic x: authorization failed"));
+        assertEquals(described.getMessage(), KafkaFailures.explain(described));
+        assertTrue(KafkaFailures.explain(new KafkaException("Failed to construct kafka consumer",
+                new SaslAuthenticationException("bad"))).startsWith("authentication failed: bad"));
+    }
+
+    @Test
     void shouldLeaveOtherFailuresToTheirOwnMessage() {
         TimeoutException e = new TimeoutException("Timed out waiting for a node assignment");
 

@@ -45,7 +45,7 @@ abstract class OperatorCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
             return fail("interrupted", e, CommandFailure.FAILED);
         } catch (org.apache.kafka.common.KafkaException e) {
-            return fail(KafkaFailures.describe(e), e, CommandFailure.FAILED);
+            return fail(KafkaFailures.explain(e), e, CommandFailure.FAILED);
         } catch (Exception e) {
             return fail(describe(e), e, CommandFailure.FAILED);
         }
