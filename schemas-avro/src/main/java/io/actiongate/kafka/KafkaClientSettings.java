@@ -1,7 +1,6 @@
 package io.actiongate.kafka;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -15,9 +14,6 @@ public final class KafkaClientSettings {
     public static final String PREFIX = "kafka.";
     public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
     public static final String DEFAULT_BOOTSTRAP_SERVERS = "127.0.0.1:9092";
-
-    /** Client keys whose values are secrets or name secret material; never printed. */
-    private static final Set<String> SECRET_MARKERS = Set.of("password", "jaas", "secret", "token", "key");
 
     private KafkaClientSettings() {
     }
@@ -34,19 +30,5 @@ public final class KafkaClientSettings {
         props.put(BOOTSTRAP_SERVERS, bootstrap == null || bootstrap.isBlank() ? DEFAULT_BOOTSTRAP_SERVERS
                 : bootstrap.strip());
         return props;
-    }
-
-    /** Whether a client key holds a secret (password, JAAS line, key material) whose value must not be shown. */
-    public static boolean isSecret(String key) {
-        String lower = key.toLowerCase(java.util.Locale.ROOT);
-        return SECRET_MARKERS.stream().anyMatch(lower::contains) && !lower.endsWith(".type")
-                && !lower.endsWith(".location") && !lower.endsWith("algorithm");
-    }
-
-    /** The settings as one line for logs and messages, secret values replaced by {@code [hidden]}. */
-    public static String redacted(Map<String, ?> clientSettings) {
-        Map<String, String> shown = new TreeMap<>();
-        clientSettings.forEach((k, v) -> shown.put(k, isSecret(k) ? "[hidden]" : String.valueOf(v)));
-        return shown.toString();
     }
 }

@@ -100,18 +100,6 @@ class KafkaFailuresTest {
     }
 
     @Test
-    void shouldHideSecretValuesWhenSettingsArePrinted() {
-        String shown = KafkaClientSettings.redacted(Map.of(
-                "sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required "
-                        + "username=\"gate\" password=\"s3cret\";",
-                "ssl.keystore.password", "s3cret", "ssl.keystore.location", "/etc/gate.p12",
-                "security.protocol", "SASL_SSL"));
-
-        assertFalse(shown.contains("s3cret"), shown);
-        assertTrue(shown.contains("security.protocol=SASL_SSL") && shown.contains("/etc/gate.p12"), shown);
-    }
-
-    @Test
     void shouldTakeTheKafkaKeysOfTheFlatConfiguration() {
         Map<String, Object> client = KafkaClientSettings.from(Map.of("bootstrap.servers", "b:9093",
                 "kafka.security.protocol", "SSL", "topic.prefix", "x."));
