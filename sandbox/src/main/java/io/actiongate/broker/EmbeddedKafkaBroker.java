@@ -35,7 +35,8 @@ import kafka.server.KafkaRaftServer;
  *
  * <p>Used by {@code actiongate dev} and by the {@code *IT} tests of every module. Internal topics have replication
  * factor 1 and min ISR 1, so transactions (EOS v2) and consumer groups work on one node; automatic topic creation is
- * off, so every topic must be created explicitly, as in production.
+ * off, so every topic must be created explicitly, as in production. With {@link Builder#security} it is a secured
+ * broker instead ({@link BrokerSecurity}: SASL_SSL/SCRAM on the client port, mTLS on a second one, ACLs enforced).
  *
  * <pre>{@code
  * try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().port(0).start()) {
