@@ -20,18 +20,37 @@ public final class ConfigOptions {
                     + "override it; command options override both.")
     private Path file;
 
+    @Option(names = "--kafka-config", paramLabel = "FILE",
+            description = "Kafka client properties (security.protocol, sasl.*, ssl.*, ...), as for Kafka's own "
+                    + "--command-config; each key counts as kafka.KEY and wins over --config and the environment.")
+    private Path kafkaConfigFile;
+
     public Path file() {
         return file;
     }
 
     /** The flat configuration with {@code overrides} (command options; null values are skipped) applied last. */
     public Map<String, String> load(Map<String, String> overrides) {
-        Map<String, String> merged = new TreeMap<>(ConfigLoader.load(file));
+        Map<String, String> merged = new TreeMap<>(merge(file, kafkaConfigFile, System.getenv()));
         overrides.forEach((k, v) -> {
             if (v != null) {
                 merged.put(k, v);
             }
         });
+        return merged;
+    }
+
+    /**
+     * The configuration file (may be null) overlaid with {@code environment}'s {@code ACTIONGATE_*} overrides, then
+     * with the Kafka client properties file (may be null): its {@code bootstrap.servers} as is, every other key as
+     * {@code kafka.KEY}.
+     */
+    public static Map<String, String> merge(Path file, Path kafkaConfigFile, Map<String, String> environment) {
+        Map<String, String> merged = new TreeMap<>(ConfigLoader.load(file, environment));
+        if (kafkaConfigFile != null) {
+            ConfigLoader.readClientProperties(kafkaConfigFile).forEach((k, v) -> merged.put(
+                    k.equals(CommonConfig.BOOTSTRAP_SERVERS_CONFIG) ? k : CommonConfig.KAFKA_CLIENT_PREFIX + k, v));
+        }
         return merged;
     }
 

@@ -2,6 +2,7 @@ package io.actiongate.cli;
 
 import java.io.PrintWriter;
 
+import io.actiongate.kafka.KafkaFailures;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
@@ -25,6 +26,9 @@ final class ErrorHandler implements IExecutionExceptionHandler {
 
     /** The first line of the message, or the exception type when there is none. */
     static String message(Throwable ex) {
+        if (KafkaFailures.isSecurityFailure(ex)) {
+            return KafkaFailures.explain(ex);
+        }
         String message = ex.getMessage();
         if (message == null || message.isBlank()) {
             return ex.getClass().getSimpleName();

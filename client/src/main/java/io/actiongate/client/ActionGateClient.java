@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.topics.Topics;
 
 /**
@@ -127,7 +128,8 @@ public final class ActionGateClient implements AutoCloseable {
                     .get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             waiter.result.cancel(false);
-            throw new KafkaException("proposal " + key + " was not published: " + e.getCause(), e.getCause());
+            throw new KafkaException("proposal " + key + " was not published: "
+                    + KafkaFailures.describe(e.getCause(), KafkaFailures.Access.WRITE), e.getCause());
         } catch (TimeoutException e) {
             waiter.result.cancel(false);
             throw new KafkaException("proposal " + key + " was not acknowledged within " + sendTimeout, e);
@@ -182,6 +184,24 @@ public final class ActionGateClient implements AutoCloseable {
          */
         public Builder kafkaProperty(String name, Object value) {
             kafka.put(name, value);
+            return this;
+        }
+
+        /**
+         * Kafka client settings for both the producer and the receipts consumer, as one map (e.g. a loaded
+         * {@code client.properties}: {@code security.protocol}, {@code sasl.*}, {@code ssl.*}). A
+         * {@code bootstrap.servers} among them is used unless {@link #bootstrapServers} is also called.
+         */
+        public Builder kafkaProperties(Map<String, ?> properties) {
+            properties.forEach((name, value) -> {
+                if (CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG.equals(name)) {
+                    if (bootstrapServers == null) {
+                        bootstrapServers = String.valueOf(value);
+                    }
+                } else {
+                    kafka.put(name, value);
+                }
+            });
             return this;
         }
 

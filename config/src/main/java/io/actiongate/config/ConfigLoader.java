@@ -63,6 +63,25 @@ public final class ConfigLoader {
         throw new ConfigException("config file " + file + " must end in .properties, .yaml or .yml");
     }
 
+    /**
+     * A Kafka client properties file (as Kafka's {@code --command-config} takes): Java properties whatever the file
+     * is named, or YAML when it ends in {@code .yaml}/{@code .yml}.
+     */
+    public static Map<String, String> readClientProperties(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new ConfigException("Kafka client config file " + file + " does not exist or is not a regular file");
+        }
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".yaml") || name.endsWith(".yml")) {
+            return readFile(file);
+        }
+        try {
+            return readProperties(file);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read Kafka client config file " + file + ": " + oneLine(e.getMessage()));
+        }
+    }
+
     private static Map<String, String> readProperties(Path file) throws IOException {
         Properties props = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {

@@ -6,12 +6,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.actiongate.kafka.KafkaClientSettings;
+
 /**
  * The gateway's settings, from the same flat configuration as every role ({@code bootstrap.servers},
- * {@code topic.prefix}) plus the {@code mcp.gateway.*} keys documented in the README.
+ * {@code topic.prefix}, the {@code kafka.*} client settings every Kafka client of the gateway uses) plus the
+ * {@code mcp.gateway.*} keys documented in the README.
  */
 public record GatewayConfig(String bootstrapServers, String topicPrefix, String host, int port, Path tokensFile,
-        String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams) {
+        String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams, Map<String, Object> kafkaClient) {
+
+    public GatewayConfig {
+        kafkaClient = Map.copyOf(kafkaClient);
+    }
 
     public static final String BOOTSTRAP_SERVERS_CONFIG = "bootstrap.servers";
     public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
@@ -67,7 +74,7 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
                 config.getOrDefault(TOPIC_PREFIX_CONFIG, "actiongate."),
                 config.getOrDefault(HOST_CONFIG, "0.0.0.0"), port,
                 Path.of(required(config, TOKENS_FILE_CONFIG)), required(config, REVIEW_URL_CONFIG),
-                Duration.ofMillis(timeout), List.copyOf(upstreams));
+                Duration.ofMillis(timeout), List.copyOf(upstreams), KafkaClientSettings.from(config));
     }
 
     private static Map<String, String> operations(String key, String value) {

@@ -33,6 +33,7 @@ import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTrans
 import io.modelcontextprotocol.spec.McpSchema;
 
 import io.actiongate.client.ActionGateClient;
+import io.actiongate.kafka.KafkaFailures;
 
 /**
  * Role {@code mcp-gateway}: an MCP server over Streamable HTTP at {@code /mcp} (embedded Jetty) that fronts the
@@ -58,14 +59,14 @@ public final class McpGateway implements AutoCloseable {
             return gateway;
         } catch (Exception e) {
             gateway.close();
-            throw new IllegalStateException("the MCP gateway did not start: " + e.getMessage(), e);
+            throw new IllegalStateException("the MCP gateway did not start: " + KafkaFailures.describe(e), e);
         }
     }
 
     private void startAll(GatewayConfig config) throws Exception {
         BearerTokens tokens = BearerTokens.load(config.tokensFile());
-        ActionGateClient client = ActionGateClient.builder().bootstrapServers(config.bootstrapServers())
-                .topicPrefix(config.topicPrefix()).build();
+        ActionGateClient client = ActionGateClient.builder().kafkaProperties(config.kafkaClient())
+                .bootstrapServers(config.bootstrapServers()).topicPrefix(config.topicPrefix()).build();
         started.push(client);
         PolicyView policy = new PolicyView(policyConsumer(config), config.topicPrefix()).start(Duration.ofSeconds(60));
         started.push(policy);
@@ -124,8 +125,9 @@ public final class McpGateway implements AutoCloseable {
     }
 
     private static KafkaConsumer<String, byte[]> policyConsumer(GatewayConfig config) {
-        Map<String, Object> props = new HashMap<>();
+        Map<String, Object> props = new HashMap<>(config.kafkaClient());
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "actiongate-mcp-gateway-policy");

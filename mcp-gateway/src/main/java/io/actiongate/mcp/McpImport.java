@@ -21,6 +21,7 @@ import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.serde.AvroSetup;
+import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.topics.Topics;
 
 /**
@@ -80,7 +81,7 @@ public final class McpImport {
         try (Upstream upstream = new Upstream(u, Duration.ofSeconds(30))) {
             descriptors = descriptors(upstream.connect(), trusted);
         }
-        Map<String, Object> props = new HashMap<>();
+        Map<String, Object> props = new HashMap<>(config.kafkaClient());
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -93,7 +94,9 @@ public final class McpImport {
                         .get(30, TimeUnit.SECONDS);
             }
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot publish the tool descriptors on " + topic + ": " + e, e);
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            throw new IllegalStateException("cannot publish the tool descriptors on " + topic + ": "
+                    + KafkaFailures.describe(cause, KafkaFailures.Access.WRITE), cause);
         }
         return descriptors;
     }

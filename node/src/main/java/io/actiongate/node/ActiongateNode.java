@@ -31,6 +31,7 @@ import io.actiongate.http.GateHttpServer;
 import io.actiongate.http.GateMetrics;
 import io.actiongate.http.HttpServerConfig;
 import io.actiongate.http.KafkaMetricsBridge;
+import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.http.StreamsActionStateQuery;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpGateway;
@@ -154,18 +155,20 @@ public final class ActiongateNode implements AutoCloseable {
     public Optional<String> failure() {
         if (gate != null) {
             KafkaStreams.State state = gate.streams().state();
-            if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
-                return Optional.of("the gate's Kafka Streams stopped (state " + state + ")");
+            if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
+                    || gate.fatalFailure().isPresent()) {
+                return Optional.of("the gate's Kafka Streams stopped (state " + state + ")"
+                        + gate.fatalFailure().map(cause -> ": " + cause).orElse(""));
             }
         }
         if (executor != null && executor.failure() != null) {
-            return Optional.of("the executor stopped: " + executor.failure().getClass().getSimpleName());
+            return Optional.of("the executor stopped: " + KafkaFailures.describe(executor.failure()));
         }
         if (reconciler != null && reconciler.failure() != null) {
-            return Optional.of("the reconciler stopped: " + reconciler.failure().getClass().getSimpleName());
+            return Optional.of("the reconciler stopped: " + KafkaFailures.describe(reconciler.failure()));
         }
         if (approver != null && approver.failure() != null) {
-            return Optional.of("the approval service stopped: " + approver.failure().getClass().getSimpleName());
+            return Optional.of("the approval service stopped: " + KafkaFailures.describe(approver.failure()));
         }
         return Optional.empty();
     }

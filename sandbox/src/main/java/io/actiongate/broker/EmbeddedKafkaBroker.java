@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,7 +35,8 @@ import kafka.server.KafkaRaftServer;
  *
  * <p>Used by {@code actiongate dev} and by the {@code *IT} tests of every module. Internal topics have replication
  * factor 1 and min ISR 1, so transactions (EOS v2) and consumer groups work on one node; automatic topic creation is
- * off, so every topic must be created explicitly, as in production.
+ * off, so every topic must be created explicitly, as in production. With {@link Builder#security} it is a secured
+ * broker instead ({@link BrokerSecurity}: SASL_SSL/SCRAM on the client port, mTLS on a second one, ACLs enforced).
  *
  * <pre>{@code
  * try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().port(0).start()) {
@@ -53,18 +55,22 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private static final int NODE_ID = 1;
 
     private final int port;
+    private final int mtlsPort;
     private final int controllerPort;
     private final Path dataDir;
     private final boolean ownsDataDir;
+    private final BrokerSecurity security;
     private final KafkaRaftServer server;
     private boolean closed;
 
-    private EmbeddedKafkaBroker(int port, int controllerPort, Path dataDir, boolean ownsDataDir,
-                                KafkaRaftServer server) {
+    private EmbeddedKafkaBroker(int port, int mtlsPort, int controllerPort, Path dataDir, boolean ownsDataDir,
+                                BrokerSecurity security, KafkaRaftServer server) {
         this.port = port;
+        this.mtlsPort = mtlsPort;
         this.controllerPort = controllerPort;
         this.dataDir = dataDir;
         this.ownsDataDir = ownsDataDir;
+        this.security = security;
         this.server = server;
     }
 
@@ -72,9 +78,33 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return new Builder();
     }
 
-    /** Client bootstrap address, {@code 127.0.0.1:PORT}. */
+    /** Client bootstrap address, {@code 127.0.0.1:PORT}: the SASL_SSL listener of a secured broker. */
     public String bootstrapServers() {
         return Ports.LOOPBACK + ":" + port;
+    }
+
+    /** The mTLS (client certificate required) listener of a secured broker. */
+    public String mtlsBootstrapServers() {
+        if (security == null) {
+            throw new IllegalStateException("this broker was started without BrokerSecurity: it has no mTLS listener");
+        }
+        return Ports.LOOPBACK + ":" + mtlsPort;
+    }
+
+    /** How this broker is secured, if it is. */
+    public Optional<BrokerSecurity> security() {
+        return Optional.ofNullable(security);
+    }
+
+    /**
+     * Client settings of a principal allowed everything: {@code bootstrap.servers} alone on a plain broker, the
+     * broker's own certificate over mTLS on a secured one (to create topics, users and ACLs).
+     */
+    public Map<String, Object> superUserClientProperties() {
+        if (security == null) {
+            return new LinkedHashMap<>(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
+        }
+        return security.superUserClientProperties(mtlsBootstrapServers());
     }
 
     public int port() {
@@ -122,6 +152,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         private int port;
         private Path dataDir;
         private Duration startTimeout = DEFAULT_START_TIMEOUT;
+        private BrokerSecurity security;
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
 
         private Builder() {
@@ -153,6 +184,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Secures the broker ({@link BrokerSecurity}): the client port becomes a SASL_SSL (SCRAM-SHA-512) listener,
+         * a second port an mTLS one, and ACLs are enforced. Off by default.
+         */
+        public Builder security(BrokerSecurity security) {
+            this.security = Objects.requireNonNull(security);
+            return this;
+        }
+
         /** How long {@link #start()} waits for the broker to answer. */
         public Builder startTimeout(Duration startTimeout) {
             this.startTimeout = Objects.requireNonNull(startTimeout);
@@ -172,11 +212,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             int clientPort = port != 0 ? port : Ports.pickFree();
             int controllerPort = pickControllerPort(clientPort);
+            int mtlsPort = 0;
+            if (security != null) {
+                do {
+                    mtlsPort = Ports.pickFree();
+                } while (mtlsPort == clientPort || mtlsPort == controllerPort);
+            }
             boolean ownsDataDir = dataDir == null;
             Path dir = ownsDataDir ? createTempDir() : dataDir;
             Path logDir = dir.resolve("kraft-logs");
 
             Map<String, String> props = BrokerProperties.singleNode(NODE_ID, clientPort, controllerPort, logDir);
+            if (security != null) {
+                props.putAll(security.brokerProperties(clientPort, mtlsPort, controllerPort));
+            }
             props.putAll(brokerProperties);
 
             KafkaRaftServer server = null;
@@ -186,10 +235,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 format(logDir);
                 server = new KafkaRaftServer(config, Time.SYSTEM);
                 server.startup();
-                EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(clientPort, controllerPort, dir, ownsDataDir,
-                        server);
-                awaitReady(broker.bootstrapServers(), startTimeout);
-                LOG.info("Embedded Kafka broker ready on {} in {} ms (data {})", broker.bootstrapServers(),
+                EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(clientPort, mtlsPort, controllerPort, dir,
+                        ownsDataDir, security, server);
+                awaitReady(broker.superUserClientProperties(), startTimeout);
+                LOG.info("Embedded Kafka broker ready on {}{} in {} ms (data {})", broker.bootstrapServers(),
+                        security == null ? "" : " (SASL_SSL; mTLS on " + broker.mtlsBootstrapServers() + ")",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), dir);
                 return broker;
             } catch (RuntimeException | IOException e) {
@@ -245,12 +295,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
         }
 
-        private static void awaitReady(String bootstrapServers, Duration timeout) {
+        private static void awaitReady(Map<String, Object> clientProps, Duration timeout) {
             long deadline = System.nanoTime() + timeout.toNanos();
-            Map<String, Object> adminProps = Map.of(
-                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000,
-                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2_000);
+            Map<String, Object> adminProps = new LinkedHashMap<>(clientProps);
+            adminProps.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
+            adminProps.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2_000);
+            Object bootstrapServers = clientProps.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
             try (Admin admin = Admin.create(adminProps)) {
                 Exception last = null;
                 while (System.nanoTime() < deadline) {

@@ -24,6 +24,8 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
+import io.actiongate.kafka.KafkaFailures;
+
 /**
  * Creates the topics of docs/contract.md section 2 under a prefix, safe to run any number of times. A topic that
  * already exists is never changed: its partition count and the configs of its {@link TopicSpec#configs()} (cleanup
@@ -191,7 +193,8 @@ public final class TopicsCreator {
                 || cause instanceof org.apache.kafka.common.errors.TimeoutException;
         String reason = timedOut
                 ? "no answer from Kafka within " + timeoutMs + " ms"
-                : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+                : KafkaFailures.securityCause(cause, KafkaFailures.Access.ACCESS)
+                        .orElseGet(() -> cause.getClass().getSimpleName() + ": " + cause.getMessage());
         return new TopicsException("cannot " + what + ": " + reason, cause);
     }
 }

@@ -19,6 +19,7 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.gate.internal.ActionState;
 import io.actiongate.gate.internal.CredentialCheck;
 import io.actiongate.gate.internal.StateRecords;
+import io.actiongate.kafka.KafkaFailures;
 
 /**
  * Runs the gate topology: exactly-once v2, RocksDB stores under {@code state.dir}. Used by
@@ -30,11 +31,25 @@ public final class GateStreams implements AutoCloseable {
 
     private final Topology topology;
     private final KafkaStreams streams;
+    private volatile String fatal;
 
     private GateStreams(Topology topology, Properties properties) {
         this.topology = topology;
         this.streams = new KafkaStreams(topology, properties);
-        this.streams.setUncaughtExceptionHandler(GateStreams::uncaught);
+        this.streams.setUncaughtExceptionHandler(this::handle);
+    }
+
+    private StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse handle(Throwable e) {
+        StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse response = uncaught(e);
+        if (response == StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT) {
+            fatal = KafkaFailures.describe(e);
+        }
+        return response;
+    }
+
+    /** Why the gate stopped itself (a security failure: authentication, TLS, a missing ACL), if it did. */
+    public Optional<String> fatalFailure() {
+        return Optional.ofNullable(fatal);
     }
 
     /** How long creating a gate waits to learn the partition count of its input topics. */
@@ -86,9 +101,14 @@ public final class GateStreams implements AutoCloseable {
      * What a stream thread that died does next: it is replaced. Failures about one record never get here (the
      * processors dead-letter them, see {@code Lifecycle.atomically}); what does is not about a record (a store or
      * client error), so the open transaction is aborted and a new thread resumes from the last commit: no work is
-     * dropped, and the gate does not stop.
+     * dropped, and the gate does not stop. Except for a security failure (authentication, TLS, a missing ACL):
+     * a new thread would fail the same way forever, so the gate stops and names the cause.
      */
     static StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse uncaught(Throwable e) {
+        if (KafkaFailures.isSecurityFailure(e)) {
+            LOG.error("gate stream thread failed: {}; stopping the gate", KafkaFailures.describe(e));
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        }
         LOG.error("gate stream thread failed ({}); replacing it", e.getClass().getName(), e);
         return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     }

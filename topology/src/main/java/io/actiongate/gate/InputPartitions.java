@@ -3,16 +3,21 @@ package io.actiongate.gate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeTopicsResult;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
+import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.topics.Topics;
 
 /**
@@ -48,8 +53,9 @@ public final class InputPartitions {
     public static int discover(Admin admin, String prefix, Duration timeout) {
         List<String> topics = inputTopics(prefix);
         Map<String, Integer> counts = new TreeMap<>();
+        DescribeTopicsResult result = admin.describeTopics(topics);
         try {
-            Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames()
+            Map<String, TopicDescription> described = result.allTopicNames()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             described.forEach((name, d) -> counts.put(name, d.partitions().size()));
         } catch (ExecutionException e) {
@@ -57,7 +63,9 @@ public final class InputPartitions {
                 throw new IllegalStateException("an input topic of the gate does not exist ("
                         + String.join(", ", topics) + "); create them first (actiongate topics create)", e.getCause());
             }
-            throw new IllegalStateException("cannot describe the gate's input topics: " + e.getCause(), e.getCause());
+            Throwable cause = e.getCause() instanceof TopicAuthorizationException ? denied(result) : e.getCause();
+            throw new IllegalStateException("cannot describe the gate's input topics: "
+                    + KafkaFailures.describe(cause, KafkaFailures.Access.DESCRIBE), cause);
         } catch (TimeoutException e) {
             throw new IllegalStateException("cannot describe the gate's input topics within " + timeout, e);
         } catch (InterruptedException e) {
@@ -65,6 +73,26 @@ public final class InputPartitions {
             throw new IllegalStateException("interrupted while describing the gate's input topics", e);
         }
         return common(counts);
+    }
+
+    /** The admin client reports a denied describe per topic, without naming it in the error: name them here. */
+    private static TopicAuthorizationException denied(DescribeTopicsResult result) {
+        Set<String> denied = new TreeSet<>();
+        result.topicNameValues().forEach((topic, future) -> {
+            if (!future.isCompletedExceptionally()) {
+                return;
+            }
+            try {
+                future.get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof TopicAuthorizationException) {
+                    denied.add(topic);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        return new TopicAuthorizationException(denied);
     }
 
     /** The one count of {@code counts} (topic to partition count); throws when they differ. */

@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine;
+
+import io.actiongate.kafka.KafkaFailures;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
@@ -42,6 +44,8 @@ abstract class OperatorCommand implements Callable<Integer> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return fail("interrupted", e, CommandFailure.FAILED);
+        } catch (org.apache.kafka.common.KafkaException e) {
+            return fail(KafkaFailures.explain(e), e, CommandFailure.FAILED);
         } catch (Exception e) {
             return fail(describe(e), e, CommandFailure.FAILED);
         }

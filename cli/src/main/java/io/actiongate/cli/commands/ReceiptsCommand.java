@@ -23,6 +23,7 @@ import picocli.CommandLine.Option;
 
 import io.actiongate.avro.Receipt;
 import io.actiongate.http.AvroJson;
+import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.topics.Topics;
 
 /**
@@ -75,6 +76,9 @@ public final class ReceiptsCommand extends OperatorCommand {
                 print(consumer, serde, topic, end);
             } catch (WakeupException e) {
                 // Ctrl-C: a clean exit
+            } catch (org.apache.kafka.common.KafkaException e) {
+                throw new CommandFailure("cannot read " + topic + " at " + kafka.bootstrapServers() + ": "
+                        + KafkaFailures.describe(e, KafkaFailures.Access.READ), e);
             } finally {
                 done.countDown();
                 removeHook(hook);
@@ -130,7 +134,8 @@ public final class ReceiptsCommand extends OperatorCommand {
         List<PartitionInfo> infos = topics.get(topic);
         if (infos == null || infos.isEmpty()) {
             throw new CommandFailure("topic " + topic + " does not exist at " + kafka.bootstrapServers()
-                    + " (create topics first, or check --prefix)");
+                    + " or this principal may not DESCRIBE it (create topics first, check --prefix, or grant the "
+                    + "ACLs of 'actiongate acls')");
         }
         List<TopicPartition> partitions = new ArrayList<>();
         infos.forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));

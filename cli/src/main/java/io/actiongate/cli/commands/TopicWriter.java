@@ -12,6 +12,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 
+import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.topics.TopicSpec;
 
 /** Writes a few keyed records to one contract topic and waits until Kafka has them all. */
@@ -51,7 +52,7 @@ final class TopicWriter {
     }
 
     private static CommandFailure failure(String topic, KafkaOptions kafka, Throwable cause) {
-        String why = cause == null || cause.getMessage() == null ? String.valueOf(cause) : cause.getMessage();
+        String why = cause == null ? "unknown error" : KafkaFailures.describe(cause, KafkaFailures.Access.WRITE);
         return new CommandFailure("cannot write to " + topic + " at " + kafka.bootstrapServers() + ": " + why, cause);
     }
 }
