@@ -71,4 +71,20 @@ class AttachmentVerifierTest {
         assertThat(f.failure()).isEqualTo(AttachmentFailure.HASH_MISMATCH);
         assertThat(f.reason()).startsWith("attachments[0]: hash mismatch").doesNotContain("secret-ish");
     }
+
+    @Test
+    void shouldReadBackTheKindOfEveryFailureFromItsReasonButNotItsDetail() {
+        for (AttachmentFailure f : AttachmentFailure.values()) {
+            for (int index : new int[] {-1, 0, 7}) {
+                Verification.Failed failed = new Verification.Failed(index, f, "object attachments/t/c/ab: x: y");
+                Verification.Failed read = Verification.Failed.kindOf(failed.reason()).orElseThrow();
+                assertThat(read.failure()).isEqualTo(f);
+                assertThat(read.index()).isEqualTo(index);
+                assertThat(read.kind()).isEqualTo(failed.kind()).doesNotContain("attachments/t/c/ab");
+            }
+        }
+        assertThat(Verification.Failed.kindOf("attachments[0]: made up: x")).isEmpty();
+        assertThat(Verification.Failed.kindOf("https://store.example/x?X-Amz-Signature=1")).isEmpty();
+        assertThat(Verification.Failed.kindOf(null)).isEmpty();
+    }
 }
