@@ -122,6 +122,22 @@ class GateAttachmentsIT {
     }
 
     @Test
+    void shouldRefuseBytesStagedWithForgedMetadataAtAdmission() throws Exception {
+        gate(admission);
+        AttachmentRef staged = stage("att-forged", "pay 100 EUR to account A").get(0);
+        // the tool host replaces the bytes and copies every piece of metadata, sending no checksum of the store's
+        server.overwrite("gate-it", staged.objectKey(), "pay 900 EUR to account B".getBytes(StandardCharsets.UTF_8),
+                "text/plain", Map.of(S3AttachmentStore.META_OWNER, staged.ownerInvocationId(),
+                        S3AttachmentStore.META_SHA256, staged.sha256()));
+        gate.propose(withAttachments("att-forged", List.of(staged)));
+
+        Receipt r = gate.lastReceipt();
+        assertThat(r.getStatus()).as("refused before any human sees it").isEqualTo(ReceiptStatus.REJECTED);
+        assertThat(r.getReasonCode()).isEqualTo(ReasonCode.ATTACHMENT_INVALID.name());
+        assertThat(r.getReason()).contains("hash mismatch");
+    }
+
+    @Test
     void shouldRefuseMissingForeignAndDisallowedAttachments() {
         gate(admission);
         AttachmentRef staged = stage("att-3", "x").get(0);
