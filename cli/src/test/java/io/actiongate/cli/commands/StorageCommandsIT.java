@@ -109,7 +109,7 @@ class StorageCommandsIT {
         Path file = Files.writeString(dir.resolve("proposal.json"), ProposalJsonTest.minimal().toString());
 
         Cli.Result result = Cli.run("propose", "--file", file.toString(), "--tool-call-id", "call-att",
-                "--attach", report.toString(), "--attach", text.toString(),
+                "--no-wait", "--attach", report.toString(), "--attach", text.toString(),
                 "--storage-config", storageConfig.toString(),
                 "--bootstrap-servers", KAFKA.bootstrapServers(), "--prefix", prefix);
 
