@@ -34,6 +34,7 @@ final class FirstReceipt implements AutoCloseable {
     }
 
     private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration METADATA_WAIT = Duration.ofSeconds(5);
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final String receiptsTopic;
@@ -48,8 +49,8 @@ final class FirstReceipt implements AutoCloseable {
         try {
             List<TopicPartition> partitions = new ArrayList<>();
             for (String topic : List.of(receiptsTopic, conflictsTopic)) {
-                List<PartitionInfo> infos = consumer.partitionsFor(topic);
-                if (infos == null || infos.isEmpty()) {
+                List<PartitionInfo> infos = partitions(topic);
+                if (infos.isEmpty()) {
                     throw new CommandFailure("topic " + topic + " does not exist at " + kafka.bootstrapServers()
                             + "; create the topics first, or propose with --no-wait");
                 }
@@ -65,6 +66,23 @@ final class FirstReceipt implements AutoCloseable {
         } catch (RuntimeException e) {
             consumer.close(CloseOptions.timeout(Duration.ZERO));
             throw e;
+        }
+    }
+
+    /** The topic's partitions; a topic created a moment ago may take a few metadata rounds to show them. */
+    private List<PartitionInfo> partitions(String topic) {
+        long deadline = System.nanoTime() + METADATA_WAIT.toNanos();
+        while (true) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic);
+            if ((infos != null && !infos.isEmpty()) || System.nanoTime() > deadline) {
+                return infos == null ? List.of() : infos;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return List.of();
+            }
         }
     }
 

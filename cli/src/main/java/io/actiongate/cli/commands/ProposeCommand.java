@@ -135,33 +135,27 @@ public final class ProposeCommand extends OperatorCommand {
         if (wait.isZero() || wait.isNegative()) {
             throw new CommandFailure("--wait must be positive; use --no-wait to return without a receipt");
         }
-        // positioned before anything is published, so the gate's answer cannot be missed
+        ProposalAttachments.Staged staged = attach.isEmpty() ? null
+                : ProposalAttachments.stage(storage.config(), proposal, attach);
+        ActionProposal offer = staged == null ? proposal : staged.proposal();
+        boolean published = false;
+        // positioned before the proposal is published, so the gate's answer cannot be missed
         try (FirstReceipt first = noWait ? null : new FirstReceipt(kafka)) {
-            proposal = publish(key, proposal);
-            printDigests(key, proposal);
+            TopicWriter.write(kafka, Topics.PROPOSALS, List.of(new TopicWriter.Entry<>(key, offer)));
+            published = true;
+            offer.getAttachments().forEach(a -> out().println("attachment:    " + a.getObjectKey() + " sha256="
+                    + a.getSha256() + " size=" + a.getSizeBytes() + " type=" + a.getContentType()));
+            printDigests(key, offer);
             if (first == null) {
                 return 0;
             }
-            return answer(key, first.await(proposal, key, wait));
-        }
-    }
-
-    private ActionProposal publish(String key, ActionProposal proposal) throws Exception {
-        if (attach.isEmpty()) {
-            TopicWriter.write(kafka, Topics.PROPOSALS, List.of(new TopicWriter.Entry<>(key, proposal)));
-            return proposal;
-        }
-        ProposalAttachments.Staged staged = ProposalAttachments.stage(storage.config(), proposal, attach);
-        ActionProposal withAttachments = staged.proposal();
-        try {
-            TopicWriter.write(kafka, Topics.PROPOSALS, List.of(new TopicWriter.Entry<>(key, withAttachments)));
+            return answer(key, first.await(offer, key, wait));
         } catch (RuntimeException e) {
-            staged.discard();
+            if (staged != null && !published) {
+                staged.discard(); // nothing names the staged objects: take them back
+            }
             throw e;
         }
-        withAttachments.getAttachments().forEach(a -> out().println("attachment:    " + a.getObjectKey()
-                + " sha256=" + a.getSha256() + " size=" + a.getSizeBytes() + " type=" + a.getContentType()));
-        return withAttachments;
     }
 
     private void printDigests(String key, ActionProposal proposal) {
