@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import io.actiongate.config.DurationParser;
+
 /**
  * The approval service's settings, read from the same flat {@code key=value} map as every other role. It reads the
  * shared keys {@code bootstrap.servers}, {@code topic.prefix} and {@code kafka.*} (client pass-through), the
@@ -209,32 +211,25 @@ public record ApproverConfig(
         }
     }
 
-    /** {@code 500ms}, {@code 30s}, {@code 10m}, {@code 8h}, or plain milliseconds, like the other roles. */
+    /**
+     * A positive duration in the one syntax every role reads ({@link DurationParser}: {@code 500ms}, {@code 30s},
+     * {@code 10m}, {@code 8h}, {@code 7d}, ISO-8601 or plain milliseconds), so a value the gate accepts for a shared
+     * key such as {@code gate.approval.timeout} is one the approver accepts too.
+     */
     static Duration duration(Map<String, String> c, String key, Duration dflt) {
         String v = c.get(key);
         if (v == null || v.isBlank()) {
             return dflt;
         }
-        String s = v.strip().toLowerCase(Locale.ROOT);
+        Duration d;
         try {
-            Duration d;
-            if (s.endsWith("ms")) {
-                d = Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
-            } else if (s.endsWith("s")) {
-                d = Duration.ofSeconds(Long.parseLong(s.substring(0, s.length() - 1)));
-            } else if (s.endsWith("m")) {
-                d = Duration.ofMinutes(Long.parseLong(s.substring(0, s.length() - 1)));
-            } else if (s.endsWith("h")) {
-                d = Duration.ofHours(Long.parseLong(s.substring(0, s.length() - 1)));
-            } else {
-                d = Duration.ofMillis(Long.parseLong(s));
-            }
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(key + " must be positive");
-            }
-            return d;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a duration like 500ms, 30s, 10m or 8h", e);
+            d = DurationParser.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
         }
+        if (d.isZero()) {
+            throw new IllegalArgumentException(key + " must be positive");
+        }
+        return d;
     }
 }

@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.slf4j.LoggerFactory;
@@ -16,6 +15,8 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+
+import io.actiongate.config.DurationParser;
 
 /** {@code actiongate chaos}: the dev kit's fault-injection run with its independent checker. */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
@@ -91,24 +92,11 @@ public final class ChaosCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code 500ms}, {@code 90s}, {@code 10m}, {@code 1h} or an ISO-8601 duration. */
+    /** A duration in the syntax of every configuration key ({@link DurationParser}): {@code 90s}, {@code PT10M}. */
     public static final class DurationConverter implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            String v = value.trim().toLowerCase(Locale.ROOT);
-            if (v.startsWith("p")) {
-                return Duration.parse(value.trim());
-            }
-            if (v.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-            }
-            long n = Long.parseLong(v.substring(0, v.length() - 1));
-            return switch (v.charAt(v.length() - 1)) {
-                case 's' -> Duration.ofSeconds(n);
-                case 'm' -> Duration.ofMinutes(n);
-                case 'h' -> Duration.ofHours(n);
-                default -> throw new IllegalArgumentException("not a duration: " + value);
-            };
+            return DurationParser.parse(value);
         }
     }
 }

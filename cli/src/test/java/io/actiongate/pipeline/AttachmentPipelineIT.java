@@ -104,6 +104,7 @@ class AttachmentPipelineIT {
     Path stateDir;
 
     private String prefix;
+    private String applicationId;
     private String bucket;
     private Map<String, String> storage;
     private S3AttachmentStore store;
@@ -126,6 +127,7 @@ class AttachmentPipelineIT {
     @BeforeEach
     void setUp(TestInfo test) throws Exception {
         prefix = TestNames.topicPrefix(test);
+        applicationId = TestNames.applicationId(test);
         bucket = ("b-" + Integer.toHexString(prefix.hashCode()) + "-" + System.nanoTime()).toLowerCase();
         sandbox.reset();
         createTopics(KAFKA.admin(), prefix, 3);
@@ -152,7 +154,7 @@ class AttachmentPipelineIT {
         Map<String, String> c = new HashMap<>(storage);
         c.put("bootstrap.servers", KAFKA.bootstrapServers());
         c.put("topic.prefix", prefix);
-        c.put("application.id", TestNames.applicationId(test));
+        c.put("application.id", applicationId);
         c.put("executor.group.id", TestNames.applicationId(test) + "-executor");
         c.put("reconciler.group.id", TestNames.applicationId(test) + "-reconciler");
         c.put("state.dir", stateDir.toString());
@@ -224,6 +226,7 @@ class AttachmentPipelineIT {
 
         Receipt failed = awaitReceipt("c-swap", r -> r.getStatus() == ReceiptStatus.FAILED);
         assertThat(failed.getReasonCode()).isEqualTo(ReasonCode.ATTACHMENT_INVALID.name());
+        assertThat(failed.getReason()).isEqualTo("refused before dispatch: attachments[0]: hash mismatch");
         assertThat(failed.getAttempts()).singleElement().satisfies(a -> {
             assertThat(a.getDispatched()).isFalse();
             assertThat(a.getErrorCode()).isEqualTo(ReasonCode.ATTACHMENT_INVALID.name());
@@ -246,6 +249,51 @@ class AttachmentPipelineIT {
         Receipt rejected = awaitReceipt("c-tamper", r -> r.getStatus() == ReceiptStatus.REJECTED);
         assertThat(rejected.getReasonCode()).isEqualTo(ReasonCode.ATTACHMENT_INVALID.name());
         await().atMost(WAIT).until(() -> objectsOf("c-tamper").isEmpty());
+    }
+
+    @Test
+    void shouldKeepNoRefusedReferenceInAnyTopicTheProjectWritesInternalOnesIncluded() {
+        // what outside clients sent as object_key: an upload URL with its signature, a URL with credentials and a
+        // local path; and a summary carrying a token. Each is refused, and none may stay in any topic the gate
+        // writes, its changelogs included, for the dedupe window
+        String signed = "https://uploads.example.com/" + bucket + "/attachments/T-1/c-signed/x?X-Amz-Algorithm="
+                + "AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20260101&X-Amz-Signature="
+                + "3f1c0a9d8e7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d";
+        String withCredentials = "https://uploader:hunter2-not-a-real-one@store.example.com/attachments/T-1/c-cred/x";
+        String localPath = "/home/alice/secret-project/q3-report.pdf";
+        String digest = HexFormat.of().formatHex(new byte[32]).replace('0', 'a');
+        proposeRefs("c-signed", List.of(new AttachmentRef(signed, digest, 10, "text/plain",
+                ActionKey.format(TASK, "c-signed"))), null);
+        proposeRefs("c-cred", List.of(new AttachmentRef(withCredentials, digest, 10, "text/plain",
+                ActionKey.format(TASK, "c-cred"))), null);
+        proposeRefs("c-path", List.of(new AttachmentRef(localPath, digest, 10, "application/pdf",
+                ActionKey.format(TASK, "c-path"))), null);
+        String token = "ghp_" + "Zx9Qw3Er5Ty7Ui1Op3As5Df7Gh9Jk1Lz3Xc5";
+        proposeRefs("c-token", List.of(), "Send the report; the token is " + token);
+
+        for (String call : List.of("c-signed", "c-cred", "c-path")) {
+            Receipt r = awaitReceipt(call, x -> x.getStatus() == ReceiptStatus.REJECTED);
+            assertThat(r.getReasonCode()).as(call).isEqualTo(ReasonCode.ATTACHMENT_INVALID.name());
+        }
+        assertThat(awaitReceipt("c-token", x -> x.getStatus() == ReceiptStatus.REJECTED).getReasonCode())
+                .isEqualTo(ReasonCode.CREDENTIAL_MATERIAL.name());
+
+        Map<String, List<byte[]>> written = recordsOfEveryTopicTheProjectWrites();
+        assertThat(written).as("the gate's changelog is among them")
+                .containsKey(applicationId + "-gate-actions-changelog");
+        assertThat(written.get(applicationId + "-gate-actions-changelog")).as("refused actions are kept")
+                .isNotEmpty();
+        List<String> needles = List.of("X-Amz-Signature", "X-Amz-Credential", "AKIAIOSFODNN7EXAMPLE",
+                "uploads.example.com", "hunter2-not-a-real-one", "store.example.com", "/home/alice", "secret-project",
+                "q3-report", token);
+        written.forEach((topic, records) -> {
+            for (byte[] record : records) {
+                for (String needle : needles) {
+                    assertThat(indexOf(record, needle.getBytes(StandardCharsets.UTF_8)))
+                            .as("%s holds <%s>", topic, needle).isNegative();
+                }
+            }
+        });
     }
 
     @Test
@@ -366,7 +414,25 @@ class AttachmentPipelineIT {
         return PolicyRecord.newBuilder().setKind(kind).setBody(body).build();
     }
 
+    /** A proposal as an outside client sends it, attachment references as given. */
+    private void proposeRefs(String call, List<AttachmentRef> refs, String summary) {
+        ActionProposal.Builder b = ActionProposal.newBuilder(proposal(call, "idem-" + prefix + "-" + call))
+                .setAttachments(refs.stream().map(AttachmentRef::toAvro).toList());
+        if (summary != null) {
+            b.setSummary(summary);
+        }
+        produce(KAFKA.bootstrapServers(), Topics.PROPOSALS.name(prefix), Topics.PROPOSALS,
+                Map.of(ActionKey.format(TASK, call), b.build()));
+    }
+
     private void propose(String call, String idempotencyKey, List<AttachmentRef> refs) {
+        ActionProposal proposal = ActionProposal.newBuilder(proposal(call, idempotencyKey))
+                .setAttachments(refs.stream().map(AttachmentRef::toAvro).toList()).build();
+        produce(KAFKA.bootstrapServers(), Topics.PROPOSALS.name(prefix), Topics.PROPOSALS,
+                Map.of(ActionKey.format(TASK, call), proposal));
+    }
+
+    private ActionProposal proposal(String call, String idempotencyKey) {
         ObjectNode p = JSON.createObjectNode();
         p.put("task_id", TASK);
         p.put("tool_call_id", call);
@@ -384,10 +450,53 @@ class AttachmentPipelineIT {
         input.put("subject", "monthly report");
         p.put("summary", "Send the monthly report with its attachments to finance");
         p.put("idempotency_key", idempotencyKey);
-        ActionProposal proposal = ActionProposal.newBuilder(ProposalJson.fromJson(p, Instant.now()))
-                .setAttachments(refs.stream().map(AttachmentRef::toAvro).toList()).build();
-        produce(KAFKA.bootstrapServers(), Topics.PROPOSALS.name(prefix), Topics.PROPOSALS,
-                Map.of(ActionKey.format(TASK, call), proposal));
+        return ProposalJson.fromJson(p, Instant.now());
+    }
+
+    /**
+     * Every record (key and value bytes) of every topic this test's gate, executor and reconciler write: the
+     * outputs and every internal topic of the application (changelogs, repartition topics), found by listing the
+     * broker's topics, not from a list in the code. The inputs this test itself produced (proposals, decisions,
+     * policy) are what an outside client wrote and are left out.
+     */
+    private Map<String, List<byte[]>> recordsOfEveryTopicTheProjectWrites() {
+        java.util.Set<String> inputs = java.util.Set.of(Topics.PROPOSALS.name(prefix), Topics.DECISIONS.name(prefix),
+                Topics.POLICY.name(prefix));
+        List<String> topics;
+        try {
+            topics = KAFKA.admin().listTopics().names().get(30, java.util.concurrent.TimeUnit.SECONDS).stream()
+                    .filter(t -> t.startsWith(prefix) || t.startsWith(applicationId))
+                    .filter(t -> !inputs.contains(t)).sorted().toList();
+        } catch (Exception e) {
+            throw new AssertionError("cannot list topics", e);
+        }
+        Map<String, List<byte[]>> records = new java.util.TreeMap<>();
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (String topic : topics) {
+                records.put(topic, new ArrayList<>());
+                consumer.partitionsFor(topic).forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))
+                    && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    if (r.key() != null) {
+                        records.get(r.topic()).add(r.key());
+                    }
+                    if (r.value() != null) {
+                        records.get(r.topic()).add(r.value());
+                    }
+                }
+            }
+        }
+        return records;
     }
 
     private void decide(String call, DecisionType type, String actionDigest) {

@@ -49,25 +49,32 @@ public final class DurationParser {
     }
 
     /** A {@link ConfigDef.Validator} accepting durations between {@code min} and {@code max} inclusive. */
-    public static ConfigDef.Validator between(Duration min, Duration max) {
-        return new ConfigDef.Validator() {
-            @Override
-            public void ensureValid(String name, Object value) {
-                Duration d;
-                try {
-                    d = parse(value == null ? null : value.toString());
-                } catch (IllegalArgumentException e) {
-                    throw new ConfigException(name, value, e.getMessage());
-                }
-                if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-                    throw new ConfigException(name, value, "must be between " + min + " and " + max);
-                }
-            }
+    public static Range between(Duration min, Duration max) {
+        return new Range(min, max);
+    }
 
-            @Override
-            public String toString() {
-                return "duration in [" + min + ", " + max + "], e.g. 60s, 10m, 24h, 7d, PT24H";
+    /**
+     * The validator of every duration key: a key defined with it is read with {@link #parse}, so one syntax holds
+     * for every configuration (tests find the duration keys of a {@link ConfigDef} by this type).
+     */
+    public record Range(Duration min, Duration max) implements ConfigDef.Validator {
+
+        @Override
+        public void ensureValid(String name, Object value) {
+            Duration d;
+            try {
+                d = parse(value == null ? null : value.toString());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
             }
-        };
+            if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+                throw new ConfigException(name, value, "must be between " + min + " and " + max);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "duration in [" + min + ", " + max + "], e.g. 60s, 10m, 24h, 7d, PT24H";
+        }
     }
 }

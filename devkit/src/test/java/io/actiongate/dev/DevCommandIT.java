@@ -85,7 +85,8 @@ class DevCommandIT {
             assertThat(printed).contains("object store (attachments): http://127.0.0.1:");
             int at = printed.indexOf("--storage-config ") + "--storage-config ".length();
             String storageConfig = printed.substring(at, printed.indexOf('\n', at)).strip();
-            CliRun init = CliRun.of("storage", "init", "--storage-config", storageConfig);
+            CliRun init = CliRun.of("storage", "init", "--storage-config", storageConfig,
+                    "--allow-missing-lifecycle");
             assertThat(init.exitCode()).as(init.err()).isZero();
             assertThat(init.out()).contains("bucket:    actiongate-attachments (exists)");
 

@@ -33,7 +33,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * checks fail closed (nothing with attachments is admitted or dispatched) and no cleaner runs.
  *
  * <ul>
- *   <li>gate: a metadata-only check (HEAD) at admission, bounded by {@code storage.admission.timeout.ms};</li>
+ *   <li>gate: a check at admission (HEAD, the store's own SHA-256 checksum or else the bytes hashed), bounded by
+ *       {@code storage.admission.timeout.ms};</li>
  *   <li>executor: the pre-dispatch guard (live tool schema hash from the policy topic, bytes read and verified),
  *       and the cleaner that deletes an action's staged objects once its receipt settles.</li>
  * </ul>
@@ -58,8 +59,8 @@ final class AttachmentStorage implements AutoCloseable {
             return AttachmentCheck.WITHOUT_STORAGE;
         }
         S3AttachmentStore store = own(S3AttachmentStore.create(config, config.admissionTimeout()));
-        BoundedAdmissionCheck check = own(new BoundedAdmissionCheck(new AttachmentVerifier(store, config.keyPrefix()),
-                config, config.admissionTimeout(), 4));
+        BoundedAdmissionCheck check = own(new BoundedAdmissionCheck(new AttachmentVerifier(store, config.keyPrefix(),
+                config.admissionTrustsStoreChecksum()), config, config.admissionTimeout(), 4));
         return new StorageAttachmentCheck(check);
     }
 

@@ -7,8 +7,10 @@ import java.util.Optional;
 /**
  * Verifies an action's attachments against the store, twice in an action's life:
  * <ul>
- *   <li>{@link #verifyStored}: at admission, on metadata alone (HEAD): the object exists, belongs to the action's
- *       invocation, and its size, content type and recorded SHA-256 equal the action's;</li>
+ *   <li>{@link #verifyStored}: at admission (HEAD): the object exists, belongs to the action's invocation, its
+ *       size and content type equal the action's, and so does its SHA-256, taken from evidence the uploader cannot
+ *       forge: the store's own checksum ({@link StoredObject#storeSha256()}) where the store keeps one, else the
+ *       hash of the bytes read (bounded like the executor's read). The user metadata's SHA-256 is never believed;</li>
  *   <li>{@link #verifyAndLoad}: right before dispatch, on the bytes actually read: the same checks, with size and
  *       SHA-256 computed over what was read, so an object replaced after approval is caught.</li>
  * </ul>
@@ -19,10 +21,21 @@ public final class AttachmentVerifier {
 
     private final AttachmentStore store;
     private final String keyPrefix;
+    private final boolean trustStoreChecksum;
 
+    /** A verifier that believes the store's own checksum at admission where there is one. */
     public AttachmentVerifier(AttachmentStore store, String keyPrefix) {
+        this(store, keyPrefix, true);
+    }
+
+    /**
+     * @param trustStoreChecksum false: admission always reads and hashes the bytes
+     *                           ({@link ObjectStoreConfig#admissionTrustsStoreChecksum()})
+     */
+    public AttachmentVerifier(AttachmentStore store, String keyPrefix, boolean trustStoreChecksum) {
         this.store = store;
         this.keyPrefix = keyPrefix;
+        this.trustStoreChecksum = trustStoreChecksum;
     }
 
     /** Limits and ownership only; no call to the store. */
@@ -57,7 +70,10 @@ public final class AttachmentVerifier {
         return Optional.empty();
     }
 
-    /** Admission: declared checks, then one HEAD per attachment. */
+    /**
+     * Admission: declared checks, then one HEAD per attachment, and a bounded read of the bytes of each object the
+     * store keeps no checksum for.
+     */
     public Verification verifyStored(List<AttachmentRef> refs, String invocationId, AttachmentLimits limits) {
         Optional<Verification.Failed> declared = checkDeclared(refs, invocationId, limits);
         if (declared.isPresent()) {
@@ -77,7 +93,19 @@ public final class AttachmentVerifier {
             if (stored.isEmpty()) {
                 return Verification.failed(i, AttachmentFailure.MISSING, "no object " + ref.objectKey());
             }
-            Optional<Verification.Failed> mismatch = compare(i, ref, invocationId, stored.get(), stored.get().sha256());
+            Optional<Verification.Failed> mismatch = compareMetadata(i, ref, invocationId, stored.get());
+            if (mismatch.isEmpty()) {
+                String evidence = trustStoreChecksum ? stored.get().storeSha256() : null;
+                if (evidence != null) {
+                    mismatch = compareHash(i, ref, evidence);
+                } else {
+                    // no checksum the store verified: the metadata's SHA-256 is the uploader's word, so hash the bytes
+                    Verification read = verifyAndLoad(List.of(ref), invocationId, limits);
+                    if (read instanceof Verification.Failed f) {
+                        return new Verification.Failed(i, f.failure(), f.detail());
+                    }
+                }
+            }
             if (mismatch.isPresent()) {
                 return mismatch.get();
             }
@@ -112,7 +140,7 @@ public final class AttachmentVerifier {
             }
             ObjectContent c = content.get();
             StoredObject read = new StoredObject(ref.objectKey(), c.stored().ownerInvocationId(), c.bytes().length,
-                    c.stored().contentType(), c.stored().sha256());
+                    c.stored().contentType(), c.stored().sha256(), null);
             Optional<Verification.Failed> mismatch = compare(i, ref, invocationId, read, c.computedSha256());
             if (mismatch.isPresent()) {
                 return mismatch.get();
@@ -124,6 +152,12 @@ public final class AttachmentVerifier {
 
     private static Optional<Verification.Failed> compare(int i, AttachmentRef ref, String invocationId,
                                                          StoredObject stored, String sha256) {
+        Optional<Verification.Failed> metadata = compareMetadata(i, ref, invocationId, stored);
+        return metadata.isPresent() ? metadata : compareHash(i, ref, sha256);
+    }
+
+    private static Optional<Verification.Failed> compareMetadata(int i, AttachmentRef ref, String invocationId,
+                                                                 StoredObject stored) {
         if (!invocationId.equals(stored.ownerInvocationId())) {
             return failed(i, AttachmentFailure.WRONG_OWNER, "object " + ref.objectKey()
                     + " is not recorded as owned by this action's invocation");
@@ -135,6 +169,10 @@ public final class AttachmentVerifier {
         if (!ContentTypes.normalize(stored.contentType()).equals(ContentTypes.normalize(ref.contentType()))) {
             return failed(i, AttachmentFailure.CONTENT_TYPE_MISMATCH, "stored content type differs");
         }
+        return Optional.empty();
+    }
+
+    private static Optional<Verification.Failed> compareHash(int i, AttachmentRef ref, String sha256) {
         if (!ref.sha256().equals(sha256)) {
             return failed(i, AttachmentFailure.HASH_MISMATCH, "SHA-256 of object " + ref.objectKey()
                     + " differs from the action's");

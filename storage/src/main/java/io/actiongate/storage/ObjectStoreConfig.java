@@ -58,8 +58,16 @@ public final class ObjectStoreConfig extends AbstractConfig {
             + "the executor, the cleaner and the CLI.";
 
     public static final String ADMISSION_TIMEOUT_MS_CONFIG = "storage.admission.timeout.ms";
-    public static final String ADMISSION_TIMEOUT_MS_DOC = "Bound of the metadata check (HEAD) the gate makes per "
-            + "attachment at admission, on a stream thread; kept short on purpose.";
+    public static final String ADMISSION_TIMEOUT_MS_DOC = "Bound of the check the gate makes of a proposal's "
+            + "attachments at admission (a HEAD per object, and a read of the bytes of an object without a store "
+            + "checksum), on a stream thread; kept short on purpose.";
+
+    public static final String ADMISSION_STORE_CHECKSUM_CONFIG = "storage.admission.store.checksum";
+    public static final String ADMISSION_STORE_CHECKSUM_DOC = "At admission, take the store's own SHA-256 checksum "
+            + "(x-amz-checksum-sha256, verified by the store on upload, returned by HEAD in checksum mode) as the "
+            + "evidence of an object's content when the store has one; objects without one are hashed by reading "
+            + "their bytes. false: always read and hash the bytes (for a store that keeps the header without "
+            + "verifying it).";
 
     public static final String STAGED_EXPIRY_DAYS_CONFIG = "storage.staged.expiry.days";
     public static final String STAGED_EXPIRY_DAYS_DOC = "Age in days after which the bucket lifecycle rule deletes an "
@@ -128,6 +136,8 @@ public final class ObjectStoreConfig extends AbstractConfig {
                         Importance.MEDIUM, REQUEST_TIMEOUT_MS_DOC)
                 .define(ADMISSION_TIMEOUT_MS_CONFIG, Type.LONG, 1_000L, Range.between(50, 10_000),
                         Importance.MEDIUM, ADMISSION_TIMEOUT_MS_DOC)
+                .define(ADMISSION_STORE_CHECKSUM_CONFIG, Type.BOOLEAN, true, Importance.LOW,
+                        ADMISSION_STORE_CHECKSUM_DOC)
                 .define(STAGED_EXPIRY_DAYS_CONFIG, Type.INT, 2, Range.between(1, 365), Importance.LOW,
                         STAGED_EXPIRY_DAYS_DOC)
                 .define(MAX_FILE_BYTES_CONFIG, Type.LONG, 10L * 1024 * 1024, Range.between(1, 1L << 31),
@@ -193,6 +203,11 @@ public final class ObjectStoreConfig extends AbstractConfig {
 
     public Duration admissionTimeout() {
         return Duration.ofMillis(getLong(ADMISSION_TIMEOUT_MS_CONFIG));
+    }
+
+    /** Whether admission believes the store's own SHA-256 checksum ({@link StoredObject#storeSha256()}). */
+    public boolean admissionTrustsStoreChecksum() {
+        return getBoolean(ADMISSION_STORE_CHECKSUM_CONFIG);
     }
 
     public int stagedExpiryDays() {

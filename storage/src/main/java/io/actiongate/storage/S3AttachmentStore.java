@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.AbortIncompleteMultipartUpload;
 import software.amazon.awssdk.services.s3.model.BucketLifecycleConfiguration;
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
+import software.amazon.awssdk.services.s3.model.ChecksumType;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.ExpirationStatus;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -47,7 +50,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 /**
  * {@link AttachmentStore} over the S3 API (AWS SDK v2, JDK URL-connection transport). Works against AWS S3, MinIO,
  * Ceph RGW and S3Proxy: the SDK's newer default request checksums are only sent when an operation requires them,
- * since several compatible stores refuse them; integrity is ours anyway (SHA-256 of the bytes, checked on read).
+ * since several compatible stores refuse them. Staging sends the SHA-256 the action records as the object's
+ * additional checksum ({@code x-amz-checksum-sha256}): a store that supports it verifies the bytes against it and
+ * returns it on HEAD (checksum mode), which is the admission check's evidence; the executor hashes the bytes it
+ * reads in any case.
  *
  * <p>Logs name object keys and sizes, never bytes, credentials or URLs with signatures.
  */
@@ -115,8 +121,12 @@ public final class S3AttachmentStore implements AttachmentStore {
         String key = Invocations.keyPrefix(keyPrefix, ownerInvocationId) + randomId();
         String sha256 = Sha256.hex(bytes);
         String type = ContentTypes.normalize(contentType);
+        // the store's own checksum: it refuses the upload unless the bytes it received hash to this value, and a
+        // HEAD in checksum mode returns it, so admission need not trust the metadata or read the bytes
+        String checksum = Base64.getEncoder().encodeToString(HexFormat.of().parseHex(sha256));
         call("stage", key, () -> s3.putObject(b -> b.bucket(bucket).key(key).contentType(type)
                         .contentLength((long) bytes.length)
+                        .checksumSHA256(checksum)
                         .metadata(Map.of(META_OWNER, ownerInvocationId, META_SHA256, sha256)),
                 RequestBody.fromBytes(bytes)));
         LOG.debug("staged {} ({} bytes)", key, bytes.length);
@@ -127,8 +137,9 @@ public final class S3AttachmentStore implements AttachmentStore {
     public Optional<StoredObject> describe(String objectKey) {
         try {
             HeadObjectResponse head = call("describe", objectKey,
-                    () -> s3.headObject(b -> b.bucket(bucket).key(objectKey)));
-            return Optional.of(stored(objectKey, head.metadata(), head.contentLength(), head.contentType()));
+                    () -> s3.headObject(b -> b.bucket(bucket).key(objectKey).checksumMode(ChecksumMode.ENABLED)));
+            return Optional.of(stored(objectKey, head.metadata(), head.contentLength(), head.contentType(),
+                    storeSha256(head.checksumSHA256(), head.checksumType())));
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         } catch (S3Exception e) {
@@ -157,7 +168,7 @@ public final class S3AttachmentStore implements AttachmentStore {
             MessageDigest digest = Sha256.newDigest();
             byte[] bytes = readBounded(in, digest, maxBytes, objectKey);
             StoredObject stored = stored(objectKey, response.metadata(), (long) bytes.length,
-                    response.contentType());
+                    response.contentType(), null);
             return Optional.of(new ObjectContent(stored, bytes, HexFormat.of().formatHex(digest.digest())));
         } catch (IOException e) {
             throw new StorageUnavailableException("reading " + objectKey + " failed: " + e.getClass().getSimpleName(),
@@ -279,9 +290,27 @@ public final class S3AttachmentStore implements AttachmentStore {
         s3.close();
     }
 
-    private static StoredObject stored(String key, Map<String, String> metadata, Long length, String contentType) {
+    private static StoredObject stored(String key, Map<String, String> metadata, Long length, String contentType,
+                                       String storeSha256) {
         return new StoredObject(key, metadata.get(META_OWNER), length == null ? -1 : length,
-                ContentTypes.normalize(contentType), metadata.get(META_SHA256));
+                ContentTypes.normalize(contentType), metadata.get(META_SHA256), storeSha256);
+    }
+
+    /**
+     * The store's full-object SHA-256 as hex, or null: absent, a composite checksum of a multipart upload (a hash
+     * of the parts' hashes, {@code "...-3"}), or anything that is not 32 bytes of base64.
+     */
+    static String storeSha256(String checksum, ChecksumType type) {
+        if (checksum == null || checksum.isBlank() || checksum.contains("-")
+                || (type != null && type != ChecksumType.FULL_OBJECT)) {
+            return null;
+        }
+        try {
+            byte[] digest = Base64.getDecoder().decode(checksum.strip());
+            return digest.length == 32 ? HexFormat.of().formatHex(digest) : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private static String randomId() {

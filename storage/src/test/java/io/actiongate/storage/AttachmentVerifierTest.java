@@ -71,4 +71,62 @@ class AttachmentVerifierTest {
         assertThat(f.failure()).isEqualTo(AttachmentFailure.HASH_MISMATCH);
         assertThat(f.reason()).startsWith("attachments[0]: hash mismatch").doesNotContain("secret-ish");
     }
+
+    @Test
+    void shouldReadBackTheKindOfEveryFailureFromItsReasonButNotItsDetail() {
+        for (AttachmentFailure f : AttachmentFailure.values()) {
+            for (int index : new int[] {-1, 0, 7}) {
+                Verification.Failed failed = new Verification.Failed(index, f, "object attachments/t/c/ab: x: y");
+                Verification.Failed read = Verification.Failed.kindOf(failed.reason()).orElseThrow();
+                assertThat(read.failure()).isEqualTo(f);
+                assertThat(read.index()).isEqualTo(index);
+                assertThat(read.kind()).isEqualTo(failed.kind()).doesNotContain("attachments/t/c/ab");
+            }
+        }
+        assertThat(Verification.Failed.kindOf("attachments[0]: made up: x")).isEmpty();
+        assertThat(Verification.Failed.kindOf("https://store.example/x?X-Amz-Signature=1")).isEmpty();
+        assertThat(Verification.Failed.kindOf(null)).isEmpty();
+    }
+
+    @Test
+    void shouldHashTheBytesAtAdmissionWhenTheStoreKeepsNoChecksumOfItsOwn() {
+        AttachmentRef ref = store.stage("t/c", "text/plain", "pay 1 to A".getBytes());
+        // same size, same type, the metadata's SHA-256 still the approved one: only the bytes tell
+        store.replaceKeepingMetadata(ref.objectKey(), "pay 9 to B".getBytes());
+        int before = store.reads.get();
+
+        assertThat(failure(verifier.verifyStored(List.of(ref), "t/c", limits)))
+                .isEqualTo(AttachmentFailure.HASH_MISMATCH);
+        assertThat(store.reads.get()).as("the bytes were read").isEqualTo(before + 1);
+    }
+
+    @Test
+    void shouldTakeTheStoresOwnChecksumAtAdmissionWithoutReadingTheBytes() {
+        store.storeChecksums = true;
+        AttachmentRef ref = store.stage("t/c", "text/plain", "pay 1 to A".getBytes());
+        assertThat(verifier.verifyStored(List.of(ref), "t/c", limits).ok()).isTrue();
+        assertThat(store.reads.get()).isZero();
+
+        store.replaceKeepingMetadata(ref.objectKey(), "pay 9 to B".getBytes());
+        assertThat(failure(verifier.verifyStored(List.of(ref), "t/c", limits)))
+                .isEqualTo(AttachmentFailure.HASH_MISMATCH);
+        assertThat(store.reads.get()).isZero();
+    }
+
+    @Test
+    void shouldAlwaysHashTheBytesWhenTheStoresChecksumIsNotTrusted() {
+        store.storeChecksums = true;
+        AttachmentVerifier reading = new AttachmentVerifier(store, "attachments/", false);
+        AttachmentRef ref = store.stage("t/c", "text/plain", "pay 1 to A".getBytes());
+        assertThat(reading.verifyStored(List.of(ref), "t/c", limits).ok()).isTrue();
+        assertThat(store.reads.get()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseAtAdmissionAnObjectLargerThanDeclaredWithoutReadingItAll() {
+        AttachmentRef ref = store.stage("t/c", "text/plain", "12345".getBytes());
+        AttachmentRef smaller = new AttachmentRef(ref.objectKey(), ref.sha256(), 4, "text/plain", "t/c");
+        assertThat(failure(verifier.verifyStored(List.of(smaller), "t/c", limits)))
+                .isEqualTo(AttachmentFailure.SIZE_MISMATCH);
+    }
 }

@@ -7,12 +7,17 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A store in memory for unit tests; {@link #unavailable} makes every call fail as an outage would. */
+/**
+ * A store in memory for unit tests; {@link #unavailable} makes every call fail as an outage would,
+ * {@link #storeChecksums} makes it keep its own SHA-256 of what it received (as S3 additional checksums do).
+ */
 final class InMemoryAttachmentStore implements AttachmentStore {
 
     private final Map<String, StoredBytes> objects = new ConcurrentHashMap<>();
     private final AtomicInteger counter = new AtomicInteger();
+    final AtomicInteger reads = new AtomicInteger();
     volatile boolean unavailable;
+    volatile boolean storeChecksums;
 
     private record StoredBytes(StoredObject meta, byte[] bytes) {
     }
@@ -28,8 +33,19 @@ final class InMemoryAttachmentStore implements AttachmentStore {
         check();
         String key = Invocations.keyPrefix("attachments/", owner) + counter.incrementAndGet();
         String sha = S3AttachmentStore.Sha256.hex(bytes);
-        objects.put(key, new StoredBytes(new StoredObject(key, owner, bytes.length, contentType, sha), bytes));
+        objects.put(key, new StoredBytes(new StoredObject(key, owner, bytes.length, contentType, sha,
+                storeChecksums ? sha : null), bytes));
         return new AttachmentRef(key, sha, bytes.length, contentType, owner);
+    }
+
+    /**
+     * Replaces an object's bytes as its uploader could, keeping the user metadata it had (owner, SHA-256): the
+     * metadata then lies. The store's own checksum, where it keeps one, is of the new bytes.
+     */
+    void replaceKeepingMetadata(String key, byte[] bytes) {
+        StoredObject old = objects.get(key).meta();
+        objects.put(key, new StoredBytes(new StoredObject(key, old.ownerInvocationId(), bytes.length,
+                old.contentType(), old.sha256(), storeChecksums ? S3AttachmentStore.Sha256.hex(bytes) : null), bytes));
     }
 
     @Override
@@ -41,6 +57,7 @@ final class InMemoryAttachmentStore implements AttachmentStore {
     @Override
     public Optional<ObjectContent> read(String objectKey, long maxBytes) {
         check();
+        reads.incrementAndGet();
         return Optional.ofNullable(objects.get(objectKey)).map(o -> {
             if (o.bytes().length > maxBytes) {
                 throw new ObjectTooLargeException("too large");

@@ -142,10 +142,14 @@ class S3AttachmentStoreIT {
         AttachmentVerifier verifier = new AttachmentVerifier(store, config.keyPrefix());
         assertThat(verifier.verifyStored(List.of(ref), "task-5/call-1", LIMITS).ok()).isTrue();
 
-        // the swap copies every piece of metadata: HEAD alone cannot tell, the bytes read can
+        // the swap copies every piece of metadata: the metadata cannot tell, the bytes read can; with no checksum
+        // of the store's own, admission reads them too
         overwrite(ref, bytes("the altered! text"), "text/plain", Map.of(S3AttachmentStore.META_OWNER,
                 "task-5/call-1", S3AttachmentStore.META_SHA256, ref.sha256()));
-        assertThat(verifier.verifyStored(List.of(ref), "task-5/call-1", LIMITS).ok()).isTrue();
+        assertThat(store.describe(ref.objectKey()).orElseThrow().sha256()).as("the metadata lies")
+                .isEqualTo(ref.sha256());
+        assertThat(failure(verifier.verifyStored(List.of(ref), "task-5/call-1", LIMITS)))
+                .isEqualTo(AttachmentFailure.HASH_MISMATCH);
         assertThat(failure(verifier.verifyAndLoad(List.of(ref), "task-5/call-1", LIMITS)))
                 .isEqualTo(AttachmentFailure.HASH_MISMATCH);
 
@@ -164,6 +168,34 @@ class S3AttachmentStoreIT {
         assertThat(failure(verifier.verifyAndLoad(List.of(ref), "task-5/call-1", LIMITS)))
                 .isEqualTo(AttachmentFailure.CONTENT_TYPE_MISMATCH);
         store.deleteOwnedBy("task-5/call-1");
+    }
+
+    @Test
+    void shouldKeepTheStoresOwnChecksumOfEveryStagedObject() {
+        AttachmentRef ref = store.stage("task-7/call-1", "text/plain", bytes("checksummed by the store"));
+
+        StoredObject stored = store.describe(ref.objectKey()).orElseThrow();
+        assertThat(stored.storeSha256()).isEqualTo(ref.sha256());
+        store.deleteOwnedBy("task-7/call-1");
+    }
+
+    @Test
+    void shouldRefuseAnUploadWhoseChecksumIsNotOfItsBytes() {
+        // S3Proxy verifies x-amz-checksum-sha256 against the body, as S3 does: nobody can store a forged checksum
+        AttachmentRef ref = store.stage("task-8/call-1", "text/plain", bytes("the approved text"));
+        assertThatThrownBy(() -> overwrite(ref, bytes("the altered! text"), "text/plain", Map.of(
+                S3AttachmentStore.META_OWNER, "task-8/call-1", S3AttachmentStore.META_SHA256, ref.sha256()),
+                ref.sha256())).isInstanceOf(software.amazon.awssdk.services.s3.model.S3Exception.class);
+        assertThat(store.read(ref.objectKey(), 1024).orElseThrow().bytes()).isEqualTo(bytes("the approved text"));
+
+        // the other bytes with their own, true checksum: stored, and admission sees they are not the action's
+        overwrite(ref, bytes("the altered! text"), "text/plain", Map.of(S3AttachmentStore.META_OWNER,
+                "task-8/call-1", S3AttachmentStore.META_SHA256, ref.sha256()),
+                S3AttachmentStore.Sha256.hex(bytes("the altered! text")));
+        AttachmentVerifier verifier = new AttachmentVerifier(store, config.keyPrefix());
+        assertThat(failure(verifier.verifyStored(List.of(ref), "task-8/call-1", LIMITS)))
+                .isEqualTo(AttachmentFailure.HASH_MISMATCH);
+        store.deleteOwnedBy("task-8/call-1");
     }
 
     @Test
@@ -209,6 +241,12 @@ class S3AttachmentStoreIT {
 
     /** Replaces an object behind the store's back, as an attacker with bucket access would. */
     private static void overwrite(AttachmentRef ref, byte[] content, String type, Map<String, String> metadata) {
+        overwrite(ref, content, type, metadata, null);
+    }
+
+    /** As above, sending {@code sha256Hex} as the object's additional checksum when not null. */
+    private static void overwrite(AttachmentRef ref, byte[] content, String type, Map<String, String> metadata,
+                                  String sha256Hex) {
         try (S3Client raw = S3Client.builder().endpointOverride(server.endpoint()).forcePathStyle(true)
                 .region(software.amazon.awssdk.regions.Region.US_EAST_1)
                 .credentialsProvider(() -> software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
@@ -216,8 +254,13 @@ class S3AttachmentStoreIT {
                         SecretReference.resolve("secret", "file:" + dir.resolve("secrets/s3-secret-access-key"))))
                 .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
                 .build()) {
-            raw.putObject(b -> b.bucket("it-bucket").key(ref.objectKey()).contentType(type).metadata(metadata),
-                    RequestBody.fromBytes(content));
+            raw.putObject(b -> {
+                b.bucket("it-bucket").key(ref.objectKey()).contentType(type).metadata(metadata);
+                if (sha256Hex != null) {
+                    b.checksumSHA256(java.util.Base64.getEncoder().encodeToString(
+                            java.util.HexFormat.of().parseHex(sha256Hex)));
+                }
+            }, RequestBody.fromBytes(content));
         }
         assertThat(Optional.of(ref)).isPresent();
     }

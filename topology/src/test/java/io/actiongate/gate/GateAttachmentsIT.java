@@ -122,6 +122,22 @@ class GateAttachmentsIT {
     }
 
     @Test
+    void shouldRefuseBytesStagedWithForgedMetadataAtAdmission() throws Exception {
+        gate(admission);
+        AttachmentRef staged = stage("att-forged", "pay 100 EUR to account A").get(0);
+        // the tool host replaces the bytes and copies every piece of metadata, sending no checksum of the store's
+        server.overwrite("gate-it", staged.objectKey(), "pay 900 EUR to account B".getBytes(StandardCharsets.UTF_8),
+                "text/plain", Map.of(S3AttachmentStore.META_OWNER, staged.ownerInvocationId(),
+                        S3AttachmentStore.META_SHA256, staged.sha256()));
+        gate.propose(withAttachments("att-forged", List.of(staged)));
+
+        Receipt r = gate.lastReceipt();
+        assertThat(r.getStatus()).as("refused before any human sees it").isEqualTo(ReceiptStatus.REJECTED);
+        assertThat(r.getReasonCode()).isEqualTo(ReasonCode.ATTACHMENT_INVALID.name());
+        assertThat(r.getReason()).contains("hash mismatch");
+    }
+
+    @Test
     void shouldRefuseMissingForeignAndDisallowedAttachments() {
         gate(admission);
         AttachmentRef staged = stage("att-3", "x").get(0);
@@ -185,6 +201,70 @@ class GateAttachmentsIT {
         assertThat(r7.getStatus()).isEqualTo(ReceiptStatus.FAILED);
         assertThat(r7.getReasonCode()).isEqualTo(ReasonCode.ATTACHMENT_INVALID.name());
         assertThat(gate.attempts.isEmpty()).as("no further attempt").isTrue();
+    }
+
+    @Test
+    void shouldNameTheKindOfTheExecutorsRefusalInTheReceiptWithoutItsDetail() {
+        gate(admission);
+        // the executor's error_detail, as AttachmentDispatchGuard writes it: the kind, then a detail naming the key
+        Map<String, String> kinds = Map.of(
+                "attachments[0]: hash mismatch: SHA-256 of object %s differs from the action's",
+                "refused before dispatch: attachments[0]: hash mismatch",
+                "attachments[0]: size mismatch: object larger than 5 bytes of %s",
+                "refused before dispatch: attachments[0]: size mismatch",
+                "attachments[0]: missing: no object %s",
+                "refused before dispatch: attachments[0]: missing");
+        int n = 0;
+        for (Map.Entry<String, String> kind : kinds.entrySet()) {
+            String call = "att-kind-" + n++;
+            List<AttachmentRef> refs = stage(call, "bytes");
+            ActionProposal p = gate.propose(withAttachments(call, refs));
+            gate.approve(p);
+            gate.attempts.readValue();
+            gate.report(gate.outcome(p, 1, OutcomeStatus.NOT_DISPATCHED).setDispatched(false)
+                    .setErrorCode(ReasonCode.ATTACHMENT_INVALID.name())
+                    .setErrorDetail(kind.getKey().formatted(refs.get(0).objectKey())));
+
+            Receipt r = gate.lastReceipt();
+            assertThat(r.getStatus()).isEqualTo(ReceiptStatus.FAILED);
+            assertThat(r.getReason()).isEqualTo(kind.getValue()).doesNotContain(refs.get(0).objectKey());
+        }
+
+        // free text that is not the guard's shape is not copied either
+        List<AttachmentRef> refs = stage("att-kind-free", "bytes");
+        ActionProposal p = gate.propose(withAttachments("att-kind-free", refs));
+        gate.approve(p);
+        gate.attempts.readValue();
+        gate.report(gate.outcome(p, 1, OutcomeStatus.NOT_DISPATCHED).setDispatched(false)
+                .setErrorCode(ReasonCode.ATTACHMENT_INVALID.name())
+                .setErrorDetail("see https://store.example/x?X-Amz-Signature=abc"));
+        assertThat(gate.lastReceipt().getReason()).isEqualTo("refused before dispatch: attachments not verified");
+    }
+
+    @Test
+    void shouldSayTheStoreWasUnavailableWhenTheAttemptsRunOut() {
+        gate(admission);
+        List<AttachmentRef> refs = stage("att-outage", "bytes");
+        ActionProposal p = gate.propose(withAttachments("att-outage", refs));
+        gate.approve(p);
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            assertThat(gate.attempts.readValue().getAttempt()).isEqualTo(attempt);
+            gate.report(gate.outcome(p, attempt, OutcomeStatus.NOT_DISPATCHED).setDispatched(false)
+                    .setErrorCode("STORAGE_UNAVAILABLE")
+                    .setErrorDetail("attachments[0]: storage unavailable: read " + refs.get(0).objectKey()
+                            + " failed: ConnectException"));
+            Receipt r = gate.lastReceipt();
+            if (attempt < 3) {
+                assertThat(r.getReason()).isEqualTo("attempt " + (attempt + 1) + " scheduled (attempt " + attempt
+                        + " not dispatched: attachments[0]: storage unavailable)");
+                gate.advance(Duration.ofMinutes(5));
+            } else {
+                assertThat(r.getStatus()).isEqualTo(ReceiptStatus.FAILED);
+                assertThat(r.getReasonCode()).isEqualTo(ReasonCode.RETRIES_EXHAUSTED.name());
+                assertThat(r.getReason()).isEqualTo("3 attempts used; attempt 3 not dispatched: "
+                        + "attachments[0]: storage unavailable");
+            }
+        }
     }
 
     @Test

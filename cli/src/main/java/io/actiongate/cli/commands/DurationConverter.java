@@ -1,17 +1,17 @@
 package io.actiongate.cli.commands;
 
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** {@code 90s}, {@code 15m}, {@code 2h}, {@code 1d} or ISO-8601 ({@code PT15M}). */
-public final class DurationConverter implements ITypeConverter<Duration> {
+import io.actiongate.config.DurationParser;
 
-    private static final Pattern SHORT = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");
+/**
+ * A duration option in the syntax every configuration key uses ({@link DurationParser}): {@code 90s}, {@code 15m},
+ * {@code 2h}, {@code 1d}, ISO-8601 ({@code PT15M}) or plain milliseconds.
+ */
+public final class DurationConverter implements ITypeConverter<Duration> {
 
     @Override
     public Duration convert(String value) {
@@ -19,21 +19,10 @@ public final class DurationConverter implements ITypeConverter<Duration> {
     }
 
     public static Duration parse(String value) {
-        Matcher m = SHORT.matcher(value.trim());
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
-        }
         try {
-            return Duration.parse(value.trim());
-        } catch (DateTimeParseException e) {
-            throw new TypeConversionException("'" + value + "' is not a duration like 90s, 15m, 2h or PT15M");
+            return DurationParser.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new TypeConversionException("'" + value + "' is not a duration like 90s, 15m, 2h, 1d or PT15M");
         }
     }
 }

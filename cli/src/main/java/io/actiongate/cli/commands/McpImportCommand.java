@@ -19,8 +19,9 @@ import io.actiongate.mcp.McpImport;
  * automatically.
  */
 @Command(name = "import", description = {
-        "Trust named tools of an upstream MCP server: writes their ToolDescriptor policy records (schema hash and",
-        "annotations as the upstream offers them now; approval NONE only for readOnlyHint=true and not destructive)."})
+        "Trust named tools of an upstream MCP server: write their ToolDescriptor policy records.",
+        "Each record holds the tool's schema hash and annotations as the upstream offers them now; approval is "
+                + "NONE only for readOnlyHint=true and not destructive."})
 public final class McpImportCommand extends OperatorCommand {
 
     @Mixin

@@ -2,6 +2,7 @@ package io.actiongate.cli.commands;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 import io.actiongate.storage.AttachmentStore;
 import io.actiongate.storage.ObjectStoreConfig;
@@ -21,11 +22,18 @@ public final class StorageCommand extends OperatorCommand {
     @Command(name = "init", description = {
             "Create the attachments bucket if it is missing and install the lifecycle rule that expires abandoned "
                     + "staged objects after storage.staged.expiry.days (a backstop: the receipts cleaner deletes "
-                    + "them first). Safe to run again."})
+                    + "them first). Safe to run again.",
+            "Exits non-zero when the rule could not be installed (e.g. the store does not implement lifecycle "
+                    + "rules), unless --allow-missing-lifecycle is given."})
     static final class Init extends OperatorCommand {
 
         @Mixin
         StorageOptions storage = new StorageOptions();
+
+        @Option(names = "--allow-missing-lifecycle", description = "Exit 0 even when the store did not install the "
+                + "expiry rule (S3Proxy's filesystem backend, dev): abandoned staged objects then have no backstop "
+                + "but the receipts cleaner.")
+        boolean allowMissingLifecycle;
 
         @Override
         int execute() {
@@ -38,6 +46,12 @@ public final class StorageCommand extends OperatorCommand {
                         + " day(s)"
                         : "not installed: " + result.lifecycleNote()));
                 out().flush();
+                if (!result.lifecycleInstalled() && !allowMissingLifecycle) {
+                    // an automated install must notice: without the rule nothing expires abandoned stagings
+                    throw new CommandFailure("the lifecycle rule was not installed, so abandoned staged objects "
+                            + "never expire; install an expiry rule on the bucket yourself, or accept this with "
+                            + "--allow-missing-lifecycle");
+                }
             }
             return 0;
         }

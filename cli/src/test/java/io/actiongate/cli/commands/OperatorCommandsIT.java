@@ -79,7 +79,8 @@ class OperatorCommandsIT {
         Path file = dir.resolve("proposal.json");
         Files.writeString(file, ProposalJsonTest.minimal().toString());
 
-        Cli.Result result = Cli.run(kafkaArgs("propose", "--file", file.toString(), "--tool-call-id", "call-7"));
+        Cli.Result result = Cli.run(kafkaArgs("propose", "--file", file.toString(), "--tool-call-id", "call-7",
+                "--no-wait"));
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         List<ConsumerRecord<String, ActionProposal>> records = readAll(Topics.PROPOSALS, 1);

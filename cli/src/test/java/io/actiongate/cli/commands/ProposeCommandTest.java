@@ -132,4 +132,50 @@ class ProposeCommandTest {
         assertThat(receipts.exitCode()).isEqualTo(1);
         assertThat(receipts.err()).isEqualTo("error: cannot reach Kafka at " + broker + ": timed out listing topics\n");
     }
+
+    @Test
+    void everyProposeOptionShouldSayWhatItIsInHelp() {
+        picocli.CommandLine propose = io.actiongate.cli.Main.commandLine(new java.io.PrintWriter(
+                new java.io.StringWriter()), new java.io.PrintWriter(new java.io.StringWriter()))
+                .getSubcommands().get("propose");
+
+        assertThat(propose.getCommandSpec().options()).isNotEmpty().allSatisfy(option ->
+                assertThat(String.join(" ", option.description())).as(option.longestName()).isNotBlank());
+        assertThat(Cli.run("propose", "--help").out()).contains("--no-wait").contains("--wait=DURATION")
+                .contains("--review-url=URL");
+    }
+
+    @Test
+    void helpOfACommandGroupShouldShowEachSubcommandsWholeSummary() {
+        Cli.Result mcp = Cli.run("mcp", "--help");
+
+        assertThat(mcp.exitCode()).isZero();
+        assertThat(mcp.out().replaceAll("\\s+", " ")).contains("import Trust named tools of an upstream MCP server: "
+                + "write their ToolDescriptor policy records.");
+    }
+
+    @Test
+    void everySubcommandSummaryShouldBeAWholeSentence() {
+        java.util.List<String> cut = new java.util.ArrayList<>();
+        java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>();
+        todo.add(io.actiongate.cli.Main.commandLine(new java.io.PrintWriter(new java.io.StringWriter()),
+                new java.io.PrintWriter(new java.io.StringWriter())));
+        while (!todo.isEmpty()) {
+            picocli.CommandLine c = todo.poll();
+            String[] description = c.getCommandSpec().usageMessage().description();
+            if (c.getParent() != null && description.length > 0 && !description[0].strip().matches(".*[.)]$")) {
+                cut.add(c.getCommandSpec().qualifiedName() + ": " + description[0]);
+            }
+            todo.addAll(c.getSubcommands().values());
+        }
+        assertThat(cut).as("the command list shows only the first description line").isEmpty();
+    }
+
+    @Test
+    void shouldBuildTheReviewUrlFromTheApprovalServicesUrlOrATemplate() {
+        assertThat(ProposeCommand.reviewUrl("https://approve.example.com/", "T-1", "c-1"))
+                .isEqualTo("https://approve.example.com/review/T-1/c-1");
+        assertThat(ProposeCommand.reviewUrl("https://ui.example.com/a?task={task_id}&call={tool_call_id}", "T-1",
+                "c-1")).isEqualTo("https://ui.example.com/a?task=T-1&call=c-1");
+    }
 }

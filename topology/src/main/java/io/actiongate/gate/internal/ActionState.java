@@ -3,6 +3,7 @@ package io.actiongate.gate.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
@@ -19,7 +20,7 @@ import io.actiongate.key.ActionKey;
  * name, so states written when these were strings read back unchanged.
  *
  * @param v                 layout version, {@link #VERSION}
- * @param action            the frozen action as proposed; {@code inputJson} is dropped for rejected proposals
+ * @param action            the frozen action as proposed; a rejected proposal keeps only {@link Action#withoutInput()}
  * @param phase             lifecycle phase
  * @param reasonCode        reason code of the last refusal or failure, null otherwise
  * @param reason            redacted detail for the receipt, never input text
@@ -154,11 +155,18 @@ public record ActionState(
             attachments = attachments == null ? List.of() : List.copyOf(attachments);
         }
 
-        /** The same action without its input body (kept for rejected proposals: identity needs only the digest). */
+        /**
+         * What a refused action keeps: what its receipt and the identity check of a redelivery need (ids, tool,
+         * input digest, the count and digests of its attachments). Everything the refusal may have been about goes:
+         * the input body, the summary, the idempotency and business keys, and every attachment reference (object
+         * key, content type, owner), which may hold an upload URL with a signature, credentials or a local path. A
+         * refused action sits in {@code gate-actions} and its changelog for the dedupe window, so nothing a proposal
+         * was refused for may stay there.
+         */
         public Action withoutInput() {
             return new Action(taskId, toolCallId, taskVersion, orgId, principalId, profileId, authorizationEpoch,
-                    provider, operation, toolName, toolSchemaHash, null, inputDigest, summary, idempotencyKey,
-                    businessOperationId, origin, attachments);
+                    provider, operation, toolName, toolSchemaHash, null, inputDigest, null, null, null, origin,
+                    attachments.stream().map(AttachmentRef::digestOnly).toList());
         }
 
         /** The action key {@code task_id/tool_call_id}. */
@@ -182,8 +190,17 @@ public record ActionState(
     public record OriginRef(String conversationId, String turnId, String assistantMessageId, String humanMessageId) {
     }
 
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record AttachmentRef(String objectKey, String sha256, long sizeBytes, String contentType,
                                 String ownerInvocationId) {
+
+        private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
+
+        /** The digest and size only, and the digest only when it is one (a refused value may be anything). */
+        public AttachmentRef digestOnly() {
+            return new AttachmentRef(null, sha256 != null && SHA256_HEX.matcher(sha256).matches() ? sha256 : null,
+                    sizeBytes, null, null);
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.avro.OutcomeStatus;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.GateConfig;
 
@@ -71,7 +72,8 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
                 if (refusal != null) {
                     // a retry would read the same object and descriptor again: settle with the executor's reason
                     lifecycle.save(state, observed.withResolution(ActionState.Resolver.GATE, null, null)
-                            .to(Phase.FAILED, refusal, "refused before dispatch", now));
+                            .to(Phase.FAILED, refusal, "refused before dispatch: " + DispatchRefusals.kind(o),
+                                    now));
                 } else {
                     retry(state, observed, o, now);
                 }
@@ -83,9 +85,13 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
     }
 
     private void retry(ActionState state, ActionState observed, AttemptOutcome o, long now) {
+        // an attempt the executor refused before sending says why, so the receipt tells a store outage apart
+        String why = o.getStatus() == OutcomeStatus.NOT_DISPATCHED
+                ? "attempt " + o.getAttempt() + " not dispatched: " + DispatchRefusals.kind(o) : null;
         if (observed.attemptCount() >= config.retryMaxAttempts()) {
             lifecycle.save(state, observed.withResolution(ActionState.Resolver.GATE, null, null).to(Phase.FAILED,
-                    ReasonCode.RETRIES_EXHAUSTED, observed.attemptCount() + " attempts used", now));
+                    ReasonCode.RETRIES_EXHAUSTED, observed.attemptCount() + " attempts used"
+                            + (why == null ? "" : "; " + why), now));
             return;
         }
         long retryAt = o.getRetryAt() != null ? o.getRetryAt().toEpochMilli()
@@ -96,7 +102,8 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
             return;
         }
         lifecycle.save(state, observed.withTimer(null, Math.max(retryAt, now))
-                .to(Phase.RETRY_WAIT, null, "attempt " + (observed.attemptCount() + 1) + " scheduled", now));
+                .to(Phase.RETRY_WAIT, null, "attempt " + (observed.attemptCount() + 1) + " scheduled"
+                        + (why == null ? "" : " (" + why + ")"), now));
     }
 
     /** The executor's definite pre-dispatch refusals; anything else not dispatched may be retried. */
