@@ -1,5 +1,7 @@
 package io.actiongate.cli.commands;
 
+import io.actiongate.cli.ExitCodes;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,11 +44,11 @@ import io.actiongate.topics.Topics;
 public final class ProposeCommand extends OperatorCommand {
 
     /** The gate refused the proposal at admission. */
-    static final int EXIT_REJECTED = 4;
+    static final int EXIT_REJECTED = ExitCodes.REJECTED;
     /** The key already holds another tool or input: the gate published an {@code IdentityConflict}. */
-    static final int EXIT_CONFLICT = 5;
+    static final int EXIT_CONFLICT = ExitCodes.CONFLICT;
     /** Published, but no receipt came within {@code --wait} (is the gate running?). */
-    static final int EXIT_NO_RECEIPT = 6;
+    static final int EXIT_NO_RECEIPT = ExitCodes.NO_RECEIPT;
 
     static final String REVIEW_URL_ENV = "ACTIONGATE_REVIEW_URL";
 
