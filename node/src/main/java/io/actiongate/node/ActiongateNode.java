@@ -31,6 +31,7 @@ import io.actiongate.http.GateHttpServer;
 import io.actiongate.http.GateMetrics;
 import io.actiongate.http.HttpServerConfig;
 import io.actiongate.http.KafkaMetricsBridge;
+import io.actiongate.http.ProposalApi;
 import io.actiongate.http.StreamsActionStateQuery;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpGateway;
@@ -85,7 +86,16 @@ public final class ActiongateNode implements AutoCloseable {
         GateMetrics metrics = new GateMetrics(registry);
         JvmMetrics.builder().register(registry);
         KafkaMetricsBridge.register(registry);
-        http = new GateHttpServer(HttpServerConfig.from(config), actions, registry, this::ready).start();
+        GateHttpServer server = new GateHttpServer(HttpServerConfig.from(config), actions, registry, this::ready);
+        if (roles.contains(Role.GATE)) {
+            // POST /v1/proposals: tool hosts of any language propose over HTTP (off until its tokens file is set)
+            Optional<ProposalApi> proposals = ProposalApi.start(config);
+            if (proposals.isPresent()) {
+                started.push(proposals.get());
+                server.withProposals(proposals.get());
+            }
+        }
+        http = server.start();
         started.push(http);
 
         // the executor and reconciler call providers, with credentials; the gate only classifies (below)
