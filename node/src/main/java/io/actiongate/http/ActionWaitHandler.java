@@ -115,7 +115,14 @@ final class ActionWaitHandler implements HttpHandler {
                 return;
             }
             handedOff = true;
-            ActionStateQuery.Route route = query.route(key.get().toString());
+            ActionStateQuery.Route route;
+            try {
+                route = query.route(key.get().toString());
+            } catch (RuntimeException e) {
+                answers.finish(exchange, () -> Responses.json(exchange, 503,
+                        HttpJson.error("unavailable", "key ownership is not known now; retry")));
+                return;
+            }
             if (route instanceof ActionStateQuery.Remote remote
                     && exchange.getRequestHeaders().getFirst(ActionsHandler.FORWARDED_HEADER) == null) {
                 forward(exchange, remote, key.get(), wait);

@@ -48,6 +48,7 @@ public final class GateHttpServer implements AutoCloseable {
     private HttpServer server;
     private ThreadPoolExecutor executor;
     private ProposalApi proposals;
+    private ProposalApiConfig waitLimits;
     private AsyncAnswers answers;
 
     static {
@@ -76,6 +77,18 @@ public final class GateHttpServer implements AutoCloseable {
             throw new IllegalStateException("already started");
         }
         this.proposals = Objects.requireNonNull(api, "api");
+        return this;
+    }
+
+    /**
+     * The limits of long polls ({@code http.actions.max.wait.ms}, {@code http.actions.max.waiters}) when no
+     * {@link #withProposals} gives them. Call before {@link #start}. Returns {@code this}.
+     */
+    public synchronized GateHttpServer withWaitLimits(ProposalApiConfig limits) {
+        if (server != null) {
+            throw new IllegalStateException("already started");
+        }
+        this.waitLimits = Objects.requireNonNull(limits, "limits");
         return this;
     }
 
@@ -114,7 +127,8 @@ public final class GateHttpServer implements AutoCloseable {
         executor.allowCoreThreadTimeOut(true);
         created.setExecutor(executor);
         AuthFilter auth = new AuthFilter(tokens, security.clientCertificates());
-        ProposalApiConfig waits = proposals != null ? proposals.config() : new ProposalApiConfig(java.util.Map.of());
+        ProposalApiConfig waits = proposals != null ? proposals.config()
+                : waitLimits != null ? waitLimits : new ProposalApiConfig(java.util.Map.of());
         answers = new AsyncAnswers(waits.maxWaiters());
         HttpContext v1 = created.createContext(ActionsHandler.PREFIX, new ActionWaitHandler(
                 new ActionsHandler(actions, tls), actions, answers, waits.maxWait(), tls));

@@ -161,6 +161,11 @@ final class ProposalsHandler implements HttpHandler {
             Thread.currentThread().interrupt();
             answers.finish(exchange, () -> Responses.json(exchange, 503, HttpJson.error("unavailable", "interrupted")));
             return true;
+        } catch (RuntimeException e) {
+            LOG.warn("proposal not published: {}", e.getClass().getName());
+            answers.finish(exchange, () -> Responses.json(exchange, 503,
+                    HttpJson.error("unavailable", "the proposal was not published; retry with the same ids")));
+            return true;
         }
         ActionKey key = new ActionKey(parsed.taskId(), parsed.toolCallId());
         handle.receipt().whenComplete((receipt, failure) -> answers.finish(exchange,

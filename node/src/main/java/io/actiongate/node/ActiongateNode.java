@@ -32,6 +32,7 @@ import io.actiongate.http.GateMetrics;
 import io.actiongate.http.HttpServerConfig;
 import io.actiongate.http.KafkaMetricsBridge;
 import io.actiongate.http.ProposalApi;
+import io.actiongate.http.ProposalApiConfig;
 import io.actiongate.http.StreamsActionStateQuery;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpGateway;
@@ -86,7 +87,8 @@ public final class ActiongateNode implements AutoCloseable {
         GateMetrics metrics = new GateMetrics(registry);
         JvmMetrics.builder().register(registry);
         KafkaMetricsBridge.register(registry);
-        GateHttpServer server = new GateHttpServer(HttpServerConfig.from(config), actions, registry, this::ready);
+        GateHttpServer server = new GateHttpServer(HttpServerConfig.from(config), actions, registry, this::ready)
+                .withWaitLimits(new ProposalApiConfig(config));
         if (roles.contains(Role.GATE)) {
             // POST /v1/proposals: tool hosts of any language propose over HTTP (off until its tokens file is set)
             Optional<ProposalApi> proposals = ProposalApi.start(config);
