@@ -351,7 +351,7 @@ class HttpProposalsIT {
             }
             assertThat(process.exitValue()).as(String.join("\n", lines)).isZero();
             assertThat(lines).as(String.join("\n", lines)).anySatisfy(l -> assertThat(l)
-                    .startsWith("state WAITING_APPROVAL review http://127.0.0.1:8081/review/" + TASK + "/" + call));
+                    .startsWith("state WAITING_APPROVAL review http://127.0.0.1:8081/review/" + ActionKey.format(TASK, call)));
             assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("conflict existing sha256:"));
             assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("final SUCCEEDED"));
             assertThat(proxy.violations()).isEmpty();
