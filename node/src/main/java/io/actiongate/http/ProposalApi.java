@@ -34,12 +34,26 @@ public final class ProposalApi implements AutoCloseable {
     private final BearerTokens tokens;
     private final ActionGateClient client;
     private final PolicyView policy;
+    private volatile String reviewTemplate;
 
     private ProposalApi(ProposalApiConfig config, BearerTokens tokens, ActionGateClient client, PolicyView policy) {
         this.config = config;
         this.tokens = tokens;
         this.client = client;
         this.policy = policy;
+        this.reviewTemplate = config.reviewUrl();
+    }
+
+    /**
+     * The approval service this node runs is at {@code publicUrl} (its port is known only once it started): the
+     * review URL points there unless {@value ProposalApiConfig#REVIEW_URL_CONFIG} is set.
+     */
+    public void reviewOn(java.net.URI publicUrl) {
+        if (!config.reviewUrlConfigured()) {
+            String origin = publicUrl.toString();
+            reviewTemplate = (origin.endsWith("/") ? origin.substring(0, origin.length() - 1) : origin)
+                    + "/review/{task_id}/{tool_call_id}";
+        }
     }
 
     /** Empty when {@value ProposalApiConfig#TOKENS_FILE_CONFIG} is unset; otherwise connects and reads the policy. */
@@ -97,7 +111,7 @@ public final class ProposalApi implements AutoCloseable {
      * so they are valid path characters as they are.
      */
     String reviewUrl(ActionKey key) {
-        String template = config.reviewUrl();
+        String template = reviewTemplate;
         return template == null ? null
                 : template.replace("{task_id}", key.taskId()).replace("{tool_call_id}", key.toolCallId());
     }

@@ -90,6 +90,11 @@ public final class ProposalApiConfig extends AbstractConfig {
         return origin + "/review/{task_id}/{tool_call_id}";
     }
 
+    /** Whether {@value #REVIEW_URL_CONFIG} is set (then nothing overrides it). */
+    boolean reviewUrlConfigured() {
+        return !getString(REVIEW_URL_CONFIG).isBlank();
+    }
+
     public Duration answerTimeout() {
         return Duration.ofMillis(getLong(ANSWER_TIMEOUT_CONFIG));
     }

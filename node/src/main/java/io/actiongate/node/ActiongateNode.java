@@ -59,6 +59,7 @@ public final class ActiongateNode implements AutoCloseable {
     private ApproverService approver;
     private ConnectorRegistry connectors;
     private McpGateway mcpGateway;
+    private ProposalApi proposals;
 
     private ActiongateNode(Set<Role> roles, NodeConfig nodeConfig) {
         this.roles = EnumSet.copyOf(roles);
@@ -91,10 +92,11 @@ public final class ActiongateNode implements AutoCloseable {
                 .withWaitLimits(new ProposalApiConfig(config));
         if (roles.contains(Role.GATE)) {
             // POST /v1/proposals: tool hosts of any language propose over HTTP (off until its tokens file is set)
-            Optional<ProposalApi> proposals = ProposalApi.start(config);
-            if (proposals.isPresent()) {
-                started.push(proposals.get());
-                server.withProposals(proposals.get());
+            Optional<ProposalApi> api = ProposalApi.start(config);
+            if (api.isPresent()) {
+                proposals = api.get();
+                started.push(proposals);
+                server.withProposals(proposals);
             }
         }
         http = server.start();
@@ -140,6 +142,9 @@ public final class ActiongateNode implements AutoCloseable {
         if (roles.contains(Role.APPROVER)) {
             approver = ApproverService.start(config);
             started.push(approver);
+            if (proposals != null) {
+                proposals.reviewOn(approver.publicUrl());
+            }
         }
         if (roles.contains(Role.MCP_GATEWAY)) {
             mcpGateway = McpGateway.start(GatewayConfig.from(config));

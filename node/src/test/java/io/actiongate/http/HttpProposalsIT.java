@@ -285,6 +285,10 @@ class HttpProposalsIT {
             assertThat(answer.status).isEqualTo(202);
             assertThat(answer.json.path("status").asText()).isEqualTo("PROPOSED");
             assertThat(answer.headers.firstValue("Location")).hasValue("/v1/actions/" + TASK + "/c-202");
+            // the approval service's port is known once it started: the review URL follows it
+            api.reviewOn(URI.create("http://localhost:4321/"));
+            assertThat(api.reviewUrl(new ActionKey(TASK, "c-202"))).isEqualTo("http://localhost:4321/review/"
+                    + ActionKey.format(TASK, "c-202"));
         }
         assertThat(readAll(KAFKA.bootstrapServers(), Topics.PROPOSALS.name("http-proposals-it-nogate."),
                 Topics.PROPOSALS, Duration.ofSeconds(2))).extracting(ActionProposal::getToolCallId)
