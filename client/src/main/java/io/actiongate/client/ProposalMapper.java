@@ -1,12 +1,12 @@
 package io.actiongate.client;
 
 import java.time.Instant;
-import java.util.List;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.actiongate.avro.ActionProposal;
+import io.actiongate.avro.Attachment;
 import io.actiongate.avro.Origin;
 import io.actiongate.digest.Digests;
 import io.actiongate.key.ActionKey;
@@ -55,6 +55,13 @@ final class ProposalMapper {
         if ((r.conversationId == null) != (r.turnId == null)) {
             throw new InvalidProposalException("origin", "needs both conversation_id and turn_id");
         }
+        for (ProposalRequest.Attachment a : r.attachments) {
+            if (a == null || a.objectKey() == null || a.sha256() == null || a.contentType() == null
+                    || a.ownerInvocationId() == null || a.sizeBytes() < 0) {
+                throw new InvalidProposalException("attachments",
+                        "each needs object_key, sha256, size_bytes >= 0, content_type and owner_invocation_id");
+            }
+        }
         String inputJson;
         try {
             inputJson = MAPPER.writeValueAsString(r.input);
@@ -81,7 +88,10 @@ final class ProposalMapper {
                 .setOrigin(r.conversationId == null ? null : Origin.newBuilder()
                         .setConversationId(r.conversationId).setTurnId(r.turnId)
                         .setAssistantMessageId(null).setHumanMessageId(null).build())
-                .setAttachments(List.of())
+                .setAttachments(r.attachments.stream().map(a -> Attachment.newBuilder()
+                        .setObjectKey(a.objectKey()).setSha256(a.sha256()).setSizeBytes(a.sizeBytes())
+                        .setContentType(a.contentType()).setOwnerInvocationId(a.ownerInvocationId()).build())
+                        .toList())
                 .setClaimedAnnotations(r.claimedAnnotations)
                 .setProposedAt(r.proposedAt != null ? r.proposedAt : now)
                 .build();

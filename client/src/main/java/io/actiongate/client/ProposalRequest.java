@@ -2,6 +2,7 @@ package io.actiongate.client;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -38,7 +39,16 @@ public final class ProposalRequest {
     final String conversationId;
     final String turnId;
     final Map<String, String> claimedAnnotations;
+    final List<Attachment> attachments;
     final Instant proposedAt;
+
+    /**
+     * A file the tool call refers to, staged in the object store beforehand (README, "Attachments"): its object key
+     * and content hash, never its content.
+     */
+    public record Attachment(String objectKey, String sha256, long sizeBytes, String contentType,
+            String ownerInvocationId) {
+    }
 
     private ProposalRequest(Builder b) {
         taskId = b.taskId;
@@ -59,6 +69,7 @@ public final class ProposalRequest {
         conversationId = b.conversationId;
         turnId = b.turnId;
         claimedAnnotations = b.claimedAnnotations == null ? null : Map.copyOf(b.claimedAnnotations);
+        attachments = b.attachments == null ? List.of() : List.copyOf(b.attachments);
         proposedAt = b.proposedAt;
     }
 
@@ -90,6 +101,7 @@ public final class ProposalRequest {
         private String conversationId;
         private String turnId;
         private Map<String, String> claimedAnnotations;
+        private List<Attachment> attachments;
         private Instant proposedAt;
 
         private Builder() {
@@ -179,6 +191,12 @@ public final class ProposalRequest {
         /** Optional, informational only: annotations the tool claims. The gate never trusts them. */
         public Builder claimedAnnotations(Map<String, String> annotations) {
             this.claimedAnnotations = annotations == null ? null : new LinkedHashMap<>(annotations);
+            return this;
+        }
+
+        /** Optional: the staged files the call refers to; the gate checks each before admission. */
+        public Builder attachments(List<Attachment> attachments) {
+            this.attachments = attachments;
             return this;
         }
 

@@ -49,4 +49,19 @@ class ProposalMapperTest {
                 .isInstanceOfSatisfying(InvalidProposalException.class,
                         e -> assertThat(e.field()).isEqualTo("task_version"));
     }
+
+    @Test
+    void shouldCarryAttachmentsAndRefuseAnIncompleteOne() {
+        ActionProposal proposal = ProposalMapper.toAvro(GateFixture.send("c-1", "{}").attachments(java.util.List.of(
+                new ProposalRequest.Attachment("att/T-1/c-1/a.pdf", "ab".repeat(32), 12, "application/pdf", "inv-1")))
+                .build(), NOW);
+        assertThat(proposal.getAttachments()).singleElement().satisfies(a -> {
+            assertThat(a.getObjectKey()).isEqualTo("att/T-1/c-1/a.pdf");
+            assertThat(a.getSizeBytes()).isEqualTo(12);
+        });
+        assertThatThrownBy(() -> ProposalMapper.toAvro(GateFixture.send("c-1", "{}").attachments(java.util.List.of(
+                new ProposalRequest.Attachment(null, "ab", 1, "text/plain", "inv-1"))).build(), NOW))
+                .isInstanceOfSatisfying(InvalidProposalException.class,
+                        e -> assertThat(e.field()).isEqualTo("attachments"));
+    }
 }

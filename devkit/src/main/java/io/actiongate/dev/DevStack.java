@@ -26,6 +26,7 @@ import io.actiongate.avro.PolicyRecord;
 import io.actiongate.cli.commands.PolicyJson;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.http.HttpServerConfig;
+import io.actiongate.http.ProposalApiConfig;
 import io.actiongate.key.ActionKey;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.node.ActiongateNode;
@@ -94,6 +95,12 @@ public final class DevStack implements DevComponent {
         // the HTTP API's bearer token: generated once per data directory, printed below
         tokenFile = secrets.resolve("http-token");
         String token = secret(tokenFile);
+        // a tool host's token for POST /v1/proposals (examples/python-host, examples/typescript-host): org demo,
+        // profile assistant, in the MCP gateway's token-file format
+        String hostToken = secret(secrets.resolve("host-token"));
+        Path hostTokens = secrets.resolve("host-tokens");
+        Files.writeString(hostTokens, hostToken + " assistant-host " + DemoPolicy.ORG + " " + DemoPolicy.PROFILE
+                + "\n", StandardCharsets.UTF_8);
 
         Sandboxes boxes = Sandboxes.start(smtpPassword, imapPassword);
         SandboxObjectStore objects = null;
@@ -140,6 +147,8 @@ public final class DevStack implements DevComponent {
                 + gate + "/health/ready");
         context.hint("gate API token: " + token + "   (in " + tokenFile + "; curl -H 'Authorization: Bearer "
                 + token + "' " + gate + "/v1/actions/T-1/CALL)");
+        context.hint("tool host token:  " + hostToken + "   (POST " + gate + "/v1/proposals, " + gate
+                + "/v1/openapi.json; ACTIONGATE_TOKEN=" + hostToken + " python3 examples/python-host/propose_email.py)");
         context.hint("sandbox webhook provider: " + sandboxes.webhookUri() + "   sandbox SMTP: 127.0.0.1:"
                 + sandboxes.smtpPort() + "   IMAP: 127.0.0.1:" + sandboxes.imapPort());
         context.hint("object store (attachments): " + objectStore.endpoint() + " bucket "
@@ -180,6 +189,7 @@ public final class DevStack implements DevComponent {
         d.put("http.port", "8080");
         d.put("http.bind.address", "127.0.0.1");
         d.put(HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, secrets.resolve("http-token").toString());
+        d.put(ProposalApiConfig.TOKENS_FILE_CONFIG, secrets.resolve("host-tokens").toString());
         d.put(GateConfig.TRUSTED_KEYS_DIR_CONFIG, keys.toString());
         d.put("gate.punctuate.interval", "500ms");
         d.put("executor.dispatch.threads", "4");

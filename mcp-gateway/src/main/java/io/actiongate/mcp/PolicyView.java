@@ -32,8 +32,9 @@ import io.actiongate.topics.Topics;
  * grants and integrations, each org's authorization epoch and each task's version. The gate re-checks all of it; the gateway uses it only to
  * decide whether a call is a trusted read it may pass straight through, and to fill the proposal's epoch and task
  * version. Read from the beginning, with no consumer group; {@link #start} returns once the view has caught up.
+ * The node's {@code POST /v1/proposals} reads task versions and epochs from the same view.
  */
-final class PolicyView implements AutoCloseable {
+public final class PolicyView implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PolicyView.class);
 
@@ -58,12 +59,12 @@ final class PolicyView implements AutoCloseable {
     private volatile boolean running = true;
     private Thread thread;
 
-    PolicyView(Consumer<String, byte[]> consumer, String prefix) {
+    public PolicyView(Consumer<String, byte[]> consumer, String prefix) {
         this.consumer = consumer;
         this.topic = Topics.POLICY.name(prefix);
     }
 
-    PolicyView start(Duration catchUp) {
+    public PolicyView start(Duration catchUp) {
         List<PartitionInfo> infos = consumer.partitionsFor(topic, catchUp);
         if (infos == null || infos.isEmpty()) {
             throw new IllegalStateException("topic " + topic + " does not exist; create the topics first");
@@ -96,12 +97,12 @@ final class PolicyView implements AutoCloseable {
                 && integrations.getOrDefault(org + ":" + provider, false);
     }
 
-    OptionalLong epoch(String org) {
+    public OptionalLong epoch(String org) {
         Long e = epochs.get(org);
         return e == null ? OptionalLong.empty() : OptionalLong.of(e);
     }
 
-    OptionalLong taskVersion(String task) {
+    public OptionalLong taskVersion(String task) {
         Long v = tasks.get(task);
         return v == null ? OptionalLong.empty() : OptionalLong.of(v);
     }

@@ -29,7 +29,9 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * The HTTP surface of one gate instance (docs/contract.md section 7) on the JDK's HTTP server:
- * {@code GET /v1/actions/{task_id}/{tool_call_id}}, {@code /metrics}, {@code /health/live}, {@code /health/ready}.
+ * {@code GET /v1/actions/{task_id}/{tool_call_id}} (with {@code ?wait=} a long poll), {@code POST /v1/proposals}
+ * (when {@link #withProposals} was given), {@code /v1/openapi.json}, {@code /metrics}, {@code /health/live},
+ * {@code /health/ready}.
  * Requests run on a small bounded pool; when it is saturated the accepting thread runs the request itself, which
  * slows accepting down instead of queueing without bound.
  */
@@ -45,6 +47,13 @@ public final class GateHttpServer implements AutoCloseable {
     private final BooleanSupplier ready;
     private HttpServer server;
     private ThreadPoolExecutor executor;
+    private ProposalApi proposals;
+    private ProposalApiConfig waitLimits;
+    private AsyncAnswers answers;
+
+    static {
+        RequestTimeouts.apply();
+    }
 
     /**
      * @param actions  the action state query (usually a {@link StreamsActionStateQuery})
@@ -57,6 +66,30 @@ public final class GateHttpServer implements AutoCloseable {
         this.actions = Objects.requireNonNull(actions, "actions");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.ready = Objects.requireNonNull(ready, "ready");
+    }
+
+    /**
+     * Serves {@code POST /v1/proposals} from {@code api} too, and lets its tool hosts read their org's actions.
+     * Call before {@link #start}. Returns {@code this}.
+     */
+    public synchronized GateHttpServer withProposals(ProposalApi api) {
+        if (server != null) {
+            throw new IllegalStateException("already started");
+        }
+        this.proposals = Objects.requireNonNull(api, "api");
+        return this;
+    }
+
+    /**
+     * The limits of long polls ({@code http.actions.max.wait.ms}, {@code http.actions.max.waiters}) when no
+     * {@link #withProposals} gives them. Call before {@link #start}. Returns {@code this}.
+     */
+    public synchronized GateHttpServer withWaitLimits(ProposalApiConfig limits) {
+        if (server != null) {
+            throw new IllegalStateException("already started");
+        }
+        this.waitLimits = Objects.requireNonNull(limits, "limits");
+        return this;
     }
 
     /** Binds and starts serving. Returns {@code this}. */
@@ -94,10 +127,22 @@ public final class GateHttpServer implements AutoCloseable {
         executor.allowCoreThreadTimeOut(true);
         created.setExecutor(executor);
         AuthFilter auth = new AuthFilter(tokens, security.clientCertificates());
-        HttpContext v1 = created.createContext(ActionsHandler.PREFIX, new ActionsHandler(actions, tls));
+        ProposalApiConfig waits = proposals != null ? proposals.config()
+                : waitLimits != null ? waitLimits : new ProposalApiConfig(java.util.Map.of());
+        answers = new AsyncAnswers(waits.maxWaiters());
+        HttpContext v1 = created.createContext(ActionsHandler.PREFIX, new ActionWaitHandler(
+                new ActionsHandler(actions, tls), actions, answers, waits.maxWait(), tls));
         HttpContext metrics = created.createContext(MetricsHandler.PATH, new MetricsHandler(registry));
+        created.createContext(OpenApiHandler.PATH, new OpenApiHandler());
+        if (proposals != null) {
+            // the handler authenticates the tool host itself: its identity is the proposal's
+            created.createContext(ProposalsHandler.PATH, new ProposalsHandler(proposals, answers));
+            v1.getFilters().add(new HostIdentityFilter(proposals, security.required() ? auth : null));
+        }
         if (security.required()) {
-            v1.getFilters().add(auth);
+            if (proposals == null) {
+                v1.getFilters().add(auth);
+            }
             if (security.metrics()) {
                 metrics.getFilters().add(auth);
             }
@@ -134,6 +179,7 @@ public final class GateHttpServer implements AutoCloseable {
             return;
         }
         server.stop(0);
+        answers.close();
         executor.shutdown();
         try {
             if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {

@@ -31,8 +31,10 @@ import io.actiongate.http.GateHttpServer;
 import io.actiongate.http.GateMetrics;
 import io.actiongate.http.HttpServerConfig;
 import io.actiongate.http.KafkaMetricsBridge;
-import io.actiongate.kafka.KafkaFailures;
+import io.actiongate.http.ProposalApi;
+import io.actiongate.http.ProposalApiConfig;
 import io.actiongate.http.StreamsActionStateQuery;
+import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpGateway;
 import io.actiongate.reconciler.Reconciler;
@@ -58,6 +60,7 @@ public final class ActiongateNode implements AutoCloseable {
     private ApproverService approver;
     private ConnectorRegistry connectors;
     private McpGateway mcpGateway;
+    private ProposalApi proposals;
 
     private ActiongateNode(Set<Role> roles, NodeConfig nodeConfig) {
         this.roles = EnumSet.copyOf(roles);
@@ -86,7 +89,18 @@ public final class ActiongateNode implements AutoCloseable {
         GateMetrics metrics = new GateMetrics(registry);
         JvmMetrics.builder().register(registry);
         KafkaMetricsBridge.register(registry);
-        http = new GateHttpServer(HttpServerConfig.from(config), actions, registry, this::ready).start();
+        GateHttpServer server = new GateHttpServer(HttpServerConfig.from(config), actions, registry, this::ready)
+                .withWaitLimits(new ProposalApiConfig(config));
+        if (roles.contains(Role.GATE)) {
+            // POST /v1/proposals: tool hosts of any language propose over HTTP (off until its tokens file is set)
+            Optional<ProposalApi> api = ProposalApi.start(config);
+            if (api.isPresent()) {
+                proposals = api.get();
+                started.push(proposals);
+                server.withProposals(proposals);
+            }
+        }
+        http = server.start();
         started.push(http);
 
         // the executor and reconciler call providers, with credentials; the gate only classifies (below)
@@ -129,6 +143,9 @@ public final class ActiongateNode implements AutoCloseable {
         if (roles.contains(Role.APPROVER)) {
             approver = ApproverService.start(config);
             started.push(approver);
+            if (proposals != null) {
+                proposals.reviewOn(approver.publicUrl());
+            }
         }
         if (roles.contains(Role.MCP_GATEWAY)) {
             mcpGateway = McpGateway.start(GatewayConfig.from(config));

@@ -16,6 +16,7 @@ import io.actiongate.config.CommonConfig;
 import io.actiongate.executor.ExecutorConfig;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.http.HttpServerConfig;
+import io.actiongate.http.ProposalApiConfig;
 import io.actiongate.node.NodeConfig;
 import io.actiongate.reconciler.ReconcilerConfig;
 
@@ -31,6 +32,7 @@ class ConfigurationDocsTest {
             keys.addAll(def.names());
         }
         keys.addAll(HttpServerConfig.KEYS);
+        keys.addAll(ProposalApiConfig.KEYS);
 
         assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(readme).as("README documents %s", key)
                 .contains("`" + key + "`"));

@@ -37,9 +37,11 @@ public final class AvroSerde<T extends SpecificRecordBase> implements Serde<T>, 
     private final Class<T> type;
     private final BinaryMessageEncoder<T> encoder;
     private final BinaryMessageDecoder<T> decoder;
+    private final SchemaCatalog catalog;
 
     AvroSerde(Class<T> type, SchemaCatalog catalog) {
         this.type = type;
+        this.catalog = catalog;
         this.encoder = invoke(type, "getEncoder", new Class<?>[0]);
         SchemaStore.Cache released = new SchemaStore.Cache();
         catalog.versionsOf(schemaOf(type).getFullName()).forEach(released::addSchema);
@@ -96,7 +98,7 @@ public final class AvroSerde<T extends SpecificRecordBase> implements Serde<T>, 
             return decoder.decode(data);
         } catch (MissingSchemaException e) {
             throw new AvroDecodeException(AvroDecodeException.Reason.UNKNOWN_FINGERPRINT,
-                    "no released " + type.getSimpleName() + " schema has this fingerprint", e);
+                    Fingerprints.unknownFingerprintReason(schemaOf(type), data, catalog), e);
         } catch (BadHeaderException e) {
             throw new AvroDecodeException(AvroDecodeException.Reason.BAD_MARKER, e.getMessage(), e);
         } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException

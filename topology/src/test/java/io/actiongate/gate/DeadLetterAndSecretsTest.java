@@ -82,6 +82,25 @@ class DeadLetterAndSecretsTest {
     }
 
     @Test
+    void shouldNameTheResembledRecordAndTheExpectedFingerprintInAnUnknownFingerprintDeadLetter() {
+        byte[] encoded = Topics.PROPOSALS.valueSerde().serializer().serialize("t", proposal("c-1").build());
+        // what a host gets from a Parsing Canonical Form whose named types are referenced, not inlined
+        long wrong = io.actiongate.serde.Fingerprints.referencedFingerprint(
+                io.actiongate.avro.ActionProposal.getClassSchema());
+        for (int i = 0; i < 8; i++) {
+            encoded[2 + i] = (byte) (wrong >>> (8 * i));
+        }
+        gate.rawProposals.pipeInput("T-1/c-1".getBytes(StandardCharsets.UTF_8), encoded);
+        DeadLetter letter = gate.deadLetters.readValue();
+        assertThat(letter.getReasonCode()).isEqualTo(ReasonCode.SCHEMA_INVALID.name());
+        assertThat(letter.getReason()).startsWith("UNKNOWN_FINGERPRINT")
+                .contains("ActionProposal v1 with its named types referenced by name")
+                .contains("expected ActionProposal v1 " + io.actiongate.serde.Fingerprints.wireHex(
+                        io.actiongate.serde.Fingerprints.of(io.actiongate.avro.ActionProposal.getClassSchema())));
+        assertThat(gate.receipts()).isEmpty();
+    }
+
+    @Test
     void shouldTreatAnUndecodablePolicyRecordAsAbsentAndFailClosed() {
         org.apache.kafka.streams.TestInputTopic<byte[], byte[]> rawPolicy = gate.driver.createInputTopic(
                 "actiongate.policy", new org.apache.kafka.common.serialization.ByteArraySerializer(),

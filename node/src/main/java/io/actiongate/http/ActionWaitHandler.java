@@ -1,0 +1,241 @@
+package io.actiongate.http;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.net.ssl.SSLContext;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.client.ReceiptState;
+import io.actiongate.key.ActionKey;
+import io.actiongate.mcp.HostIdentity;
+
+/**
+ * {@code GET /v1/actions/{task_id}/{tool_call_id}?wait=30s&until=terminal|decided}: a long poll. It answers as soon
+ * as the action's state satisfies {@code until} ({@code terminal}: nothing further happens on its own;
+ * {@code decided}: no longer {@code WAITING_APPROVAL}), or when {@code wait} (at most
+ * {@value ProposalApiConfig#MAX_WAIT_CONFIG}) runs out, with the state as it is then (404 if there is still none).
+ * Same redacted body as without {@code wait}. The poll holds no request thread: the state store is looked at every
+ * {@value #POLL_MS} ms from {@link AsyncAnswers}; a key owned by another instance is forwarded there once, with its
+ * query. A tool host's token (see {@link HostIdentityFilter}) sees only its own org's actions; any other answer
+ * (no {@code wait}, node credentials) comes from {@link ActionsHandler} unchanged.
+ */
+final class ActionWaitHandler implements HttpHandler {
+
+    static final long POLL_MS = 100;
+    private static final Logger LOG = LoggerFactory.getLogger(ActionWaitHandler.class);
+    private static final Pattern WAIT = Pattern.compile("(\\d{1,7})(ms|s|m)?");
+    private static final Duration FORWARD_SLACK = Duration.ofSeconds(5);
+
+    enum UntilState {
+        TERMINAL, DECIDED;
+
+        boolean satisfiedBy(JsonNode state) {
+            JsonNode status = state.get("status");
+            if (status == null || !status.isTextual()) {
+                return false;
+            }
+            ReceiptState parsed;
+            try {
+                parsed = ReceiptState.valueOf(status.asText());
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+            return this == TERMINAL ? parsed.isTerminal() : parsed != ReceiptState.WAITING_APPROVAL;
+        }
+    }
+
+    private final HttpHandler plain;
+    private final ActionStateQuery query;
+    private final AsyncAnswers answers;
+    private final Duration maxWait;
+    private final HttpClient client;
+    private final String scheme;
+
+    ActionWaitHandler(HttpHandler plain, ActionStateQuery query, AsyncAnswers answers, Duration maxWait,
+            SSLContext tls) {
+        this.plain = plain;
+        this.query = query;
+        this.answers = answers;
+        this.maxWait = maxWait;
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(FORWARD_SLACK)
+                .followRedirects(HttpClient.Redirect.NEVER);
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        this.client = builder.build();
+        this.scheme = tls == null ? "http://" : "https://";
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws IOException {
+        Map<String, String> params = params(exchange.getRequestURI().getRawQuery());
+        HostIdentity host = exchange.getAttribute(HostIdentityFilter.ATTRIBUTE) instanceof HostIdentity h ? h : null;
+        Optional<ActionKey> key = ActionsHandler.parse(exchange.getRequestURI().getRawPath());
+        boolean waits = params.containsKey("wait") || params.containsKey("until");
+        if ((!waits && host == null) || !"GET".equals(exchange.getRequestMethod()) || key.isEmpty()) {
+            plain.handle(exchange);
+            return;
+        }
+        boolean handedOff = false;
+        try {
+            Duration wait;
+            UntilState until;
+            try {
+                wait = wait(params.get("wait"));
+                until = params.containsKey("until")
+                        ? UntilState.valueOf(params.get("until").toUpperCase(Locale.ROOT)) : UntilState.TERMINAL;
+            } catch (IllegalArgumentException e) {
+                Responses.json(exchange, 400, HttpJson.error("invalid_query",
+                        "wait is a duration such as 30s or 500ms (at most " + maxWait.toSeconds()
+                                + "s); until is terminal or decided"));
+                return;
+            }
+            if (!answers.acquire()) {
+                Responses.json(exchange, 503, HttpJson.error("busy", "too many waits are pending; retry"));
+                return;
+            }
+            handedOff = true;
+            ActionStateQuery.Route route;
+            try {
+                route = query.route(key.get().toString());
+            } catch (RuntimeException e) {
+                answers.finish(exchange, () -> Responses.json(exchange, 503,
+                        HttpJson.error("unavailable", "key ownership is not known now; retry")));
+                return;
+            }
+            if (route instanceof ActionStateQuery.Remote remote
+                    && exchange.getRequestHeaders().getFirst(ActionsHandler.FORWARDED_HEADER) == null) {
+                forward(exchange, remote, key.get(), wait);
+            } else {
+                poll(exchange, key.get().toString(), host, until, System.nanoTime() + wait.toNanos());
+            }
+        } finally {
+            if (!handedOff) {
+                exchange.close();
+            }
+        }
+    }
+
+    private Duration wait(String text) {
+        if (text == null) {
+            return Duration.ZERO;
+        }
+        Matcher m = WAIT.matcher(text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("wait");
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        Duration d = switch (unit) {
+            case "ms" -> Duration.ofMillis(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofSeconds(n);
+        };
+        return d.compareTo(maxWait) > 0 ? maxWait : d;
+    }
+
+    private void poll(HttpExchange exchange, String key, HostIdentity host, UntilState until, long deadline) {
+        Optional<JsonNode> state;
+        try {
+            state = visible(query.localState(key), host);
+        } catch (StateUnavailableException e) {
+            state = null; // not queryable now: keep waiting, answer 503 at the deadline
+        } catch (RuntimeException e) {
+            LOG.warn("cannot answer for an action: {}", e.getClass().getName());
+            answers.finish(exchange, () -> Responses.json(exchange, 500,
+                    HttpJson.error("internal", "cannot read the action state")));
+            return;
+        }
+        boolean done = state != null && state.isPresent() && until.satisfiedBy(state.get());
+        if (done || System.nanoTime() - deadline >= 0) {
+            Optional<JsonNode> last = state;
+            answers.finish(exchange, () -> {
+                if (last == null) {
+                    Responses.json(exchange, 503, HttpJson.error("unavailable",
+                            "state store is not queryable now; retry"));
+                } else if (last.isEmpty()) {
+                    Responses.json(exchange, 404, HttpJson.error("not_found", "no such action"));
+                } else {
+                    Responses.json(exchange, 200, HttpJson.withoutInputBodies(last.get()));
+                }
+            });
+            return;
+        }
+        try {
+            answers.timer().schedule(() -> poll(exchange, key, host, until, deadline), POLL_MS,
+                    TimeUnit.MILLISECONDS);
+        } catch (RuntimeException shuttingDown) {
+            answers.finish(exchange, () -> Responses.json(exchange, 503, HttpJson.error("unavailable", "stopping")));
+        }
+    }
+
+    /** A host sees its own org's actions only; another org's is answered as if absent. */
+    private static Optional<JsonNode> visible(Optional<JsonNode> state, HostIdentity host) {
+        if (host == null || state.isEmpty()) {
+            return state;
+        }
+        JsonNode org = state.get().get("org_id");
+        return org != null && org.isTextual() && org.asText().equals(host.orgId()) ? state : Optional.empty();
+    }
+
+    private void forward(HttpExchange exchange, ActionStateQuery.Remote remote, ActionKey key, Duration wait) {
+        String host = remote.host().indexOf(':') >= 0 && !remote.host().startsWith("[") ? "[" + remote.host() + "]"
+                : remote.host();
+        String query = exchange.getRequestURI().getRawQuery();
+        URI target = URI.create(scheme + host + ":" + remote.port() + ActionsHandler.PREFIX + key
+                + (query == null ? "" : "?" + query));
+        HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(wait.plus(FORWARD_SLACK))
+                .header(ActionsHandler.FORWARDED_HEADER, "1").header("Accept", "application/json");
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        if (authorization != null) {
+            builder.header("Authorization", authorization);
+        }
+        client.sendAsync(builder.GET().build(), HttpResponse.BodyHandlers.ofByteArray())
+                .whenComplete((response, failure) -> answers.finish(exchange, () -> {
+                    if (failure != null) {
+                        LOG.warn("cannot reach owner {}:{} of an action key: {}", remote.host(), remote.port(),
+                                failure.toString());
+                        Responses.json(exchange, 503, HttpJson.error("unavailable",
+                                "owning instance is not reachable; retry"));
+                    } else {
+                        Responses.bytes(exchange, response.statusCode(),
+                                response.headers().firstValue("Content-Type").orElse(Responses.JSON),
+                                response.body());
+                    }
+                }));
+    }
+
+    static Map<String, String> params(String rawQuery) {
+        Map<String, String> params = new HashMap<>();
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return params;
+        }
+        for (String pair : rawQuery.split("&")) {
+            int eq = pair.indexOf('=');
+            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            params.putIfAbsent(name, value);
+        }
+        return params;
+    }
+}

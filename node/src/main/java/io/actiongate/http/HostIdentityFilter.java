@@ -1,0 +1,58 @@
+package io.actiongate.http;
+
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Optional;
+
+import com.sun.net.httpserver.Filter;
+import com.sun.net.httpserver.HttpExchange;
+
+import io.actiongate.mcp.HostIdentity;
+
+/**
+ * On {@code /v1/actions/...}: a tool host's token (from {@value ProposalApiConfig#TOKENS_FILE_CONFIG}) passes and
+ * marks the exchange with the host's identity, so the answer is limited to the host's org; any other request goes
+ * through the node's own authentication ({@link AuthFilter}), or passes unmarked when {@code /v1} is open.
+ */
+final class HostIdentityFilter extends Filter {
+
+    static final String ATTRIBUTE = "actiongate.host.identity";
+    private static final String BEARER = "bearer ";
+
+    private final ProposalApi api;
+    private final Filter otherwise;
+
+    /** @param otherwise the node's authentication, or null when {@code /v1} is open */
+    HostIdentityFilter(ProposalApi api, Filter otherwise) {
+        this.api = api;
+        this.otherwise = otherwise;
+    }
+
+    @Override
+    public String description() {
+        return "tool host token, or the node's credentials";
+    }
+
+    @Override
+    public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
+        Optional<HostIdentity> host = identity(api, exchange);
+        if (host.isPresent()) {
+            exchange.setAttribute(ATTRIBUTE, host.get());
+            chain.doFilter(exchange);
+        } else if (otherwise != null) {
+            otherwise.doFilter(exchange, chain);
+        } else {
+            chain.doFilter(exchange);
+        }
+    }
+
+    /** The host whose token the request bears, if any. */
+    static Optional<HostIdentity> identity(ProposalApi api, HttpExchange exchange) {
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        if (authorization == null || authorization.length() <= BEARER.length()
+                || !authorization.substring(0, BEARER.length()).toLowerCase(Locale.ROOT).equals(BEARER)) {
+            return Optional.empty();
+        }
+        return api.authenticate(authorization.substring(BEARER.length()).strip());
+    }
+}

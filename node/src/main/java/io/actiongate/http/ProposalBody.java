@@ -1,0 +1,224 @@
+package io.actiongate.http;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.actiongate.client.ProposalRequest;
+import io.actiongate.digest.Digests;
+import io.actiongate.key.ActionKey;
+
+/**
+ * The JSON body of {@code POST /v1/proposals}, checked member by member before anything is published: one JSON
+ * object, no duplicate key at any depth, only the members below, ids of the id alphabet, {@code input} an object.
+ * The identity ({@code org_id}, {@code principal_id}, {@code profile_id}) and {@code authorization_epoch} are not
+ * members: they come from the caller's credential and the policy topic.
+ */
+final class ProposalBody {
+
+    static final Set<String> MEMBERS = Set.of("task_id", "tool_call_id", "task_version", "provider", "operation",
+            "tool_name", "tool_schema_hash", "input", "input_digest", "summary", "idempotency_key",
+            "business_operation_id", "origin", "attachments", "claimed_annotations");
+    private static final Set<String> ORIGIN_MEMBERS = Set.of("conversation_id", "turn_id");
+    private static final Set<String> ATTACHMENT_MEMBERS = Set.of("object_key", "sha256", "size_bytes",
+            "content_type", "owner_invocation_id");
+
+    private static final ObjectMapper STRICT = new ObjectMapper()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    /** The checked body: the request without identity, epoch and task version, which the caller adds. */
+    record Parsed(String taskId, String toolCallId, OptionalLong taskVersion, ProposalRequest.Builder request,
+            String inputDigest) {
+    }
+
+    private ProposalBody() {
+    }
+
+    static Parsed parse(byte[] body) throws ProposalBodyException {
+        JsonNode root;
+        try {
+            root = STRICT.readTree(body);
+        } catch (JsonParseException e) {
+            if (e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")) {
+                throw new ProposalBodyException(ProposalRefusal.DUPLICATE_KEY, null, e.getOriginalMessage());
+            }
+            throw new ProposalBodyException(ProposalRefusal.INVALID_JSON, null, "not JSON: " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw new ProposalBodyException(ProposalRefusal.INVALID_JSON, null, "not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new ProposalBodyException(ProposalRefusal.INVALID_JSON, null, "cannot read the body");
+        }
+        if (root == null || !root.isObject()) {
+            throw new ProposalBodyException(ProposalRefusal.INVALID_JSON, null, "the body must be a JSON object");
+        }
+        onlyMembers(root, MEMBERS, "");
+        String taskId = id(root, "task_id");
+        String toolCallId = id(root, "tool_call_id");
+        JsonNode input = root.get("input");
+        if (input == null || input.isNull()) {
+            throw new ProposalBodyException(ProposalRefusal.MISSING_MEMBER, "input", "input is required");
+        }
+        if (!input.isObject()) {
+            throw new ProposalBodyException(ProposalRefusal.INPUT_NOT_OBJECT, "input",
+                    "input must be a JSON object, was " + input.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        String computed;
+        try {
+            computed = Digests.inputDigest(STRICT.writeValueAsString(input));
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "input",
+                    "input cannot be canonicalized (RFC 8785): a number out of range?");
+        }
+        String offered = optionalText(root, "input_digest");
+        if (offered != null && !offered.equals(computed)) {
+            throw new ProposalBodyException(ProposalRefusal.DIGEST_MISMATCH, "input_digest",
+                    "input_digest is not the RFC 8785 digest of input", computed, offered);
+        }
+        OptionalLong taskVersion = OptionalLong.empty();
+        JsonNode version = root.get("task_version");
+        if (version != null && !version.isNull()) {
+            if (!version.canConvertToExactIntegral() || !version.canConvertToLong() || version.asLong() < 0) {
+                throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "task_version",
+                        "task_version must be a non-negative integer");
+            }
+            taskVersion = OptionalLong.of(version.asLong());
+        }
+        String summary = requiredText(root, "summary");
+        if (summary.length() > 280) {
+            throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "summary",
+                    "summary must be at most 280 characters");
+        }
+        ProposalRequest.Builder request = ProposalRequest.builder()
+                .action(taskId, toolCallId)
+                .tool(requiredText(root, "provider"), requiredText(root, "operation"), requiredText(root, "tool_name"),
+                        requiredText(root, "tool_schema_hash"))
+                .input(input)
+                .summary(summary)
+                .idempotencyKey(optionalText(root, "idempotency_key"))
+                .businessOperationId(optionalText(root, "business_operation_id"))
+                .claimedAnnotations(annotations(root))
+                .attachments(attachments(root));
+        JsonNode origin = root.get("origin");
+        if (origin != null && !origin.isNull()) {
+            if (!origin.isObject()) {
+                throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "origin", "origin must be an object");
+            }
+            onlyMembers(origin, ORIGIN_MEMBERS, "origin.");
+            request.origin(requiredText(origin, "conversation_id", "origin.conversation_id"),
+                    requiredText(origin, "turn_id", "origin.turn_id"));
+        }
+        return new Parsed(taskId, toolCallId, taskVersion, request, computed);
+    }
+
+    private static void onlyMembers(JsonNode object, Set<String> allowed, String path) throws ProposalBodyException {
+        Iterator<String> names = object.fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                throw new ProposalBodyException(ProposalRefusal.UNKNOWN_MEMBER, path + name,
+                        "unknown member " + path + name);
+            }
+        }
+    }
+
+    private static String id(JsonNode root, String member) throws ProposalBodyException {
+        String value = requiredText(root, member);
+        if (!ActionKey.isValidId(value)) {
+            throw new ProposalBodyException(ProposalRefusal.INVALID_ID, member,
+                    member + " must match " + ActionKey.ID_PATTERN.pattern());
+        }
+        return value;
+    }
+
+    private static String requiredText(JsonNode object, String member) throws ProposalBodyException {
+        return requiredText(object, member, member);
+    }
+
+    private static String requiredText(JsonNode object, String member, String path) throws ProposalBodyException {
+        JsonNode value = object.get(member);
+        if (value == null || value.isNull() || (value.isTextual() && value.asText().isBlank())) {
+            throw new ProposalBodyException(ProposalRefusal.MISSING_MEMBER, path, path + " is required");
+        }
+        if (!value.isTextual()) {
+            throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, path, path + " must be a string");
+        }
+        return value.asText();
+    }
+
+    private static String optionalText(JsonNode object, String member) throws ProposalBodyException {
+        JsonNode value = object.get(member);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual() || value.asText().isBlank()) {
+            throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, member,
+                    member + " must be a non-blank string when present");
+        }
+        return value.asText();
+    }
+
+    private static Map<String, String> annotations(JsonNode root) throws ProposalBodyException {
+        JsonNode value = root.get("claimed_annotations");
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isObject()) {
+            throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "claimed_annotations",
+                    "claimed_annotations must be an object of strings");
+        }
+        Map<String, String> annotations = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : value.properties()) {
+            if (!e.getValue().isTextual()) {
+                throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "claimed_annotations." + e.getKey(),
+                        "claimed_annotations values must be strings");
+            }
+            annotations.put(e.getKey(), e.getValue().asText());
+        }
+        return annotations;
+    }
+
+    private static List<ProposalRequest.Attachment> attachments(JsonNode root) throws ProposalBodyException {
+        JsonNode value = root.get("attachments");
+        if (value == null || value.isNull()) {
+            return List.of();
+        }
+        if (!value.isArray()) {
+            throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "attachments",
+                    "attachments must be an array");
+        }
+        List<ProposalRequest.Attachment> attachments = new ArrayList<>();
+        for (int i = 0; i < value.size(); i++) {
+            JsonNode a = value.get(i);
+            String path = "attachments[" + i + "].";
+            if (!(a instanceof ObjectNode)) {
+                throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "attachments[" + i + "]",
+                        "each attachment must be an object");
+            }
+            onlyMembers(a, ATTACHMENT_MEMBERS, path);
+            JsonNode size = a.get("size_bytes");
+            if (size == null || !size.canConvertToExactIntegral() || !size.canConvertToLong() || size.asLong() < 0) {
+                throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, path + "size_bytes",
+                        path + "size_bytes must be a non-negative integer");
+            }
+            attachments.add(new ProposalRequest.Attachment(requiredText(a, "object_key", path + "object_key"),
+                    requiredText(a, "sha256", path + "sha256"), size.asLong(),
+                    requiredText(a, "content_type", path + "content_type"),
+                    requiredText(a, "owner_invocation_id", path + "owner_invocation_id")));
+        }
+        return attachments;
+    }
+}

@@ -1,0 +1,238 @@
+package io.actiongate.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.client.ActionReceipt;
+import io.actiongate.client.IdentityConflictException;
+import io.actiongate.client.InvalidProposalException;
+import io.actiongate.client.ProposalHandle;
+import io.actiongate.client.ProposalRequest;
+import io.actiongate.client.ReceiptState;
+import io.actiongate.client.ReceiptTimeoutException;
+import io.actiongate.client.Until;
+import io.actiongate.key.ActionKey;
+import io.actiongate.mcp.HostIdentity;
+
+/**
+ * {@code POST /v1/proposals} (docs/contract.md section 7): a tool host in any language proposes one tool call as
+ * JSON. The identity comes from the host's token, the digests are computed here, a missing {@code task_version}
+ * and the {@code authorization_epoch} come from the policy topic; the client library publishes and matches the
+ * first receipt. Answers: 200 with that receipt's state, 202 {@code PROPOSED} when none arrived within
+ * {@value ProposalApiConfig#ANSWER_TIMEOUT_CONFIG}, 409 for an identity conflict, 400 with a
+ * {@link ProposalRefusal} when nothing was published, 401 without a host token.
+ */
+final class ProposalsHandler implements HttpHandler {
+
+    static final String PATH = "/v1/proposals";
+    private static final Logger LOG = LoggerFactory.getLogger(ProposalsHandler.class);
+
+    private final ProposalApi api;
+    private final AsyncAnswers answers;
+
+    ProposalsHandler(ProposalApi api, AsyncAnswers answers) {
+        this.api = api;
+        this.answers = answers;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws IOException {
+        boolean handedOff = false;
+        try {
+            if (!PATH.equals(exchange.getRequestURI().getRawPath())) {
+                Responses.json(exchange, 404, HttpJson.error("not_found", "no such resource"));
+                return;
+            }
+            if (!"POST".equals(exchange.getRequestMethod())) {
+                exchange.getResponseHeaders().set("Allow", "POST");
+                Responses.json(exchange, 405, HttpJson.error("method_not_allowed", "only POST is supported"));
+                return;
+            }
+            Optional<HostIdentity> host = HostIdentityFilter.identity(api, exchange);
+            if (host.isEmpty()) {
+                LOG.warn("refused POST {} from {}: no valid tool host token", PATH, exchange.getRemoteAddress());
+                exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"actiongate\"");
+                Responses.json(exchange, 401, HttpJson.error("unauthorized", "a tool host's bearer token is required"));
+                return;
+            }
+            byte[] body = readBody(exchange);
+            if (body == null) {
+                return;
+            }
+            ProposalBody.Parsed parsed;
+            try {
+                parsed = ProposalBody.parse(body);
+            } catch (ProposalBodyException e) {
+                refuse(exchange, e);
+                return;
+            }
+            handedOff = propose(exchange, host.get(), parsed);
+        } finally {
+            if (!handedOff) {
+                exchange.close();
+            }
+        }
+    }
+
+    /** The body, or null after answering 400 {@code BODY_TOO_LARGE}. */
+    private byte[] readBody(HttpExchange exchange) throws IOException {
+        int max = api.config().maxBodyBytes();
+        String length = exchange.getRequestHeaders().getFirst("Content-Length");
+        if (length != null) {
+            long declared;
+            try {
+                declared = Long.parseLong(length.strip());
+            } catch (NumberFormatException e) {
+                declared = Long.MAX_VALUE;
+            }
+            if (declared > max) {
+                tooLarge(exchange, max);
+                return null;
+            }
+        }
+        // the server closes a connection whose headers and body took longer than sun.net.httpserver.maxReqTime
+        // (GateHttpServer sets it): a client that sends slowly cannot hold this thread for longer
+        try (InputStream in = exchange.getRequestBody()) {
+            byte[] read = in.readNBytes(max + 1);
+            if (read.length > max) {
+                tooLarge(exchange, max);
+                return null;
+            }
+            return read;
+        }
+    }
+
+    private static void tooLarge(HttpExchange exchange, int max) throws IOException {
+        exchange.getResponseHeaders().set("Connection", "close");
+        refuse(exchange, new ProposalBodyException(ProposalRefusal.BODY_TOO_LARGE, null,
+                "the body must be at most " + max + " bytes"));
+    }
+
+    private static void refuse(HttpExchange exchange, ProposalBodyException e) throws IOException {
+        ObjectNode error = HttpJson.error("invalid_proposal", e.getMessage());
+        error.put("reason_code", e.reason().name());
+        if (e.member() != null) {
+            error.put("member", e.member());
+        }
+        if (e.computedDigest() != null) {
+            error.put("computed_digest", e.computedDigest());
+            error.put("offered_digest", e.offeredDigest());
+        }
+        Responses.json(exchange, 400, error);
+    }
+
+    /** Publishes and arranges the answer; true when the exchange was handed to {@link AsyncAnswers}. */
+    private boolean propose(HttpExchange exchange, HostIdentity host, ProposalBody.Parsed parsed) throws IOException {
+        // absent from the policy topic: 0, which the gate refuses (TASK_VERSION_CHANGED, AUTHORIZATION_EPOCH_CHANGED)
+        long taskVersion = parsed.taskVersion().orElse(api.policy().taskVersion(parsed.taskId()).orElse(0));
+        ProposalRequest request = parsed.request()
+                .taskVersion(taskVersion)
+                .authorizationEpoch(api.policy().epoch(host.orgId()).orElse(0))
+                .identity(host.orgId(), host.principalId())
+                .profile(host.profileId())
+                .build();
+        if (!answers.acquire()) {
+            Responses.json(exchange, 503, HttpJson.error("busy", "too many answers are pending; retry"));
+            return false;
+        }
+        ProposalHandle handle;
+        try {
+            handle = api.client().propose(request, Until.ANY, api.config().answerTimeout());
+        } catch (InvalidProposalException e) {
+            answers.finish(exchange, () -> refuse(exchange, new ProposalBodyException(
+                    ProposalRefusal.INVALID_MEMBER, e.field(), e.getMessage())));
+            return true;
+        } catch (KafkaException e) {
+            LOG.warn("proposal not published: {}", e.toString());
+            answers.finish(exchange, () -> Responses.json(exchange, 503,
+                    HttpJson.error("unavailable", "Kafka did not take the proposal; retry with the same ids")));
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            answers.finish(exchange, () -> Responses.json(exchange, 503, HttpJson.error("unavailable", "interrupted")));
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warn("proposal not published: {}", e.getClass().getName());
+            answers.finish(exchange, () -> Responses.json(exchange, 503,
+                    HttpJson.error("unavailable", "the proposal was not published; retry with the same ids")));
+            return true;
+        }
+        ActionKey key = new ActionKey(parsed.taskId(), parsed.toolCallId());
+        handle.receipt().whenComplete((receipt, failure) -> answers.finish(exchange,
+                () -> answer(exchange, key, handle, receipt, failure)));
+        return true;
+    }
+
+    private void answer(HttpExchange exchange, ActionKey key, ProposalHandle handle, ActionReceipt receipt,
+            Throwable failure) throws IOException {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                : failure;
+        if (cause == null) {
+            Responses.json(exchange, 200, describe(key, handle, receipt));
+        } else if (cause instanceof IdentityConflictException conflict) {
+            ObjectNode body = HttpJson.error("identity_conflict", "task " + key.taskId() + " tool call "
+                    + key.toolCallId() + " already names another action; nothing was proposed");
+            body.put("task_id", key.taskId());
+            body.put("tool_call_id", key.toolCallId());
+            body.put("existing_digest", conflict.existingDigest());
+            body.put("offered_digest", conflict.offeredDigest());
+            Responses.json(exchange, 409, body);
+        } else if (cause instanceof ReceiptTimeoutException) {
+            ObjectNode body = base(key, handle);
+            body.put("status", "PROPOSED");
+            exchange.getResponseHeaders().set("Location", ActionsHandler.PREFIX + key);
+            Responses.json(exchange, 202, body);
+        } else {
+            LOG.warn("no answer for a proposal: {}", cause.toString());
+            Responses.json(exchange, 503, HttpJson.error("unavailable", "the receipts consumer stopped; retry"));
+        }
+    }
+
+    private ObjectNode base(ActionKey key, ProposalHandle handle) {
+        ObjectNode body = HttpJson.MAPPER.createObjectNode();
+        body.put("task_id", key.taskId());
+        body.put("tool_call_id", key.toolCallId());
+        body.put("input_digest", handle.inputDigest());
+        body.put("action_digest", handle.actionDigest());
+        body.put("action_url", ActionsHandler.PREFIX + key);
+        return body;
+    }
+
+    private ObjectNode describe(ActionKey key, ProposalHandle handle, ActionReceipt receipt) {
+        ObjectNode body = base(key, handle);
+        body.put("status", receipt.state().name());
+        if (receipt.reasonCode() != null) {
+            body.put("reason_code", receipt.reasonCode());
+        }
+        if (receipt.actionDigest() != null) {
+            body.put("action_digest", receipt.actionDigest());
+        }
+        if (receipt.state() == ReceiptState.WAITING_APPROVAL) {
+            String review = api.reviewUrl(key);
+            if (review != null) {
+                body.put("review_url", review);
+            }
+        }
+        if (receipt.decisionId() != null) {
+            body.put("decision_id", receipt.decisionId());
+        }
+        if (receipt.providerReceiptId() != null) {
+            body.put("provider_receipt_id", receipt.providerReceiptId());
+        }
+        body.put("attempts", receipt.attempts());
+        if (receipt.updatedAt() != null) {
+            body.put("updated_at", receipt.updatedAt().toString());
+        }
+        return body;
+    }
+}

@@ -1,0 +1,480 @@
+package io.actiongate.http;
+
+import static io.actiongate.executor.ItSupport.createTopics;
+import static io.actiongate.executor.ItSupport.produce;
+import static io.actiongate.executor.ItSupport.readAll;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.actiongate.avro.ActionProposal;
+import io.actiongate.avro.ApprovalMode;
+import io.actiongate.avro.AuthorizationEpoch;
+import io.actiongate.avro.Decision;
+import io.actiongate.avro.DecisionType;
+import io.actiongate.avro.Grant;
+import io.actiongate.avro.GrantMode;
+import io.actiongate.avro.Integration;
+import io.actiongate.avro.LifecycleStatus;
+import io.actiongate.avro.PolicyRecord;
+import io.actiongate.avro.TaskState;
+import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.broker.KafkaBrokerExtension;
+import io.actiongate.digest.DecisionSigning;
+import io.actiongate.key.ActionKey;
+import io.actiongate.node.ActiongateNode;
+import io.actiongate.node.Role;
+import io.actiongate.sandbox.SandboxWebhookProvider;
+import io.actiongate.serde.AvroSetup;
+import io.actiongate.topics.Topics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * {@code POST /v1/proposals} and the long-polling {@code GET /v1/actions/...} of a real node (gate and executor on
+ * the embedded broker, the webhook connector aimed at the sandbox provider), every request and answer checked
+ * against the committed OpenAPI document; and the Python and TypeScript examples run against it.
+ */
+class HttpProposalsIT {
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+
+    @TempDir
+    static Path dir;
+
+    static final String PREFIX = "http-proposals-it.";
+    static final String ORG = "acme";
+    static final String TASK = "T-1";
+    static final String TOOL = "send_email";
+    static final String SCHEMA = "sha256:schema-v1";
+    static final String HOST_TOKEN = "host-token-acme-0001";
+    static final String OTHER_ORG_TOKEN = "host-token-globex-01";
+    static final String NODE_TOKEN = "node-operator-token-01";
+    static final String KEY_ID = "owner-key";
+    static final Duration WAIT = Duration.ofSeconds(90);
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final OpenApiContract CONTRACT = new OpenApiContract();
+
+    static final java.net.http.HttpClient CLIENT = java.net.http.HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    static SandboxWebhookProvider sandbox;
+    static KeyPair ownerKey;
+    static ActiongateNode node;
+    static int port;
+
+    @BeforeAll
+    static void startNode() throws Exception {
+        AvroSetup.install();
+        // as in a node's main: the HTTP surface's read timeouts are set before any JDK HTTP server (the sandbox's
+        // included) reads them
+        Class.forName(GateHttpServer.class.getName(), true, HttpProposalsIT.class.getClassLoader());
+        sandbox = SandboxWebhookProvider.start();
+        ownerKey = KeyPairGenerator.getInstance(DecisionSigning.ALGORITHM).generateKeyPair();
+        createTopics(KAFKA.admin(), PREFIX, 2);
+        publishPolicy();
+        Path hosts = Files.writeString(dir.resolve("hosts"), "# TOKEN PRINCIPAL_ID ORG_ID PROFILE_ID\n"
+                + HOST_TOKEN + " user-1 " + ORG + " chat-default\n"
+                + OTHER_ORG_TOKEN + " user-9 globex chat-default\n");
+        Path nodeTokens = Files.writeString(dir.resolve("node-tokens"), NODE_TOKEN + "\n");
+        Map<String, String> c = new HashMap<>();
+        c.put("bootstrap.servers", KAFKA.bootstrapServers());
+        c.put("topic.prefix", PREFIX);
+        c.put("application.id", "http-proposals-it");
+        c.put("executor.group.id", "http-proposals-it-executor");
+        c.put("state.dir", dir.resolve("state").toString());
+        c.put("http.port", "0");
+        c.put("http.bind.address", "127.0.0.1");
+        c.put("http.auth.tokens.file", nodeTokens.toString());
+        c.put("http.proposals.tokens.file", hosts.toString());
+        c.put("http.proposals.review.url", "http://127.0.0.1:8081/review/{task_id}/{tool_call_id}");
+        c.put("http.proposals.answer.timeout.ms", "30000");
+        c.put("http.proposals.max.body.bytes", "8192");
+        c.put("node.shutdown.timeout.ms", "5000");
+        c.put("gate.trusted.keys", KEY_ID + "=" + Base64.getEncoder().encodeToString(
+                ownerKey.getPublic().getEncoded()));
+        c.put("gate.punctuate.interval", "200ms");
+        c.put("gate.streams.commit.interval.ms", "100");
+        c.put("executor.poll.timeout", "100");
+        c.put("connectors.webhook.base-url", sandbox.baseUri().toString());
+        c.put("connectors.webhook.operations", TOOL);
+        node = ActiongateNode.start(c, Role.parse("gate,executor"));
+        await().atMost(WAIT).until(node::ready);
+        port = node.httpPort();
+    }
+
+    @AfterAll
+    static void stopNode() {
+        if (node != null) {
+            node.close();
+        }
+        if (sandbox != null) {
+            sandbox.close();
+        }
+    }
+
+    @Test
+    void shouldAnswerWaitingApprovalWithAReviewUrlAndSucceedAfterTheApproval() throws Exception {
+        Answer first = propose(HOST_TOKEN, body("c-approve", "ops@example.com"));
+        assertThat(first.status).isEqualTo(200);
+        assertThat(first.json.path("status").asText()).isEqualTo("WAITING_APPROVAL");
+        assertThat(first.json.path("review_url").asText())
+                .isEqualTo("http://127.0.0.1:8081/review/" + TASK + "/c-approve");
+        assertThat(first.json.path("action_url").asText()).isEqualTo("/v1/actions/" + TASK + "/c-approve");
+        String digest = first.json.path("action_digest").asText();
+
+        // a long poll until decided answers as soon as the approval lands, not after its wait
+        CompletableFuture<Answer> decided = CompletableFuture.supplyAsync(() ->
+                get(HOST_TOKEN, "/v1/actions/" + TASK + "/c-approve?wait=60s&until=decided"));
+        Thread.sleep(500);
+        assertThat(decided).isNotDone();
+        long approvedAt = System.nanoTime();
+        approve("c-approve", digest);
+        Answer afterApproval = decided.get(60, TimeUnit.SECONDS);
+        assertThat(Duration.ofNanos(System.nanoTime() - approvedAt)).isLessThan(Duration.ofSeconds(30));
+        assertThat(afterApproval.status).isEqualTo(200);
+        assertThat(afterApproval.json.path("status").asText()).isNotEqualTo("WAITING_APPROVAL");
+        assertThat(afterApproval.json.has("input")).isFalse();
+
+        Answer done = get(HOST_TOKEN, "/v1/actions/" + TASK + "/c-approve?wait=60s&until=terminal");
+        assertThat(done.json.path("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(done.json.path("provider_receipt_id").asText()).isNotEmpty();
+
+        // the same ids and data again: the same action, its settled receipt, no second email
+        Answer again = propose(HOST_TOKEN, body("c-approve", "ops@example.com"));
+        assertThat(again.status).isEqualTo(200);
+        assertThat(again.json.path("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(again.json.path("action_digest").asText()).isEqualTo(digest);
+        assertThat(sandbox.effects("idem-c-approve")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldAnswerOtherDataUnderTheSameIdsWith409NamingBothDigests() {
+        Answer first = propose(HOST_TOKEN, body("c-conflict", "ops@example.com"));
+        assertThat(first.json.path("status").asText()).isEqualTo("WAITING_APPROVAL");
+        Answer other = propose(HOST_TOKEN, body("c-conflict", "ceo@example.com"));
+        assertThat(other.status).isEqualTo(409);
+        assertThat(other.json.path("existing_digest").asText()).isEqualTo(first.json.path("input_digest").asText());
+        assertThat(other.json.path("offered_digest").asText()).startsWith("sha256:")
+                .isNotEqualTo(first.json.path("input_digest").asText());
+        // the held action is untouched
+        assertThat(get(HOST_TOKEN, "/v1/actions/" + TASK + "/c-conflict").json.path("input_digest").asText())
+                .isEqualTo(first.json.path("input_digest").asText());
+    }
+
+    @Test
+    void shouldTakeTheTaskVersionFromThePolicyTopicUnlessTheBodyGivesOne() {
+        ObjectNode stale = body("c-stale", "ops@example.com");
+        stale.put("task_version", 7);
+        Answer rejected = propose(HOST_TOKEN, stale);
+        assertThat(rejected.status).isEqualTo(200);
+        assertThat(rejected.json.path("status").asText()).isEqualTo("REJECTED");
+        assertThat(rejected.json.path("reason_code").asText()).isEqualTo("TASK_VERSION_CHANGED");
+        assertThat(rejected.json.has("review_url")).isFalse();
+    }
+
+    @Test
+    void shouldRefuseBadBodiesWithAReasonCodeAndPublishNothing() {
+        Map<String, String> bodies = new java.util.LinkedHashMap<>();
+        String valid = body("c-bad-0", "ops@example.com").toString();
+        bodies.put("UNKNOWN_MEMBER", valid.replace("c-bad-0", "c-bad-1").replace("\"summary\"",
+                "\"org_id\":\"globex\",\"summary\""));
+        bodies.put("DUPLICATE_KEY", valid.replace("c-bad-0", "c-bad-2").replace("\"summary\"",
+                "\"tool_call_id\":\"c-bad-2b\",\"summary\""));
+        bodies.put("INPUT_NOT_OBJECT", valid.replace("c-bad-0", "c-bad-3").replaceAll("\"input\":\\{[^}]*}",
+                "\"input\":[1,2]"));
+        bodies.put("INVALID_ID", valid.replace("c-bad-0", "c bad 4"));
+        bodies.put("DIGEST_MISMATCH", valid.replace("c-bad-0", "c-bad-5").replace("\"summary\"",
+                "\"input_digest\":\"sha256:" + "0".repeat(64) + "\",\"summary\""));
+        bodies.put("BODY_TOO_LARGE", valid.replace("c-bad-0", "c-bad-6").replace("disk is full",
+                "x".repeat(9000)));
+        bodies.put("INVALID_JSON", "{\"task_id\":");
+        bodies.forEach((reason, text) -> {
+            Answer answer = post(HOST_TOKEN, text);
+            assertThat(answer.status).as(reason).isEqualTo(400);
+            assertThat(answer.json.path("reason_code").asText()).as(text).isEqualTo(reason);
+        });
+        Answer mismatch = post(HOST_TOKEN, bodies.get("DIGEST_MISMATCH"));
+        assertThat(mismatch.json.path("offered_digest").asText()).isEqualTo("sha256:" + "0".repeat(64));
+        assertThat(mismatch.json.path("computed_digest").asText()).startsWith("sha256:");
+
+        List<ActionProposal> published = readAll(KAFKA.bootstrapServers(), Topics.PROPOSALS.name(PREFIX),
+                Topics.PROPOSALS, Duration.ofSeconds(2));
+        assertThat(published).extracting(ActionProposal::getToolCallId)
+                .noneMatch(id -> id.startsWith("c-bad") || id.startsWith("c bad"));
+    }
+
+    @Test
+    void shouldAnswer401WithoutAToolHostToken() {
+        String valid = body("c-anon", "ops@example.com").toString();
+        assertThat(post(null, valid).status).isEqualTo(401);
+        assertThat(post("not-a-token-of-anyone", valid).status).isEqualTo(401);
+        // the node's own operator token reads actions but is no tool host: it has no identity to propose with
+        assertThat(post(NODE_TOKEN, valid).status).isEqualTo(401);
+        assertThat(get(null, "/v1/actions/" + TASK + "/c-anon").status).isEqualTo(401);
+    }
+
+    @Test
+    void shouldShowAToolHostOnlyTheActionsOfItsOwnOrg() {
+        Answer mine = propose(HOST_TOKEN, body("c-tenant", "ops@example.com"));
+        assertThat(mine.json.path("status").asText()).isEqualTo("WAITING_APPROVAL");
+        assertThat(get(OTHER_ORG_TOKEN, "/v1/actions/" + TASK + "/c-tenant").status).isEqualTo(404);
+        assertThat(get(OTHER_ORG_TOKEN, "/v1/actions/" + TASK + "/c-tenant?wait=1s").status).isEqualTo(404);
+        assertThat(get(HOST_TOKEN, "/v1/actions/" + TASK + "/c-tenant").status).isEqualTo(200);
+        assertThat(get(NODE_TOKEN, "/v1/actions/" + TASK + "/c-tenant").status).isEqualTo(200);
+    }
+
+    @Test
+    void shouldAnswerALongPollWithTheStateAsItIsWhenTheWaitRunsOut() {
+        propose(HOST_TOKEN, body("c-poll", "ops@example.com"));
+        long start = System.nanoTime();
+        Answer still = get(HOST_TOKEN, "/v1/actions/" + TASK + "/c-poll?wait=1500ms&until=decided");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(1400));
+        assertThat(still.status).isEqualTo(200);
+        assertThat(still.json.path("status").asText()).isEqualTo("WAITING_APPROVAL");
+        assertThat(get(HOST_TOKEN, "/v1/actions/" + TASK + "/c-none?wait=1s").status).isEqualTo(404);
+        assertThat(get(HOST_TOKEN, "/v1/actions/" + TASK + "/c-poll?wait=soon").status).isEqualTo(400);
+    }
+
+    @Test
+    void shouldAnswer202ProposedWhenNoReceiptArrivesWithinTheBound() throws Exception {
+        // a second prefix with topics but no gate: nothing ever answers
+        createTopics(KAFKA.admin(), "http-proposals-it-nogate.", 1);
+        Map<String, String> c = Map.of("bootstrap.servers", KAFKA.bootstrapServers(),
+                "topic.prefix", "http-proposals-it-nogate.",
+                "http.proposals.tokens.file", dir.resolve("hosts").toString(),
+                "http.proposals.answer.timeout.ms", "500");
+        try (ProposalApi api = ProposalApi.start(c).orElseThrow();
+                GateHttpServer server = new GateHttpServer(HttpServerConfig.loopbackEphemeral(), new FakeStateQuery(),
+                        new PrometheusRegistry(), () -> true).withProposals(api).start()) {
+            Answer answer = send(server.port(), "POST", "/v1/proposals", HOST_TOKEN,
+                    body("c-202", "ops@example.com").toString());
+            assertThat(answer.status).isEqualTo(202);
+            assertThat(answer.json.path("status").asText()).isEqualTo("PROPOSED");
+            assertThat(answer.headers.firstValue("Location")).hasValue("/v1/actions/" + TASK + "/c-202");
+            // the approval service's port is known once it started: the review URL follows it
+            api.reviewOn(URI.create("http://localhost:4321/"));
+            assertThat(api.reviewUrl(new ActionKey(TASK, "c-202"))).isEqualTo("http://localhost:4321/review/"
+                    + ActionKey.format(TASK, "c-202"));
+        }
+        assertThat(readAll(KAFKA.bootstrapServers(), Topics.PROPOSALS.name("http-proposals-it-nogate."),
+                Topics.PROPOSALS, Duration.ofSeconds(2))).extracting(ActionProposal::getToolCallId)
+                .containsExactly("c-202");
+    }
+
+    @Test
+    void shouldDropAClientThatSendsItsBodyTooSlowlyAndKeepAnswering() throws Exception {
+        try (Socket slow = new Socket("127.0.0.1", port)) {
+            OutputStream out = slow.getOutputStream();
+            out.write(("POST /v1/proposals HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + HOST_TOKEN
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"task_id\":")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            slow.setSoTimeout(30_000);
+            long start = System.nanoTime();
+            // meanwhile the server answers others
+            assertThat(Http.get(port, "/health/live").statusCode()).isEqualTo(200);
+            InputStream in = slow.getInputStream();
+            assertThat(in.read()).as("the server closes the connection").isEqualTo(-1);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(25));
+        }
+    }
+
+    @Test
+    void shouldRunThePythonExampleToSuccessAfterTheApproval() throws Exception {
+        runExample(List.of("python3", "-u", example("python-host/propose_email.py")), "py-email");
+    }
+
+    @Test
+    void shouldRunTheTypeScriptExampleToSuccessAfterTheApproval() throws Exception {
+        runExample(List.of("node", example("typescript-host/propose-email.mjs")), "ts-email");
+    }
+
+    /** Runs an example through a proxy that checks its traffic; approves when it prints WAITING_APPROVAL. */
+    private void runExample(List<String> command, String call) throws Exception {
+        Assumptions.assumeTrue(onPath(command.get(0)), command.get(0) + " is not on the PATH: example skipped "
+                + "(.ci/run installs it)");
+        int effectsBefore = sandbox.effectCount();
+        try (ContractProxy proxy = new ContractProxy(CONTRACT, port)) {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().put("ACTIONGATE_URL", "http://127.0.0.1:" + proxy.port());
+            builder.environment().put("ACTIONGATE_TOKEN", HOST_TOKEN);
+            builder.environment().put("TASK_ID", TASK);
+            builder.environment().put("TOOL_CALL_ID", call);
+            builder.environment().put("PROVIDER", "webhook");
+            builder.environment().put("TOOL_SCHEMA_HASH", SCHEMA);
+            Process process = builder.start();
+            List<String> lines = new ArrayList<>();
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    lines.add(line);
+                    String[] words = line.split(" ");
+                    if (words[0].equals("state") && words[1].equals("WAITING_APPROVAL")) {
+                        approve(call, words[words.length - 1]);
+                    }
+                }
+            } finally {
+                if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            }
+            assertThat(process.exitValue()).as(String.join("\n", lines)).isZero();
+            assertThat(lines).as(String.join("\n", lines)).anySatisfy(l -> assertThat(l)
+                    .startsWith("state WAITING_APPROVAL review http://127.0.0.1:8081/review/" + ActionKey.format(TASK, call)));
+            assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("conflict existing sha256:"));
+            assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("final SUCCEEDED"));
+            assertThat(proxy.violations()).isEmpty();
+            assertThat(proxy.exchanges()).contains("POST /v1/proposals 200", "POST /v1/proposals 409");
+            assertThat(sandbox.effectCount()).as("one email, the conflicting offer never acts")
+                    .isEqualTo(effectsBefore + 1);
+        }
+    }
+
+    // ---- helpers ----
+
+    record Answer(int status, JsonNode json, java.net.http.HttpHeaders headers) {
+    }
+
+    private static ObjectNode body(String call, String to) {
+        ObjectNode p = JSON.createObjectNode();
+        p.put("task_id", TASK);
+        p.put("tool_call_id", call);
+        p.put("provider", "webhook");
+        p.put("operation", TOOL);
+        p.put("tool_name", TOOL);
+        p.put("tool_schema_hash", SCHEMA);
+        ObjectNode input = p.putObject("input");
+        input.put("to", to);
+        input.put("body", "disk is full");
+        p.put("summary", "Email " + to + " that the disk is full");
+        p.put("idempotency_key", "idem-" + call);
+        return p;
+    }
+
+    private static Answer propose(String token, ObjectNode body) {
+        return post(token, body.toString());
+    }
+
+    private static Answer post(String token, String body) {
+        return send(port, "POST", "/v1/proposals", token, body);
+    }
+
+    private static Answer get(String token, String pathAndQuery) {
+        return send(port, "GET", pathAndQuery, token, null);
+    }
+
+    /** One exchange, its request and answer checked against the OpenAPI document. */
+    private static Answer send(int port, String method, String pathAndQuery, String token, String body) {
+        URI uri = URI.create("http://127.0.0.1:" + port + pathAndQuery.replace(" ", "%20"));
+        if (body != null) {
+            try {
+                CONTRACT.checkRequest(method, uri.getRawPath(), uri.getRawQuery(), body);
+            } catch (AssertionError expected) {
+                // bad bodies are sent on purpose: the document describes them as refused
+            }
+        }
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(90))
+                .header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<String> response;
+        try {
+            response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        String contentType = response.headers().firstValue("Content-Type").orElse(null);
+        CONTRACT.checkResponse(method, uri.getRawPath(), response.statusCode(), contentType, response.body());
+        try {
+            return new Answer(response.statusCode(), JSON.readTree(response.body()), response.headers());
+        } catch (IOException e) {
+            throw new AssertionError(response.body(), e);
+        }
+    }
+
+    private static void approve(String call, String actionDigest) {
+        Instant now = Instant.now();
+        Decision decision = DecisionSigning.sign(Decision.newBuilder().setDecisionId("d-" + java.util.UUID.randomUUID())
+                .setTaskId(TASK).setToolCallId(call).setType(DecisionType.APPROVE).setActionDigest(actionDigest)
+                .setApproverSubject("owner@acme").setApproverOrg(ORG).setAuthMethod("test").setIssuedAt(now)
+                .setExpiresAt(now.plus(Duration.ofMinutes(5))).setKeyId(KEY_ID)
+                .setSignature(java.nio.ByteBuffer.allocate(0)).build(), ownerKey.getPrivate());
+        produce(KAFKA.bootstrapServers(), Topics.DECISIONS.name(PREFIX), Topics.DECISIONS,
+                Map.of(ActionKey.format(TASK, call), decision));
+    }
+
+    private static void publishPolicy() {
+        Map<String, PolicyRecord> policy = new HashMap<>();
+        policy.put("epoch:" + ORG, record("epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()));
+        policy.put("task:" + TASK, record("task", TaskState.newBuilder().setTaskId(TASK).setVersion(1)
+                .setStatus(LifecycleStatus.ACTIVE).build()));
+        policy.put("grant:" + ORG + ":chat-default", record("grant", Grant.newBuilder().setOrgId(ORG)
+                .setProfileId("chat-default").setTools(List.of(TOOL)).setMode(GrantMode.FULL_ACCESS)
+                .setChatEnabled(true).build()));
+        policy.put("integration:" + ORG + ":webhook", record("integration", Integration.newBuilder().setOrgId(ORG)
+                .setProvider("webhook").setEnabled(true).setScopes(List.of()).build()));
+        policy.put("tool:webhook:" + TOOL, record("tool", ToolDescriptor.newBuilder().setProvider("webhook")
+                .setToolName(TOOL).setOperation(TOOL).setSchemaHash(SCHEMA)
+                .setReadOnlyHint(false).setDestructiveHint(null).setIdempotentHint(null).setOpenWorldHint(null)
+                .setApproval(ApprovalMode.HUMAN).setMaxInputBytes(4096).setEnabled(true).build()));
+        produce(KAFKA.bootstrapServers(), Topics.POLICY.name(PREFIX), Topics.POLICY, policy);
+    }
+
+    private static PolicyRecord record(String kind, Object body) {
+        return PolicyRecord.newBuilder().setKind(kind).setBody(body).build();
+    }
+
+    private static String example(String relative) {
+        return Path.of("..", "examples", relative).toAbsolutePath().normalize().toString();
+    }
+
+    private static boolean onPath(String program) {
+        for (String entry : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(entry, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
