@@ -94,7 +94,9 @@ public final class GateHttpServer implements AutoCloseable {
         executor.allowCoreThreadTimeOut(true);
         created.setExecutor(executor);
         AuthFilter auth = new AuthFilter(tokens, security.clientCertificates());
-        HttpContext v1 = created.createContext(ActionsHandler.PREFIX, new ActionsHandler(actions, tls));
+        // an org's token sees only its org's actions, also where authentication is not required
+        HttpContext v1 = created.createContext(ActionsHandler.PREFIX, new ActionsHandler(actions, tls,
+                auth::callerOrg));
         HttpContext metrics = created.createContext(MetricsHandler.PATH, new MetricsHandler(registry));
         if (security.required()) {
             v1.getFilters().add(auth);
