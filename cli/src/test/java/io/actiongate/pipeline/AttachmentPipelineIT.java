@@ -397,7 +397,7 @@ class AttachmentPipelineIT {
         Map<String, PolicyRecord> policy = new HashMap<>();
         policy.put("epoch:" + ORG, record("epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()));
         policy.put("task:" + TASK, record("task", TaskState.newBuilder().setTaskId(TASK).setVersion(1)
-                .setStatus(LifecycleStatus.ACTIVE).build()));
+                .setStatus(LifecycleStatus.ACTIVE).setOrgId(ORG).build()));
         policy.put("grant:" + ORG + ":chat-default", record("grant", Grant.newBuilder().setOrgId(ORG)
                 .setProfileId("chat-default").setTools(List.of(TOOL)).setMode(GrantMode.FULL_ACCESS)
                 .setChatEnabled(true).build()));

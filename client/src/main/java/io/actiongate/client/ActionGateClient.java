@@ -119,7 +119,9 @@ public final class ActionGateClient implements AutoCloseable {
         ActionProposal proposal = ProposalMapper.toAvro(request, clock.instant());
         String key = request.actionKey();
         String tool = proposal.getProvider() + ":" + proposal.getToolName() + ":" + proposal.getOperation();
-        ReceiptWatcher.Waiter waiter = watcher.register(key, proposal.getInputDigest(), tool, until);
+        String actionDigest = Digests.actionDigest(FrozenAction.of(proposal));
+        ReceiptWatcher.Waiter waiter = watcher.register(key, actionDigest, proposal.getInputDigest(),
+                proposal.getOrgId(), tool, until);
         CompletableFuture.delayedExecutor(timeout.toMillis(), TimeUnit.MILLISECONDS).execute(() ->
                 waiter.result.completeExceptionally(
                         new ReceiptTimeoutException(key, until, timeout, watcher.latest(key))));
@@ -138,8 +140,8 @@ public final class ActionGateClient implements AutoCloseable {
             throw e;
         }
         LOG.debug("proposed {} ({})", key, proposal.getInputDigest());
-        return new ProposalHandle(key, proposal.getInputDigest(), Digests.actionDigest(FrozenAction.of(proposal)),
-                until, timeout, waiter.result, watcher);
+        return new ProposalHandle(key, proposal.getInputDigest(), actionDigest, until, timeout, waiter.result,
+                watcher);
     }
 
     /** Whether the shared receipts consumer still runs. */

@@ -33,16 +33,23 @@ final class ReceiptWatcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReceiptWatcher.class);
     private static final Duration POLL = Duration.ofMillis(200);
 
-    /** A handle's wait: which input digest it offered and when it is satisfied. */
+    /**
+     * A handle's wait: which frozen action it offered (its action digest; org, input digest and tool for a refusal
+     * that names no action digest) and when it is satisfied.
+     */
     static final class Waiter {
+        final String actionDigest;
         final String inputDigest;
+        final String orgId;
         /** {@code provider:tool_name:operation}, as the gate names the tool in an {@code IdentityConflict}. */
         final String tool;
         final Until until;
         final CompletableFuture<ActionReceipt> result = new CompletableFuture<>();
 
-        Waiter(String inputDigest, String tool, Until until) {
+        Waiter(String actionDigest, String inputDigest, String orgId, String tool, Until until) {
+            this.actionDigest = actionDigest;
             this.inputDigest = inputDigest;
+            this.orgId = orgId;
             this.tool = tool;
             this.until = until;
         }
@@ -79,8 +86,9 @@ final class ReceiptWatcher implements AutoCloseable {
     }
 
     /** Registers a wait for {@code actionKey}; call before publishing the proposal. */
-    Waiter register(String actionKey, String inputDigest, String tool, Until until) {
-        Waiter w = new Waiter(inputDigest, tool, until);
+    Waiter register(String actionKey, String actionDigest, String inputDigest, String orgId, String tool,
+                    Until until) {
+        Waiter w = new Waiter(actionDigest, inputDigest, orgId, tool, until);
         if (failure != null) {
             w.result.completeExceptionally(new IllegalStateException("the receipts consumer stopped", failure));
             return w;
@@ -147,9 +155,8 @@ final class ReceiptWatcher implements AutoCloseable {
                 avro.getUpdatedAt());
         String tool = avro.getProvider() + ":" + avro.getToolName() + ":" + avro.getOperation();
         for (Waiter w : waiting.getOrDefault(key, List.of())) {
-            // a receipt of another action under this key (a conflicting offer is waiting) is not ours
-            if (!tool.equals(w.tool)
-                    || (receipt.inputDigest() != null && !receipt.inputDigest().equals(w.inputDigest))) {
+            // a receipt of another action under this key (another org, principal or input) is not ours
+            if (!ours(w, receipt, avro.getOrgId(), tool)) {
                 continue;
             }
             latest.put(key, receipt);
@@ -159,10 +166,23 @@ final class ReceiptWatcher implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@code receipt} answers {@code w}'s offer: its action digest is the offer's (the whole frozen action,
+     * tenant included). A refusal that names no action digest (its input was refused before it was verified) is
+     * the offer's when org, tool and input digest are.
+     */
+    static boolean ours(Waiter w, ActionReceipt receipt, String orgId, String tool) {
+        if (receipt.actionDigest() != null) {
+            return receipt.actionDigest().equals(w.actionDigest);
+        }
+        return receipt.state() == ReceiptState.REJECTED && w.orgId.equals(orgId) && w.tool.equals(tool)
+                && w.inputDigest.equals(receipt.inputDigest());
+    }
+
     private void onConflict(String key, IdentityConflict c) {
         for (Waiter w : waiting.getOrDefault(key, List.of())) {
-            // the conflict names what was offered: it is this waiter's offer when digest and tool are its own
-            if (w.inputDigest.equals(c.getOfferedDigest()) && w.tool.equals(c.getOfferedTool())) {
+            // the conflict names what was offered by its action digest: it is this waiter's offer when it is its own
+            if (w.actionDigest.equals(c.getOfferedDigest()) && w.tool.equals(c.getOfferedTool())) {
                 w.result.completeExceptionally(new IdentityConflictException(key, c.getExistingDigest(),
                         c.getOfferedDigest(), c.getExistingTool(), c.getOfferedTool()));
             }

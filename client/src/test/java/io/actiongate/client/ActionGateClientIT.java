@@ -110,10 +110,39 @@ class ActionGateClientIT {
                 "{\"to\":\"everyone@example.com\",\"body\":\"disk is full\"}").build(), Until.WAITING_APPROVAL, WAIT);
         assertThatThrownBy(other::await).isInstanceOfSatisfying(IdentityConflictException.class, e -> {
             assertThat(e.actionKey()).isEqualTo("T-1/c-conflict");
-            assertThat(e.existingDigest()).isEqualTo(original.inputDigest());
-            assertThat(e.offeredDigest()).isEqualTo(other.inputDigest());
+            assertThat(e.existingDigest()).isEqualTo(original.actionDigest());
+            assertThat(e.offeredDigest()).isEqualTo(other.actionDigest());
         });
         assertThat(gate.attempts("c-conflict")).isEmpty();
+    }
+
+    @Test
+    void shouldSurfaceAConflictOfAnotherOrgWithTheSameInputAsAnError() throws InterruptedException {
+        ProposalHandle original = client.propose(GateFixture.send("c-tenant", INPUT).build(),
+                Until.WAITING_APPROVAL, WAIT);
+        assertThat(original.await().state()).isEqualTo(ReceiptState.WAITING_APPROVAL);
+        // the same key, tool and input from another org: the held action's receipt is not this offer's answer
+        ProposalHandle other = client.propose(GateFixture.send("c-tenant", INPUT).identity("globex", "user-1").build(),
+                Until.ANY, WAIT);
+        assertThat(other.inputDigest()).isEqualTo(original.inputDigest());
+        assertThatThrownBy(other::await).isInstanceOfSatisfying(IdentityConflictException.class, e -> {
+            assertThat(e.existingDigest()).isEqualTo(original.actionDigest());
+            assertThat(e.offeredDigest()).isEqualTo(other.actionDigest());
+        });
+    }
+
+    @Test
+    void shouldMatchAReceiptByKeyAndFullActionDigestOnly() throws InterruptedException {
+        // T-unknown has no TaskState: the gate refuses without a receipt, so only the receipts written here arrive
+        ProposalRequest request = GateFixture.send("c-match", INPUT).action("T-unknown", "c-match").build();
+        ProposalHandle handle = client.propose(request, Until.ANY, WAIT);
+        // another org's receipt under the same key, tool and input digest, naming another frozen action
+        gate.publishReceipt(GateFixture.receipt(handle.actionKey(), "globex", handle.inputDigest(),
+                "sha256:" + "0".repeat(64)));
+        gate.publishReceipt(GateFixture.receipt(handle.actionKey(), GateFixture.ORG, handle.inputDigest(),
+                handle.actionDigest()));
+        ActionReceipt receipt = handle.await();
+        assertThat(receipt.actionDigest()).isEqualTo(handle.actionDigest());
     }
 
     @Test

@@ -40,6 +40,8 @@ import io.actiongate.avro.Integration;
 import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.OutcomeStatus;
 import io.actiongate.avro.PolicyRecord;
+import io.actiongate.avro.Receipt;
+import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.broker.KafkaBrokerExtension;
@@ -167,6 +169,21 @@ public final class GateFixture implements AutoCloseable {
     }
 
     /** Publishes a policy record (e.g. a {@code ToolDescriptor}). */
+    /** Publishes {@code receipt} on {@code receipts} as if the gate had (to test what a client believes). */
+    public void publishReceipt(Receipt receipt) {
+        send(Topics.RECEIPTS, ActionKey.format(receipt.getTaskId(), receipt.getToolCallId()), receipt);
+    }
+
+    /** A WAITING_APPROVAL receipt of {@code send_email} under {@code actionKey} for org {@code org}. */
+    public static Receipt receipt(String actionKey, String org, String inputDigest, String actionDigest) {
+        ActionKey key = ActionKey.parse(actionKey);
+        return Receipt.newBuilder().setTaskId(key.taskId()).setToolCallId(key.toolCallId())
+                .setStatus(ReceiptStatus.WAITING_APPROVAL).setReasonCode(null).setReason(null).setOrgId(org)
+                .setToolName(SEND).setProvider(PROVIDER).setOperation(SEND).setInputDigest(inputDigest)
+                .setActionDigest(actionDigest).setDecisionId(null).setAttempts(List.of()).setProviderReceiptId(null)
+                .setResolvedBy(null).setUpdatedAt(Instant.now()).build();
+    }
+
     public void policy(String key, String kind, Object body) {
         send(Topics.POLICY, key, PolicyRecord.newBuilder().setKind(kind).setBody(body).build());
     }
@@ -180,7 +197,7 @@ public final class GateFixture implements AutoCloseable {
     private void publishDemoPolicy() {
         policy("epoch:" + ORG, "epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build());
         policy("task:" + TASK, "task", TaskState.newBuilder().setTaskId(TASK).setVersion(1)
-                .setStatus(LifecycleStatus.ACTIVE).build());
+                .setStatus(LifecycleStatus.ACTIVE).setOrgId(ORG).build());
         policy("grant:" + ORG + ":" + PROFILE, "grant", Grant.newBuilder().setOrgId(ORG).setProfileId(PROFILE)
                 .setTools(List.of(SEND, LOOKUP)).setMode(GrantMode.FULL_ACCESS).setChatEnabled(true).build());
         policy("integration:" + ORG + ":" + PROVIDER, "integration", Integration.newBuilder().setOrgId(ORG)

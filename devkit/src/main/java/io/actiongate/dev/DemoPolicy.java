@@ -39,12 +39,12 @@ public final class DemoPolicy {
         }
     }
 
-    /** The {@code task:{id}} record that makes a new task active at version 1. */
+    /** The {@code task:{id}} record that makes a new task of the demo org active at version 1. */
     public static PolicyJson.Entry activeTask(String taskId) {
         PolicyRecord record = PolicyRecord.newBuilder()
                 .setKind("task")
                 .setBody(TaskState.newBuilder().setTaskId(taskId).setVersion(1).setStatus(LifecycleStatus.ACTIVE)
-                        .build())
+                        .setOrgId(ORG).build())
                 .build();
         return new PolicyJson.Entry(io.actiongate.cli.commands.PolicyKey.parse("task:" + taskId), record);
     }

@@ -84,7 +84,7 @@ final class Workload {
         Map<String, PolicyRecord> p = new LinkedHashMap<>();
         p.put("epoch:" + ORG, record("epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()));
         p.put("task:" + taskId, record("task", TaskState.newBuilder().setTaskId(taskId).setVersion(1)
-                .setStatus(LifecycleStatus.ACTIVE).build()));
+                .setStatus(LifecycleStatus.ACTIVE).setOrgId(ORG).build()));
         p.put("grant:" + ORG + ":" + PROFILE, record("grant", Grant.newBuilder().setOrgId(ORG).setProfileId(PROFILE)
                 .setTools(List.of(READ_TOOL, SEND_TOOL)).setMode(GrantMode.FULL_ACCESS).setChatEnabled(true)
                 .build()));

@@ -37,7 +37,8 @@ import io.actiongate.key.ActionKey;
  * The gateway's tools: every upstream tool under its own name. A call is either a trusted read (the operator
  * imported the tool as {@code read_only_hint=true}, approval {@code NONE}, and its schema is unchanged), passed
  * straight upstream with its result marked as data, or a proposal to the gate, answered at once with the action's
- * current state. The upstream's own annotations never decide anything.
+ * current state. The upstream's own annotations never decide anything. A proposal is made only under a task of the
+ * host's own org (the task header names it); any other task is refused here, before anything reaches the gate.
  */
 final class GatewayTools {
 
@@ -98,7 +99,13 @@ final class GatewayTools {
             return error("this tool needs approval: the session must name its task in the "
                     + BearerAuthFilter.TASK_HEADER + " header (" + ActionKey.ID_PATTERN.pattern() + ")");
         }
-        String callId = callId(tool.name(), arguments, request.meta());
+        if (!policy.ownsTask(identity.orgId(), taskId)) {
+            // said the same way for a task of another org and an unknown one: the header reveals nothing
+            LOG.info("refused a call of host {} (org {}) under a task that is not its org's", identity.principalId(),
+                    identity.orgId());
+            return error("task " + taskId + " is not a task of this host's org; nothing was proposed");
+        }
+        String callId = callId(identity, tool.name(), arguments, request.meta());
         if (!ActionKey.isValidId(callId)) {
             return error("_meta." + CALL_ID_META + " must match " + ActionKey.ID_PATTERN.pattern());
         }
@@ -180,15 +187,19 @@ final class GatewayTools {
     }
 
     /**
-     * The call's id from {@code _meta.tool_call_id}; without one, an id derived from the tool and its arguments, so a
-     * redelivered call (same tool, same arguments) still lands on the same action and never acts twice.
+     * The call's id from {@code _meta.tool_call_id}; without one, an id derived from the host's identity, the tool
+     * and its arguments, so a redelivered call (same host, tool and arguments) still lands on the same action and
+     * never acts twice, while the same call of another host (another principal, profile or org) is another action.
      */
-    static String callId(String tool, Map<String, Object> arguments, Map<String, Object> meta) {
+    static String callId(HostIdentity host, String tool, Map<String, Object> arguments, Map<String, Object> meta) {
         Object given = meta == null ? null : meta.get(CALL_ID_META);
         if (given != null) {
             return given.toString();
         }
         ObjectNode call = JSON.createObjectNode();
+        call.put("org_id", host.orgId());
+        call.put("principal_id", host.principalId());
+        call.put("profile_id", host.profileId());
         call.put("tool", tool);
         call.set("arguments", JSON.valueToTree(arguments));
         String hex = Digests.sha256Hex(Jcs.canonicalize(call).getBytes(StandardCharsets.UTF_8));

@@ -29,7 +29,7 @@ import io.actiongate.topics.Topics;
 
 /**
  * The gateway's read-only copy of the {@code policy} topic: the trusted tool descriptors (what an operator imported),
- * grants and integrations, each org's authorization epoch and each task's version. The gate re-checks all of it; the gateway uses it only to
+ * grants and integrations, each org's authorization epoch and each task's version and owning org. The gate re-checks all of it; the gateway uses it only to
  * decide whether a call is a trusted read it may pass straight through, and to fill the proposal's epoch and task
  * version. Read from the beginning, with no consumer group; {@link #start} returns once the view has caught up.
  * The node's {@code POST /v1/proposals} reads task versions and epochs from the same view.
@@ -54,6 +54,8 @@ public final class PolicyView implements AutoCloseable {
     private final Map<String, TrustedTool> tools = new ConcurrentHashMap<>();
     private final Map<String, Long> epochs = new ConcurrentHashMap<>();
     private final Map<String, Long> tasks = new ConcurrentHashMap<>();
+    /** Each task's owning org ({@code TaskState.org_id}); a task without one is absent: it is nobody's. */
+    private final Map<String, String> taskOwners = new ConcurrentHashMap<>();
     private final Map<String, java.util.Set<String>> grants = new ConcurrentHashMap<>();
     private final Map<String, Boolean> integrations = new ConcurrentHashMap<>();
     private volatile boolean running = true;
@@ -107,6 +109,11 @@ public final class PolicyView implements AutoCloseable {
         return v == null ? OptionalLong.empty() : OptionalLong.of(v);
     }
 
+    /** Whether {@code task} is known and owned by {@code org}: a task of another org or of none never is. */
+    boolean ownsTask(String org, String task) {
+        return org != null && org.equals(taskOwners.get(task));
+    }
+
     private void run() {
         try {
             while (running) {
@@ -150,6 +157,11 @@ public final class PolicyView implements AutoCloseable {
             epochs.put(e.getOrgId(), e.getEpoch());
         } else if (body instanceof TaskState s) {
             tasks.put(s.getTaskId(), s.getVersion());
+            if (s.getOrgId() == null) {
+                taskOwners.remove(s.getTaskId());
+            } else {
+                taskOwners.put(s.getTaskId(), s.getOrgId());
+            }
         } else if (body instanceof Grant g) {
             grants.put(g.getOrgId() + ":" + g.getProfileId(), java.util.Set.copyOf(g.getTools()));
         } else if (body instanceof Integration i) {
@@ -164,6 +176,7 @@ public final class PolicyView implements AutoCloseable {
             epochs.remove(key.substring("epoch:".length()));
         } else if (key.startsWith("task:")) {
             tasks.remove(key.substring("task:".length()));
+            taskOwners.remove(key.substring("task:".length()));
         } else if (key.startsWith("grant:")) {
             grants.remove(key.substring("grant:".length()));
         } else if (key.startsWith("integration:")) {

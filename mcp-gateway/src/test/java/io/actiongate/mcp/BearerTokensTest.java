@@ -38,10 +38,25 @@ class BearerTokensTest {
 
     @Test
     void shouldDeriveTheSameCallIdForTheSameCallAndPreferTheGivenOne() {
-        String a = GatewayTools.callId("send_email", Map.of("to", "a@example.com", "body", "x"), null);
-        String b = GatewayTools.callId("send_email", Map.of("body", "x", "to", "a@example.com"), Map.of());
+        HostIdentity host = new HostIdentity("user-1", "acme", "chat-default");
+        String a = GatewayTools.callId(host, "send_email", Map.of("to", "a@example.com", "body", "x"), null);
+        String b = GatewayTools.callId(host, "send_email", Map.of("body", "x", "to", "a@example.com"), Map.of());
         assertThat(a).isEqualTo(b).startsWith("mcp-").hasSize(44);
-        assertThat(GatewayTools.callId("send_email", Map.of("to", "b@example.com", "body", "x"), null)).isNotEqualTo(a);
-        assertThat(GatewayTools.callId("send_email", Map.of(), Map.of("tool_call_id", "c-9"))).isEqualTo("c-9");
+        assertThat(GatewayTools.callId(host, "send_email", Map.of("to", "b@example.com", "body", "x"), null))
+                .isNotEqualTo(a);
+        assertThat(GatewayTools.callId(host, "send_email", Map.of(), Map.of("tool_call_id", "c-9"))).isEqualTo("c-9");
+    }
+
+    @Test
+    void shouldDeriveAnotherCallIdForTheSameCallOfAnotherHost() {
+        // the same tool and arguments from another org, principal or profile is another action, never the same key
+        Map<String, Object> args = Map.of("to", "a@example.com", "body", "x");
+        String a = GatewayTools.callId(new HostIdentity("user-1", "acme", "chat-default"), "send_email", args, null);
+        assertThat(GatewayTools.callId(new HostIdentity("user-1", "globex", "chat-default"), "send_email", args, null))
+                .isNotEqualTo(a);
+        assertThat(GatewayTools.callId(new HostIdentity("user-2", "acme", "chat-default"), "send_email", args, null))
+                .isNotEqualTo(a);
+        assertThat(GatewayTools.callId(new HostIdentity("user-1", "acme", "admin"), "send_email", args, null))
+                .isNotEqualTo(a);
     }
 }

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,7 +37,8 @@ import io.actiongate.mcp.HostIdentity;
  * {@value ProposalApiConfig#MAX_WAIT_CONFIG}) runs out, with the state as it is then (404 if there is still none).
  * Same redacted body as without {@code wait}. The poll holds no request thread: the state store is looked at every
  * {@value #POLL_MS} ms from {@link AsyncAnswers}; a key owned by another instance is forwarded there once, with its
- * query. A tool host's token (see {@link HostIdentityFilter}) sees only its own org's actions; any other answer
+ * query. A tool host's token (see {@link HostIdentityFilter}), and a node token that carries an org, see only
+ * their own org's actions, waiting or not; any other answer
  * (no {@code wait}, node credentials) comes from {@link ActionsHandler} unchanged.
  */
 final class ActionWaitHandler implements HttpHandler {
@@ -65,15 +67,25 @@ final class ActionWaitHandler implements HttpHandler {
     }
 
     private final HttpHandler plain;
+    private final Function<HttpExchange, Optional<HostIdentity>> hosts;
+    private final Function<HttpExchange, String> callerOrg;
     private final ActionStateQuery query;
     private final AsyncAnswers answers;
     private final Duration maxWait;
     private final HttpClient client;
     private final String scheme;
 
-    ActionWaitHandler(HttpHandler plain, ActionStateQuery query, AsyncAnswers answers, Duration maxWait,
+    /**
+     * @param hosts the tool host whose token a request bears, if any (computed per request: the JDK server shares
+     *            exchange attributes across the exchanges of one context, so they cannot carry a caller's identity)
+     * @param callerOrg the org of a node credential that carries one (null: answered about every org)
+     */
+    ActionWaitHandler(HttpHandler plain, Function<HttpExchange, Optional<HostIdentity>> hosts,
+            Function<HttpExchange, String> callerOrg, ActionStateQuery query, AsyncAnswers answers, Duration maxWait,
             SSLContext tls) {
         this.plain = plain;
+        this.hosts = hosts;
+        this.callerOrg = callerOrg;
         this.query = query;
         this.answers = answers;
         this.maxWait = maxWait;
@@ -89,10 +101,10 @@ final class ActionWaitHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) throws IOException {
         Map<String, String> params = params(exchange.getRequestURI().getRawQuery());
-        HostIdentity host = exchange.getAttribute(HostIdentityFilter.ATTRIBUTE) instanceof HostIdentity h ? h : null;
+        Optional<HostIdentity> host = hosts.apply(exchange);
         Optional<ActionKey> key = ActionsHandler.parse(exchange.getRequestURI().getRawPath());
         boolean waits = params.containsKey("wait") || params.containsKey("until");
-        if ((!waits && host == null) || !"GET".equals(exchange.getRequestMethod()) || key.isEmpty()) {
+        if ((!waits && host.isEmpty()) || !"GET".equals(exchange.getRequestMethod()) || key.isEmpty()) {
             plain.handle(exchange);
             return;
         }
@@ -127,7 +139,8 @@ final class ActionWaitHandler implements HttpHandler {
                     && exchange.getRequestHeaders().getFirst(ActionsHandler.FORWARDED_HEADER) == null) {
                 forward(exchange, remote, key.get(), wait);
             } else {
-                poll(exchange, key.get().toString(), host, until, System.nanoTime() + wait.toNanos());
+                String org = host.map(HostIdentity::orgId).orElseGet(() -> callerOrg.apply(exchange));
+                poll(exchange, key.get().toString(), org, until, System.nanoTime() + wait.toNanos());
             }
         } finally {
             if (!handedOff) {
@@ -154,10 +167,10 @@ final class ActionWaitHandler implements HttpHandler {
         return d.compareTo(maxWait) > 0 ? maxWait : d;
     }
 
-    private void poll(HttpExchange exchange, String key, HostIdentity host, UntilState until, long deadline) {
+    private void poll(HttpExchange exchange, String key, String org, UntilState until, long deadline) {
         Optional<JsonNode> state;
         try {
-            state = visible(query.localState(key), host);
+            state = visible(query.localState(key), org);
         } catch (StateUnavailableException e) {
             state = null; // not queryable now: keep waiting, answer 503 at the deadline
         } catch (RuntimeException e) {
@@ -182,20 +195,20 @@ final class ActionWaitHandler implements HttpHandler {
             return;
         }
         try {
-            answers.timer().schedule(() -> poll(exchange, key, host, until, deadline), POLL_MS,
+            answers.timer().schedule(() -> poll(exchange, key, org, until, deadline), POLL_MS,
                     TimeUnit.MILLISECONDS);
         } catch (RuntimeException shuttingDown) {
             answers.finish(exchange, () -> Responses.json(exchange, 503, HttpJson.error("unavailable", "stopping")));
         }
     }
 
-    /** A host sees its own org's actions only; another org's is answered as if absent. */
-    private static Optional<JsonNode> visible(Optional<JsonNode> state, HostIdentity host) {
-        if (host == null || state.isEmpty()) {
+    /** A caller of an org sees its own org's actions only; another org's is answered as if absent. */
+    static Optional<JsonNode> visible(Optional<JsonNode> state, String callerOrg) {
+        if (callerOrg == null || state.isEmpty()) {
             return state;
         }
         JsonNode org = state.get().get("org_id");
-        return org != null && org.isTextual() && org.asText().equals(host.orgId()) ? state : Optional.empty();
+        return org != null && org.isTextual() && org.asText().equals(callerOrg) ? state : Optional.empty();
     }
 
     private void forward(HttpExchange exchange, ActionStateQuery.Remote remote, ActionKey key, Duration wait) {

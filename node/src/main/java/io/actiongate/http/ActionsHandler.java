@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Function;
 
 import javax.net.ssl.SSLContext;
 
@@ -23,6 +24,8 @@ import io.actiongate.key.ActionKey;
  * {@code GET /v1/actions/{task_id}/{tool_call_id}}: the action's state from the instance that owns its key.
  * A request for a key owned elsewhere is forwarded once (marked by {@link #FORWARDED_HEADER}); a forwarded request
  * that still is not local is answered 503 instead of being forwarded again, so a stale routing table cannot loop.
+ * A caller whose credential carries an org is answered only about that org's actions: another org's action is 404,
+ * as an unknown one. A forward carries the caller's credential, so the owning instance applies the same rule.
  */
 final class ActionsHandler implements HttpHandler {
 
@@ -33,6 +36,7 @@ final class ActionsHandler implements HttpHandler {
     private static final Duration FORWARD_TIMEOUT = Duration.ofSeconds(5);
 
     private final ActionStateQuery query;
+    private final Function<HttpExchange, String> callerOrg;
     private final HttpClient client;
 
     private final String scheme;
@@ -42,7 +46,13 @@ final class ActionsHandler implements HttpHandler {
      *            instance's certificate as the client certificate (every gate shares the deployment's TLS setup)
      */
     ActionsHandler(ActionStateQuery query, SSLContext tls) {
+        this(query, tls, exchange -> null);
+    }
+
+    /** @param callerOrg the org of the request's credential, or null for a credential answered about every org */
+    ActionsHandler(ActionStateQuery query, SSLContext tls, Function<HttpExchange, String> callerOrg) {
         this.query = query;
+        this.callerOrg = callerOrg;
         HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(FORWARD_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER);
         if (tls != null) {
@@ -109,7 +119,9 @@ final class ActionsHandler implements HttpHandler {
             Responses.json(exchange, 503, HttpJson.error("unavailable", "state store is not queryable now; retry"));
             return;
         }
-        if (state.isEmpty()) {
+        String org = callerOrg.apply(exchange);
+        if (state.isEmpty() || (org != null && !org.equals(state.get().path("org_id").asText(null)))) {
+            // another org's action answers exactly as an unknown one: its existence is not revealed either
             Responses.json(exchange, 404, HttpJson.error("not_found", "no such action"));
             return;
         }

@@ -16,12 +16,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Lets a request through when it carries a valid bearer token ({@code Authorization: Bearer ...}) or came over
  * HTTPS with a client certificate the server's trust manager verified against {@code http.tls.client.ca.file};
- * otherwise answers 401. A refusal is logged with the method, path, peer and reason, never with the presented token.
+ * otherwise answers 401.
+ * {@link #callerOrg} names the org of the caller's token (not an exchange attribute: the JDK server shares those
+ * across the exchanges of one context). A refusal is logged with the method, path, peer and reason, never with the presented token.
  */
 final class AuthFilter extends Filter {
 
     private static final Logger LOG = LoggerFactory.getLogger(AuthFilter.class);
     private static final String BEARER = "bearer ";
+
 
     private final BearerTokens tokens;
     private final boolean clientCertificates;
@@ -56,6 +59,20 @@ final class AuthFilter extends Filter {
         }
     }
 
+    /**
+     * The org of the bearer token {@code exchange} presents, or null when it presents none, or one without an org
+     * (an operator's token), or came with a client certificate only: such callers are answered about every org.
+     */
+    String callerOrg(HttpExchange exchange) {
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        if (tokens == null || authorization == null || authorization.length() <= BEARER.length()
+                || !authorization.substring(0, BEARER.length()).toLowerCase(Locale.ROOT).equals(BEARER)) {
+            return null;
+        }
+        return tokens.caller(authorization.substring(BEARER.length()).strip()).map(BearerTokens.Caller::org)
+                .orElse(null);
+    }
+
     /** Why the request is refused; null when it may pass. */
     private String refusal(HttpExchange exchange) {
         if (clientCertificates && exchange instanceof HttpsExchange https && verifiedClient(https)) {
@@ -73,7 +90,8 @@ final class AuthFilter extends Filter {
         if (tokens == null) {
             return "bearer tokens are not configured on this server";
         }
-        return tokens.matches(authorization.substring(BEARER.length()).strip()) ? null : "invalid bearer token";
+        return tokens.caller(authorization.substring(BEARER.length()).strip()).isPresent() ? null
+                : "invalid bearer token";
     }
 
     private static boolean verifiedClient(HttpsExchange https) {

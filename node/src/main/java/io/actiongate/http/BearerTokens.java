@@ -11,13 +11,16 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The bearer tokens accepted by the HTTP surface: one per line of a file (a mounted secret; {@code #} comments and
- * blank lines ignored), several at once so clients can rotate. The file is re-read when its modification time or
+ * blank lines ignored), several at once so clients can rotate. A line {@code TOKEN ORG_ID} gives the token an org:
+ * its caller is answered only about that org's actions; a token alone is an operator's, answered about every org. The file is re-read when its modification time or
  * size changes, so an updated Kubernetes Secret takes effect without a restart; a file that became unreadable keeps
  * the last tokens read. Only SHA-256 digests are kept, and a candidate is compared with every one of them in
  * constant time (no early exit, no length leak). No token is ever logged.
@@ -26,10 +29,16 @@ final class BearerTokens {
 
     private static final Logger LOG = LoggerFactory.getLogger(BearerTokens.class);
 
+    private static final Pattern ORG_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
     private final Path file;
     private volatile Snapshot snapshot;
 
-    private record Snapshot(FileTime modified, long size, List<byte[]> digests) {
+    private record Snapshot(FileTime modified, long size, List<byte[]> digests, List<String> orgs) {
+    }
+
+    /** Who presented a valid token: {@code org} is the token's org, or null for a token without one. */
+    record Caller(String org) {
     }
 
     /** Reads {@code file} now; an unreadable file is a configuration error. */
@@ -53,12 +62,19 @@ final class BearerTokens {
 
     /** Whether {@code candidate} is one of the tokens, in time independent of which one and of their contents. */
     boolean matches(String candidate) {
+        return caller(candidate).isPresent();
+    }
+
+    /** The caller {@code candidate} names, or empty when it is no token; in time independent of which one matched. */
+    Optional<Caller> caller(String candidate) {
         byte[] offered = sha256(candidate.getBytes(StandardCharsets.UTF_8));
-        boolean found = false;
-        for (byte[] digest : current().digests()) {
-            found |= MessageDigest.isEqual(digest, offered);
+        Snapshot known = current();
+        int found = -1;
+        for (int i = 0; i < known.digests().size(); i++) {
+            boolean match = MessageDigest.isEqual(known.digests().get(i), offered);
+            found = match ? i : found;
         }
-        return found;
+        return found < 0 ? Optional.empty() : Optional.of(new Caller(known.orgs().get(found)));
     }
 
     private Snapshot current() {
@@ -86,13 +102,24 @@ final class BearerTokens {
         FileTime modified = Files.getLastModifiedTime(file);
         long size = Files.size(file);
         List<byte[]> digests = new ArrayList<>();
+        List<String> orgs = new ArrayList<>();
+        int lineNumber = 0;
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            String token = line.strip();
-            if (!token.isEmpty() && !token.startsWith("#")) {
-                digests.add(sha256(token.getBytes(StandardCharsets.UTF_8)));
+            lineNumber++;
+            String entry = line.strip();
+            if (entry.isEmpty() || entry.startsWith("#")) {
+                continue;
             }
+            String[] parts = entry.split("\\s+");
+            if (parts.length > 2 || (parts.length == 2 && !ORG_ID.matcher(parts[1]).matches())) {
+                LOG.warn("{} line {} is neither TOKEN nor TOKEN ORG_ID; ignored",
+                        HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, lineNumber);
+                continue;
+            }
+            digests.add(sha256(parts[0].getBytes(StandardCharsets.UTF_8)));
+            orgs.add(parts.length == 2 ? parts[1] : null);
         }
-        return new Snapshot(modified, size, List.copyOf(digests));
+        return new Snapshot(modified, size, List.copyOf(digests), java.util.Collections.unmodifiableList(orgs));
     }
 
     private static byte[] sha256(byte[] bytes) {

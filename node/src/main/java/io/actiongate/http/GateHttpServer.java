@@ -130,8 +130,13 @@ public final class GateHttpServer implements AutoCloseable {
         ProposalApiConfig waits = proposals != null ? proposals.config()
                 : waitLimits != null ? waitLimits : new ProposalApiConfig(java.util.Map.of());
         answers = new AsyncAnswers(waits.maxWaiters());
+        // an org's token, a node token or a tool host's, sees only its org's actions, waiting or not
+        ProposalApi hostTokens = proposals;
         HttpContext v1 = created.createContext(ActionsHandler.PREFIX, new ActionWaitHandler(
-                new ActionsHandler(actions, tls), actions, answers, waits.maxWait(), tls));
+                new ActionsHandler(actions, tls, auth::callerOrg),
+                exchange -> hostTokens == null ? java.util.Optional.empty()
+                        : HostIdentityFilter.identity(hostTokens, exchange),
+                auth::callerOrg, actions, answers, waits.maxWait(), tls));
         HttpContext metrics = created.createContext(MetricsHandler.PATH, new MetricsHandler(registry));
         created.createContext(OpenApiHandler.PATH, new OpenApiHandler());
         if (proposals != null) {

@@ -10,13 +10,13 @@ import com.sun.net.httpserver.HttpExchange;
 import io.actiongate.mcp.HostIdentity;
 
 /**
- * On {@code /v1/actions/...}: a tool host's token (from {@value ProposalApiConfig#TOKENS_FILE_CONFIG}) passes and
- * marks the exchange with the host's identity, so the answer is limited to the host's org; any other request goes
- * through the node's own authentication ({@link AuthFilter}), or passes unmarked when {@code /v1} is open.
+ * On {@code /v1/actions/...}: a tool host's token (from {@value ProposalApiConfig#TOKENS_FILE_CONFIG}) passes (the
+ * handler, {@link ActionWaitHandler}, limits its answer to the host's org); any other request goes through the
+ * node's own authentication ({@link AuthFilter}), or passes when {@code /v1} is open. Nothing is stored on the
+ * exchange: the JDK server's exchange attributes are the context's, shared by concurrent requests.
  */
 final class HostIdentityFilter extends Filter {
 
-    static final String ATTRIBUTE = "actiongate.host.identity";
     private static final String BEARER = "bearer ";
 
     private final ProposalApi api;
@@ -37,7 +37,6 @@ final class HostIdentityFilter extends Filter {
     public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
         Optional<HostIdentity> host = identity(api, exchange);
         if (host.isPresent()) {
-            exchange.setAttribute(ATTRIBUTE, host.get());
             chain.doFilter(exchange);
         } else if (otherwise != null) {
             otherwise.doFilter(exchange, chain);

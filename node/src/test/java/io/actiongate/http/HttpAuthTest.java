@@ -106,6 +106,48 @@ class HttpAuthTest {
     }
 
     @Test
+    void shouldAnswerATokenOfAnOrgOnlyAboutItsOrgsActions() throws Exception {
+        // the action of org acme and one of org globex; a token of each org, and an operator's token without one
+        query.local.put("T-1/c-1", new ObjectMapper().createObjectNode().put("status", "WAITING_APPROVAL")
+                .put("org_id", "acme"));
+        query.local.put("T-9/c-1", new ObjectMapper().createObjectNode().put("status", "WAITING_APPROVAL")
+                .put("org_id", "globex"));
+        String acme = "acme-token-0123456789abcdef";
+        String globex = "globex-token-0123456789abcdef";
+        start(Map.of(HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, tokens(acme + " acme", globex + "  globex",
+                OLD).toString()));
+
+        assertThat(get(ACTION, acme).statusCode()).isEqualTo(200);
+        HttpResponse<String> foreign = get("/v1/actions/T-9/c-1", acme);
+        HttpResponse<String> unknown = get("/v1/actions/T-9/c-2", acme);
+        assertThat(foreign.statusCode()).as("another org's action is not shown").isEqualTo(404);
+        assertThat(foreign.body()).doesNotContain("WAITING_APPROVAL").isEqualTo(unknown.body());
+        assertThat(get(ACTION, globex).statusCode()).isEqualTo(404);
+        assertThat(get("/v1/actions/T-9/c-1", globex).statusCode()).isEqualTo(200);
+        // an operator's token without an org sees every org
+        assertThat(get(ACTION, OLD).statusCode()).isEqualTo(200);
+        assertThat(get("/v1/actions/T-9/c-1", OLD).statusCode()).isEqualTo(200);
+        // the org is not a part of the token: "TOKEN ORG" presented whole is no token
+        assertThat(get(ACTION, acme + " acme").statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void shouldNotShowAnotherOrgsActionThroughTheLongPoll() throws Exception {
+        // the attacker's variant of the request above: the same foreign action, asked as a long poll
+        query.local.put("T-9/c-1", new ObjectMapper().createObjectNode().put("status", "SUCCEEDED")
+                .put("org_id", "globex"));
+        String acme = "acme-token-0123456789abcdef";
+        start(Map.of(HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, tokens(acme + " acme", OLD).toString()));
+
+        for (String query : List.of("?wait=200ms", "?until=decided", "?wait=200ms&until=terminal")) {
+            HttpResponse<String> foreign = get("/v1/actions/T-9/c-1" + query, acme);
+            assertThat(foreign.statusCode()).as(query).isEqualTo(404);
+            assertThat(foreign.body()).as(query).doesNotContain("SUCCEEDED").doesNotContain("globex");
+            assertThat(get("/v1/actions/T-9/c-1" + query, OLD).statusCode()).as(query).isEqualTo(200);
+        }
+    }
+
+    @Test
     void shouldLogRefusalsWithoutTheToken() throws Exception {
         start(Map.of(HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, tokens(NEW).toString()));
         String offered = "guessed-secret-value-42";

@@ -100,6 +100,12 @@ public final class GateConfig extends CommonConfig {
             + "defaults (a 50 MiB block cache and up to three 16 MiB memtables per store instance, so memory grows "
             + "with partitions times stores). Ignored when gate.streams.rocksdb.config.setter is set.";
 
+    public static final String TASK_DEFAULT_ORG_CONFIG = "gate.task.default.org";
+    public static final String TASK_DEFAULT_ORG_DOC = "Single-tenant migration only: the org that owns a TaskState "
+            + "or OriginState written without org_id (before schema v2). Empty (the default) means such a task "
+            + "or origin has no owner: every proposal under it is refused with TASK_NOT_OWNED, without holding "
+            + "its key. Never set it on a deployment with more than one org.";
+
     /** Kafka Streams settings for the gate only, e.g. {@code gate.streams.num.stream.threads=4}. */
     public static final String STREAMS_PREFIX = "gate.streams.";
 
@@ -107,6 +113,11 @@ public final class GateConfig extends CommonConfig {
     public static final int CONTRACT_SUMMARY_MAX = 280;
 
     private static final Duration ONE_MS = Duration.ofMillis(1);
+    private static final ConfigDef.Validator ORG_ID_OR_EMPTY = (name, value) -> {
+        if (value != null && !value.toString().isEmpty() && !value.toString().matches("[A-Za-z0-9._:-]{1,128}")) {
+            throw new ConfigException(name, value, "an org id ([A-Za-z0-9._:-]{1,128}) or empty");
+        }
+    };
     private static final Duration TEN_YEARS = Duration.ofDays(3650);
 
     /** The common keys ({@link CommonConfig}) plus the gate's. */
@@ -143,7 +154,8 @@ public final class GateConfig extends CommonConfig {
             .define(TRUSTED_KEYS_CONFIG, Type.LIST, "", Importance.HIGH, TRUSTED_KEYS_DOC)
             .define(APPROVERS_CONFIG, Type.LIST, "", Importance.HIGH, APPROVERS_DOC)
             .define(ROCKSDB_MEMORY_BYTES_CONFIG, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
-                    ROCKSDB_MEMORY_BYTES_DOC);
+                    ROCKSDB_MEMORY_BYTES_DOC)
+            .define(TASK_DEFAULT_ORG_CONFIG, Type.STRING, "", ORG_ID_OR_EMPTY, Importance.HIGH, TASK_DEFAULT_ORG_DOC);
 
     private final TrustedKeys trustedKeys;
     private final ApproverPolicy approvers;
@@ -154,6 +166,7 @@ public final class GateConfig extends CommonConfig {
     private final Duration retryAfterCap;
     private final Duration retryBackoff;
     private final Duration dedupeWindow;
+    private final String taskDefaultOrg;
 
     public GateConfig(Map<String, String> values) {
         super(CONFIG_DEF, values);
@@ -173,6 +186,7 @@ public final class GateConfig extends CommonConfig {
         this.retryAfterCap = duration(RETRY_AFTER_CAP_CONFIG);
         this.retryBackoff = duration(RETRY_BACKOFF_CONFIG);
         this.dedupeWindow = duration(DEDUPE_WINDOW_CONFIG);
+        this.taskDefaultOrg = getString(TASK_DEFAULT_ORG_CONFIG).isEmpty() ? null : getString(TASK_DEFAULT_ORG_CONFIG);
     }
 
     /** Builds a configuration from string properties (the CLI's file plus environment overrides). */
@@ -207,6 +221,11 @@ public final class GateConfig extends CommonConfig {
     /** {@value #ROCKSDB_MEMORY_BYTES_CONFIG}: 0 when unbounded (Kafka Streams' per-store defaults). */
     public long rocksDbMemoryBytes() {
         return getLong(ROCKSDB_MEMORY_BYTES_CONFIG);
+    }
+
+    /** {@value #TASK_DEFAULT_ORG_CONFIG}: the owner of a task or origin without org_id, or null (no owner). */
+    public String taskDefaultOrg() {
+        return taskDefaultOrg;
     }
 
     public Duration dedupeWindow() {

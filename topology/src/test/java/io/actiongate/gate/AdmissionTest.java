@@ -198,9 +198,16 @@ class AdmissionTest {
     }
 
     @Test
-    void shouldRejectTaskWithoutTaskState() {
+    void shouldRefuseATaskWithoutTaskStateWithoutHoldingTheKey() {
+        // nobody is known to own the task yet: a receipt or a held key would let any org pre-occupy it
         gate.deletePolicy("task:T-1");
-        assertRejected(proposal("c-1"), ReasonCode.TASK_VERSION_CHANGED);
+        gate.propose(proposal("c-1"));
+        assertThat(gate.receipts()).isEmpty();
+        assertThat(gate.deadLetters.readValue().getReasonCode()).isEqualTo(ReasonCode.TASK_VERSION_CHANGED.name());
+        assertThat(gate.heldAction("T-1/c-1")).isNull();
+        gate.task("T-1", 1, LifecycleStatus.ACTIVE);
+        gate.propose(proposal("c-1"));
+        assertThat(gate.lastReceipt().getStatus()).isEqualTo(ReceiptStatus.WAITING_APPROVAL);
     }
 
     @Test

@@ -236,7 +236,7 @@ final class GateDriver implements AutoCloseable {
         r.put("epoch:" + ORG, PolicyRecord.newBuilder().setKind("epoch")
                 .setBody(AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()).build());
         r.put("task:" + TASK, PolicyRecord.newBuilder().setKind("task").setBody(TaskState.newBuilder()
-                .setTaskId(TASK).setVersion(1).setStatus(LifecycleStatus.ACTIVE).build()).build());
+                .setTaskId(TASK).setVersion(1).setStatus(LifecycleStatus.ACTIVE).setOrgId(ORG).build()).build());
         r.put("grant:" + ORG + ":" + PROFILE, PolicyRecord.newBuilder().setKind("grant").setBody(Grant.newBuilder()
                 .setOrgId(ORG).setProfileId(PROFILE).setTools(List.of(SEND, LOOKUP)).setMode(GrantMode.FULL_ACCESS)
                 .setChatEnabled(true).build()).build());
@@ -265,8 +265,13 @@ final class GateDriver implements AutoCloseable {
     }
 
     void task(String taskId, long version, LifecycleStatus status) {
+        task(taskId, version, status, ORG);
+    }
+
+    /** A task owned by {@code org} (null: a task written before schema v2, owned by nobody). */
+    void task(String taskId, long version, LifecycleStatus status, String org) {
         put("task:" + taskId, "task", TaskState.newBuilder().setTaskId(taskId).setVersion(version).setStatus(status)
-                .build());
+                .setOrgId(org).build());
     }
 
     void grant(GrantMode mode, boolean chat, String... tools) {
@@ -284,12 +289,41 @@ final class GateDriver implements AutoCloseable {
     }
 
     void origin(LifecycleStatus status, String activeTurn) {
+        origin(status, activeTurn, ORG);
+    }
+
+    void origin(LifecycleStatus status, String activeTurn, String org) {
         put("origin:" + CONVERSATION, "origin", OriginState.newBuilder().setConversationId(CONVERSATION)
-                .setStatus(status).setActiveTurnId(activeTurn).build());
+                .setStatus(status).setActiveTurnId(activeTurn).setOrgId(org).build());
     }
 
     void deletePolicy(String key) {
         policy.pipeInput(key, null);
+    }
+
+    /**
+     * A second tenant: {@code org} gets its own epoch 1, an enabled webhook integration and the grant of
+     * {@link #PROFILE} for both tools, so its proposals pass every check of its own org.
+     */
+    void tenant(String org) {
+        put("epoch:" + org, "epoch", AuthorizationEpoch.newBuilder().setOrgId(org).setEpoch(1).build());
+        put("integration:" + org + ":" + PROVIDER, "integration", Integration.newBuilder().setOrgId(org)
+                .setProvider(PROVIDER).setEnabled(true).setScopes(List.of()).build());
+        put("grant:" + org + ":" + PROFILE, "grant", Grant.newBuilder().setOrgId(org).setProfileId(PROFILE)
+                .setTools(List.of(SEND, LOOKUP)).setMode(GrantMode.FULL_ACCESS).setChatEnabled(true).build());
+    }
+
+    /** The held action under {@code key} in the gate's action store, or null. */
+    Object heldAction(String key) {
+        return driver.getKeyValueStore(GateStores.ACTIONS).get(key);
+    }
+
+    /** The value of the gate metric {@code name} (group actiongate-gate) of task 0_0. */
+    double gateMetric(String name) {
+        return driver.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name) && e.getKey().group().equals("actiongate-gate"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .sum();
     }
 
     private void put(String key, String kind, Object body) {

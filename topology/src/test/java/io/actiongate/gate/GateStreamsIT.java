@@ -195,7 +195,7 @@ class GateStreamsIT {
     private void publishDemoPolicy() {
         policy("epoch:acme", "epoch", AuthorizationEpoch.newBuilder().setOrgId("acme").setEpoch(1).build());
         policy("task:T-1", "task", TaskState.newBuilder().setTaskId("T-1").setVersion(1)
-                .setStatus(LifecycleStatus.ACTIVE).build());
+                .setStatus(LifecycleStatus.ACTIVE).setOrgId("acme").build());
         policy("grant:acme:chat-default", "grant", Grant.newBuilder().setOrgId("acme").setProfileId("chat-default")
                 .setTools(List.of(GateDriver.SEND)).setMode(GrantMode.FULL_ACCESS).setChatEnabled(true).build());
         policy("integration:acme:webhook", "integration", Integration.newBuilder().setOrgId("acme")

@@ -143,18 +143,31 @@ public final class PolicyJson {
     }
 
     private static TaskState task(JsonFields f, PolicyKey key) {
-        allow(f, "task_id", "version", "status");
+        allow(f, "task_id", "org_id", "version", "status");
         return TaskState.newBuilder()
                 .setTaskId(key.parts().get(0))
+                .setOrgId(ownerOrg(f))
                 .setVersion(f.longValue("version"))
                 .setStatus(f.enumValue("status", LifecycleStatus.class))
                 .build();
     }
 
+    /** The owning org of a task or origin: required, since one without an owner admits nobody's proposal. */
+    private static String ownerOrg(JsonFields f) {
+        String org = f.text("org_id");
+        if (!OWNER_ORG.matcher(org).matches()) {
+            throw f.bad("org_id", "must match " + OWNER_ORG.pattern());
+        }
+        return org;
+    }
+
+    private static final java.util.regex.Pattern OWNER_ORG = java.util.regex.Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
     private static OriginState origin(JsonFields f, PolicyKey key) {
-        allow(f, "conversation_id", "status", "active_turn_id");
+        allow(f, "conversation_id", "org_id", "status", "active_turn_id");
         return OriginState.newBuilder()
                 .setConversationId(key.parts().get(0))
+                .setOrgId(ownerOrg(f))
                 .setStatus(f.enumValue("status", LifecycleStatus.class))
                 .setActiveTurnId(f.optionalText("active_turn_id"))
                 .build();

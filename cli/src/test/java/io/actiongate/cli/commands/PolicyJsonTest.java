@@ -103,30 +103,47 @@ class PolicyJsonTest {
     @Test
     void shouldMapATaskStateWhoseIdHoldsAColon() {
         PolicyJson.Entry entry = one("""
-                {"key": "task:proj:T-1", "kind": "task", "version": 4, "status": "CANCELLED"}""");
+                {"key": "task:proj:T-1", "kind": "task", "org_id": "acme", "version": 4, "status": "CANCELLED"}""");
         TaskState body = (TaskState) entry.record().getBody();
 
         assertThat(body.getTaskId()).isEqualTo("proj:T-1");
         assertThat(body.getVersion()).isEqualTo(4L);
         assertThat(body.getStatus()).isEqualTo(LifecycleStatus.CANCELLED);
+        assertThat(body.getOrgId()).isEqualTo("acme");
+    }
+
+    @Test
+    void shouldRequireTheOwningOrgOfATaskAndOfAnOrigin() {
+        // a task or origin without an owner admits nobody's proposal: refuse to write one
+        assertThatThrownBy(() -> one("""
+                {"key": "task:T-1", "kind": "task", "version": 1, "status": "ACTIVE"}"""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("org_id");
+        assertThatThrownBy(() -> one("""
+                {"key": "origin:conv-9", "kind": "origin", "status": "ACTIVE"}"""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("org_id");
+        assertThatThrownBy(() -> one("""
+                {"key": "task:T-1", "kind": "task", "org_id": "a b", "version": 1, "status": "ACTIVE"}"""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("org_id");
     }
 
     @Test
     void shouldMapAnOriginState() {
         OriginState body = (OriginState) one("""
-                {"key": "origin:conv-9", "kind": "origin", "status": "ACTIVE", "active_turn_id": "turn-3"}""")
+                {"key": "origin:conv-9", "kind": "origin", "org_id": "acme", "status": "ACTIVE",
+                 "active_turn_id": "turn-3"}""")
                 .record().getBody();
 
         assertThat(body.getConversationId()).isEqualTo("conv-9");
         assertThat(body.getStatus()).isEqualTo(LifecycleStatus.ACTIVE);
         assertThat(body.getActiveTurnId()).isEqualTo("turn-3");
+        assertThat(body.getOrgId()).isEqualTo("acme");
     }
 
     @Test
     void shouldReadAListOfRecords() throws Exception {
         List<PolicyJson.Entry> entries = PolicyJson.fromJson(tree("""
                 [{"key": "epoch:acme", "kind": "epoch", "epoch": 1},
-                 {"key": "task:T-1", "kind": "task", "version": 1, "status": "ACTIVE"}]"""));
+                 {"key": "task:T-1", "kind": "task", "org_id": "acme", "version": 1, "status": "ACTIVE"}]"""));
 
         assertThat(entries).extracting(e -> e.key().toString()).containsExactly("epoch:acme", "task:T-1");
     }
@@ -143,7 +160,7 @@ class PolicyJsonTest {
         "{\"key\": \"epoch:acme\", \"kind\": \"epoch\"}|policy: field 'epoch' is required",
         "{\"key\": \"epoch:acme\", \"kind\": \"epoch\", \"epoch\": 1, \"epok\": 2}"
             + "|policy: field 'epok' is not a known field",
-        "{\"key\": \"task:T-1\", \"kind\": \"task\", \"version\": 1, \"status\": \"DONE\"}"
+        "{\"key\": \"task:T-1\", \"kind\": \"task\", \"org_id\": \"acme\", \"version\": 1, \"status\": \"DONE\"}"
             + "|policy: field 'status' must be one of [ACTIVE, CANCELLED, ARCHIVED], was 'DONE'",
         "{\"key\": \"grant:acme:p\", \"kind\": \"grant\", \"mode\": \"FULL_ACCESS\", \"chat_enabled\": true}"
             + "|policy: field 'tools' is required",

@@ -76,7 +76,8 @@ public final class Classifier {
             return false;
         }
         Optional<OriginState> origin = policy.origin();
-        return origin.isPresent()
+        return policy.originOwnedBy(a.orgId()) // another org's conversation never speaks for this action
+                && origin.isPresent()
                 && origin.get().getStatus() == LifecycleStatus.ACTIVE
                 && (!sameTurn || ref.turnId().equals(origin.get().getActiveTurnId()));
     }

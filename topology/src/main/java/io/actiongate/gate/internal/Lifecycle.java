@@ -72,7 +72,7 @@ public final class Lifecycle {
         this.decisionIds = context.getStateStore(GateStores.DECISION_IDS);
         this.decisionClaims = context.getStateStore(GateStores.DECISION_CLAIMS);
         ReadOnlyKeyValueStore<String, byte[]> policyStore = context.getStateStore(GateStores.POLICY);
-        this.policy = new PolicyView(policyStore);
+        this.policy = new PolicyView(policyStore, config.taskDefaultOrg());
         String task = context.taskId().toString();
         this.illegalTransitions = context.metrics().addSensor("actiongate-illegal-transitions-" + task,
                 Sensor.RecordingLevel.INFO);

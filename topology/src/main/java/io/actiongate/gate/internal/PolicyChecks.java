@@ -81,6 +81,11 @@ public final class PolicyChecks {
             return Verdict.refused(ReasonCode.READ_ONLY_MODE, "profile is read-only and the action is no trusted read");
         }
         Optional<TaskState> task = policy.task();
+        Optional<Rejection> notOwned = policy.ownership(a.orgId());
+        if (task.isPresent() && notOwned.isPresent()) {
+            // admission refuses this before holding the key; here it is a recheck of a held action
+            return new Verdict(notOwned.get(), false);
+        }
         if (task.isPresent() && task.get().getStatus() != LifecycleStatus.ACTIVE) {
             return Verdict.refused(ReasonCode.TASK_CANCELLED, "task is " + task.get().getStatus());
         }

@@ -13,6 +13,7 @@ import io.actiongate.avro.ToolDescriptor;
  * Every policy record one action depends on, each read once from the global store ({@link PolicyView#snapshot}).
  * A record is decided on one snapshot, so a policy update landing between two lookups can neither make a check
  * see two versions of the policy nor throw on the stream thread (issue 8, fix 2). Absent evidence is empty.
+ * {@code defaultOrg} is the configured owner of tasks and origins written without {@code org_id}, or null.
  */
 public record PolicySnapshot(
         Optional<ToolDescriptor> tool,
@@ -20,5 +21,16 @@ public record PolicySnapshot(
         Optional<Grant> grant,
         Optional<TaskState> task,
         Optional<OriginState> origin,
-        Optional<AuthorizationEpoch> epoch) {
+        Optional<AuthorizationEpoch> epoch,
+        String defaultOrg) {
+
+    /** Why {@code orgId} may not take a key under this snapshot's task, or empty when it owns it. */
+    public Optional<Rejection> ownership(String orgId) {
+        return TaskOwnership.refusal(orgId, task, defaultOrg);
+    }
+
+    /** Whether this snapshot's origin is present and owned by {@code orgId}. */
+    public boolean originOwnedBy(String orgId) {
+        return origin.isPresent() && TaskOwnership.owns(orgId, origin.get(), defaultOrg);
+    }
 }

@@ -49,8 +49,16 @@ public final class PolicyView {
     private record Decoded(byte[] raw, PolicyRecord record) {
     }
 
+    private final String defaultOrg;
+
     public PolicyView(ReadOnlyKeyValueStore<String, byte[]> store) {
+        this(store, null);
+    }
+
+    /** {@code defaultOrg}: the owner of tasks and origins written without org_id (gate.task.default.org), or null. */
+    public PolicyView(ReadOnlyKeyValueStore<String, byte[]> store, String defaultOrg) {
         this.store = store;
+        this.defaultOrg = defaultOrg;
     }
 
     public static String toolKey(String provider, String toolName) {
@@ -80,7 +88,8 @@ public final class PolicyView {
     /** Every record {@code a} depends on, each read exactly once: decide a record on this, not on lookups. */
     public PolicySnapshot snapshot(ActionState.Action a) {
         return new PolicySnapshot(tool(a.provider(), a.toolName()), integration(a.orgId(), a.provider()),
-                grant(a.orgId(), a.profileId()), task(a.taskId()), origin(a.conversationId()), epoch(a.orgId()));
+                grant(a.orgId(), a.profileId()), task(a.taskId()), origin(a.conversationId()), epoch(a.orgId()),
+                defaultOrg);
     }
 
     public Optional<ToolDescriptor> tool(String provider, String toolName) {

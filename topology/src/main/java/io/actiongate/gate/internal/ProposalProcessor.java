@@ -1,9 +1,13 @@
 package io.actiongate.gate.internal;
 
+import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.CumulativeCount;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -25,9 +29,14 @@ import io.actiongate.key.ActionKey;
  * approval. The policy is read once per record ({@link PolicySnapshot}) and every decision is taken on that
  * snapshot.
  *
- * <p>Records whose ids are invalid or differ from the key are not held (holding them would let a bad record
- * occupy a key): when the record key is itself a valid action key, a REJECTED receipt goes out under it;
- * otherwise the record is a dead letter, since no receipt key could name it.
+ * <p>Identity is the whole frozen action, tenant included ({@link ActionIdentity}): a proposal under a held key that
+ * differs in anything is an identity conflict, whoever sent it, and the held action is untouched.
+ *
+ * <p>Only the org owning a key's task may hold the key or get a receipt under it (docs/contract.md, "Who may hold a
+ * key"). A proposal under an unknown task, a task of another org or of no org is a dead letter (and the metric
+ * {@value #PROPOSALS_NOT_OWNED}), not held, so the owner's own proposal is still admitted. Records whose ids are
+ * invalid or differ from the key are never held either: when the record key is a valid action key whose task the
+ * proposer's org owns, a REJECTED receipt goes out under it; otherwise the record is a dead letter.
  */
 public final class ProposalProcessor implements Processor<String, Inbound<ActionProposal>, Object, Object> {
 
@@ -37,8 +46,12 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
     private final Admission admission;
     private final OperationClassifiers operations;
     private final AttachmentCheck attachments;
+    /** Metric (group {@link Lifecycle#METRIC_GROUP}, tag {@code task-id}) of proposals refused without a key. */
+    public static final String PROPOSALS_NOT_OWNED = "proposals-not-owned-total";
+
     private ProcessorContext<Object, Object> context;
     private Lifecycle lifecycle;
+    private Sensor notOwned;
 
     public ProposalProcessor(GateConfig config, CredentialCheck credentials, OperationClassifiers operations) {
         this(config, credentials, operations, AttachmentCheck.WITHOUT_STORAGE);
@@ -56,6 +69,12 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
         this.lifecycle = new Lifecycle(context, config, operations);
+        String task = context.taskId().toString();
+        this.notOwned = context.metrics().addSensor("actiongate-proposals-not-owned-" + task,
+                Sensor.RecordingLevel.INFO);
+        notOwned.add(new MetricName(PROPOSALS_NOT_OWNED, Lifecycle.METRIC_GROUP,
+                "Proposals refused without holding their key (unknown task, or a task of another org or of none):"
+                        + " dead-lettered, no receipt", Map.of("task-id", task)), new CumulativeCount());
     }
 
     @Override
@@ -74,11 +93,16 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         String key = record.key();
         ActionState existing = lifecycle.load(key);
         if (existing != null) {
-            redelivered(existing, p, now);
+            redelivered(record.value(), existing, p, now);
             return;
         }
         ActionState.Action action = StateRecords.action(p);
         PolicySnapshot policy = lifecycle.policy().snapshot(action);
+        Optional<Rejection> notOwned = policy.ownership(p.getOrgId());
+        if (notOwned.isPresent()) {
+            refuseWithoutHolding(record, notOwned.get());
+            return;
+        }
         Optional<Rejection> refusal = admission.schema(p);
         JsonNode input = null; // parsed once: the input digest, the credential scan and the action digest use it
         if (refusal.isEmpty()) {
@@ -99,7 +123,9 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         }
         if (refusal.isPresent()) {
             Rejection r = refusal.get();
-            ActionState rejected = ActionState.fresh(action.withoutInput(), null, now)
+            // the input was verified (input != null): the receipt names the frozen action it refuses
+            String refusedDigest = input == null ? null : Digests.actionDigest(FrozenAction.of(p), input);
+            ActionState rejected = ActionState.fresh(action.withoutInput(), refusedDigest, now)
                     .to(Phase.REJECTED, r.code(), r.reason(), now);
             LOG.info("proposal {} rejected: {}", key, r.code());
             lifecycle.save(null, rejected);
@@ -123,16 +149,34 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         }
     }
 
-    private void redelivered(ActionState existing, ActionProposal p, long now) {
-        ActionState.Action a = existing.action();
-        boolean same = a.provider().equals(p.getProvider()) && a.toolName().equals(p.getToolName())
-                && a.operation().equals(p.getOperation()) && a.inputDigest().equals(p.getInputDigest());
-        if (same) {
+    private void redelivered(Inbound<ActionProposal> inbound, ActionState existing, ActionProposal p, long now) {
+        String offeredDigest = ActionIdentity.offeredDigest(p);
+        if (ActionIdentity.same(existing, p, offeredDigest)) {
+            String owner = lifecycle.policy().task(existing.action().taskId())
+                    .map(t -> TaskOwnership.owner(t, lifecycle.config().taskDefaultOrg())).orElse(null);
+            if (owner != null && !owner.equals(existing.action().orgId())) {
+                // held since before tasks had owners, by an org that does not own the task: never answered
+                notOwned.record();
+                DeadLetters.send(context, inbound, ReasonCode.TASK_NOT_OWNED,
+                        "the held action's org does not own its task; its receipt is not re-published");
+                return;
+            }
             lifecycle.publish(existing);
             return;
         }
-        LOG.warn("identity conflict on {}: another tool or input under the same key", existing.key());
-        lifecycle.forward(Sinks.CONFLICTS, existing.key(), StateRecords.conflict(existing, p, now));
+        LOG.warn("identity conflict on {}: another frozen action under the same key ({} differs)", existing.key(),
+                ActionIdentity.difference(existing, p, offeredDigest));
+        lifecycle.forward(Sinks.CONFLICTS, existing.key(), StateRecords.conflict(existing, p, offeredDigest, now));
+    }
+
+    /**
+     * A proposal whose org may not take this key (unknown task, a task of another org or of none): a dead letter and
+     * the metric, never the action store and never a receipt under the key, so the task's owner can still propose.
+     */
+    private void refuseWithoutHolding(Record<String, Inbound<ActionProposal>> record, Rejection r) {
+        notOwned.record();
+        LOG.info("proposal {} refused without holding its key: {}", record.key(), r.code());
+        DeadLetters.send(context, record.value(), r.code(), r.reason() + "; the key is not held");
     }
 
     private void rejectUnheld(Record<String, Inbound<ActionProposal>> record, ActionProposal p, Rejection r,
@@ -141,6 +185,14 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         if (key.isEmpty()) {
             DeadLetters.send(context, record.value().rawKey(), record.value().rawValue(), r.code(),
                     "record key is not a valid action key; " + r.reason());
+            return;
+        }
+        if (TaskOwnership.refusal(p.getOrgId(), lifecycle.policy().task(key.get().taskId()),
+                lifecycle.config().taskDefaultOrg()).isPresent()) {
+            // a receipt under a key goes only to the org owning the key's task
+            notOwned.record();
+            DeadLetters.send(context, record.value(), r.code(), r.reason()
+                    + "; the record key's task is not the proposer's org's: no receipt under it");
             return;
         }
         LOG.info("proposal {} rejected: {}", record.key(), r.code());

@@ -154,12 +154,20 @@ public final class StateRecords {
                 .build();
     }
 
-    public static IdentityConflict conflict(ActionState existing, ActionProposal offered, long now) {
+    /**
+     * The conflict of {@code offered} (action digest {@code offeredDigest}, null when its input does not parse) with
+     * the held action. Both digests are action digests (the frozen action, tenant included), so two offers that
+     * differ only in org or principal show different digests; where one is unknown (an input that does not parse,
+     * a held action refused before its input was verified) its input digest stands in.
+     */
+    public static IdentityConflict conflict(ActionState existing, ActionProposal offered, String offeredDigest,
+                                            long now) {
         return IdentityConflict.newBuilder()
                 .setTaskId(offered.getTaskId())
                 .setToolCallId(offered.getToolCallId())
-                .setExistingDigest(existing.action().inputDigest())
-                .setOfferedDigest(wellFormedDigest(offered.getInputDigest()))
+                .setExistingDigest(existing.actionDigest() != null ? existing.actionDigest()
+                        : wellFormedDigest(existing.action().inputDigest()))
+                .setOfferedDigest(offeredDigest != null ? offeredDigest : wellFormedDigest(offered.getInputDigest()))
                 .setExistingTool(existing.action().provider() + ":" + existing.action().toolName() + ":"
                         + existing.action().operation())
                 .setOfferedTool(offered.getProvider() + ":" + offered.getToolName() + ":" + offered.getOperation())
