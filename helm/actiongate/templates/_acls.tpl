@@ -37,14 +37,17 @@ mcpGateway:
 {{- end }}
 {{- if eq .role "gate" }}
 {{- $app := include "actiongate.applicationId" $root }}
-{{- if hasPrefix $app $prefix }}
-{{- fail (printf "gate.applicationId %q is a prefix of topics.prefix %q: the gate's prefixed ACLs on its internal topics would cover every actiongate topic; choose names that do not overlap" $app $prefix) }}
+{{- $internal := printf "%s-" $app }}
+{{- range concat $topics.read $topics.write }}
+{{- if hasPrefix $internal (printf "%s%s" $prefix .) }}
+{{- fail (printf "gate.applicationId %q with topics.prefix %q: the gate's prefixed ACLs on %q (its internal topics and transactional ids) would cover the actiongate topic %q; choose names that do not overlap" $app $prefix $internal (printf "%s%s" $prefix .)) }}
+{{- end }}
 {{- end }}
 {{- /* Kafka Streams exactly-once v2: its internal (repartition, changelog) topics <application.id>-..., created,
        read, written, purged after use; its group; its transactional ids <application.id>-<process id>-<thread> */}}
-{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" $app "patternType" "prefix") "operations" (list "Create" "Read" "Write" "Delete" "DescribeConfigs")) }}
+{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" $internal "patternType" "prefix") "operations" (list "Create" "Read" "Write" "Delete" "DescribeConfigs")) }}
 {{- $rules = append $rules (dict "resource" (dict "type" "group" "name" $app "patternType" "literal") "operations" (list "Read")) }}
-{{- $rules = append $rules (dict "resource" (dict "type" "transactionalId" "name" $app "patternType" "prefix") "operations" (list "Write" "Describe")) }}
+{{- $rules = append $rules (dict "resource" (dict "type" "transactionalId" "name" $internal "patternType" "prefix") "operations" (list "Write" "Describe")) }}
 {{- else if eq .role "executor" }}
 {{- $group := include "actiongate.executorGroupId" $root }}
 {{- $rules = append $rules (dict "resource" (dict "type" "group" "name" $group "patternType" "literal") "operations" (list "Read")) }}

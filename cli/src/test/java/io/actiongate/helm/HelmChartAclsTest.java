@@ -82,12 +82,13 @@ class HelmChartAclsTest {
     @Test
     void shouldRefuseAnApplicationIdThatPrefixesEveryTopicAsRoleAclsDoes() {
         Map<String, Object> sets = secured();
-        sets.put("gate.applicationId", "actiongate");
+        sets.put("gate.applicationId", "acme");
+        sets.put("topics.prefix", "acme-");
         assertThatThrownBy(() -> RoleAcls.bindings(Role.GATE, "User:gate",
-                Map.of("application.id", "actiongate", "topic.prefix", "actiongate.")))
-                .hasMessageContaining("prefix");
-        assertThatThrownBy(() -> ChartRender.render(sets)).hasMessageContaining("\"actiongate\" is a prefix of")
-                .hasMessageContaining("topics.prefix");
+                Map.of("application.id", "acme", "topic.prefix", "acme-")))
+                .hasMessageContaining("would cover the actiongate topic 'acme-proposals'");
+        assertThatThrownBy(() -> ChartRender.render(sets)).hasMessageContaining("\"acme\"")
+                .hasMessageContaining("would cover the actiongate topic \"acme-proposals\"");
         // without KafkaUsers the chart grants nothing, so the names are the user's own affair
         sets.put("kafkaUsers.enabled", false);
         assertThat(ChartRender.render(sets).ofKind("KafkaUser")).isEmpty();

@@ -188,9 +188,9 @@ class HelmChartKafkaTest {
 
         List<JsonNode> gate = acls(render.get("KafkaUser", USERS.get("gate")));
         assertThat(rule(gate, "group", app, "literal")).containsExactly("Read");
-        assertThat(rule(gate, "topic", app, "prefix")).contains("Create", "Read", "Write", "Delete");
+        assertThat(rule(gate, "topic", app + "-", "prefix")).contains("Create", "Read", "Write", "Delete");
         // exactly-once v2 transactional ids: <application.id>-<process id>-<thread index>
-        assertThat(rule(gate, "transactionalId", app, "prefix")).containsExactlyInAnyOrder("Write", "Describe");
+        assertThat(rule(gate, "transactionalId", app + "-", "prefix")).containsExactlyInAnyOrder("Write", "Describe");
         assertThat(rule(acls(render.get("KafkaUser", USERS.get("executor"))), "group",
                 config.get(ExecutorConfig.GROUP_ID_CONFIG), "literal")).contains("Read");
         assertThat(rule(acls(render.get("KafkaUser", USERS.get("reconciler"))), "group",
