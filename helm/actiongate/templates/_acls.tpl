@@ -1,14 +1,15 @@
 {{/*
-The Kafka ACLs of each role: the one place the chart keeps them (README.md, "Kafka ACLs per role", has the same
-table). Each role may read and write exactly the topics docs/contract.md section 1 gives it; a tool host (the MCP
-gateway) may write proposals and read receipts, conflicts and policy, never write decisions, policy, attempts,
-outcomes or reconciliations; the approval service writes only decisions.
+The Kafka ACLs of each role, rule for rule those of io.actiongate.acls.RoleAcls (cli module): the definition that
+`actiongate acls` prints and applies, SecuredClusterIT grants and docs/kafka-security.md tabulates (generated).
+HelmChartAclsTest renders this chart and fails unless every KafkaUser holds exactly its role's RoleAcls bindings
+(resource type, name, pattern type, operation), so change RoleAcls first and this template with it. As in RoleAcls,
+Read and Write imply Describe, and no role needs a cluster ACL.
 Call with (dict "root" $ "role" "gate"); renders a YAML list of Strimzi KafkaUser ACL rules (simple authorization).
 */}}
 {{- define "actiongate.aclTopics" -}}
 gate:
-  read: [proposals, decisions, policy, outcomes, reconciliations]
-  write: [attempts, unknown-outcomes, receipts, conflicts, dead-letters]
+  read: [proposals, decisions, outcomes, reconciliations, policy]
+  write: [receipts, attempts, unknown-outcomes, conflicts, dead-letters]
 executor:
   read: [attempts]
   write: [outcomes]
@@ -29,30 +30,36 @@ mcpGateway:
 {{- $topics := index (include "actiongate.aclTopics" $root | fromYaml) .role }}
 {{- $rules := list }}
 {{- range $topics.read }}
-{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" (printf "%s%s" $prefix .) "patternType" "literal") "operations" (list "Describe" "Read")) }}
+{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" (printf "%s%s" $prefix .) "patternType" "literal") "operations" (list "Read")) }}
 {{- end }}
 {{- range $topics.write }}
-{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" (printf "%s%s" $prefix .) "patternType" "literal") "operations" (list "Describe" "Write")) }}
+{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" (printf "%s%s" $prefix .) "patternType" "literal") "operations" (list "Write")) }}
 {{- end }}
 {{- if eq .role "gate" }}
 {{- $app := include "actiongate.applicationId" $root }}
-{{- /* Kafka Streams exactly-once v2: its group, its internal (repartition, changelog) topics, purged after use, and
-       its transactional ids <application.id>-<process id>-<thread> */}}
-{{- $rules = append $rules (dict "resource" (dict "type" "group" "name" $app "patternType" "literal") "operations" (list "Describe" "Read")) }}
-{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" (printf "%s-" $app) "patternType" "prefix") "operations" (list "Create" "Delete" "Describe" "DescribeConfigs" "Read" "Write")) }}
-{{- $rules = append $rules (dict "resource" (dict "type" "transactionalId" "name" (printf "%s-" $app) "patternType" "prefix") "operations" (list "Describe" "Write")) }}
+{{- $internal := printf "%s-" $app }}
+{{- range concat $topics.read $topics.write }}
+{{- if hasPrefix $internal (printf "%s%s" $prefix .) }}
+{{- fail (printf "gate.applicationId %q with topics.prefix %q: the gate's prefixed ACLs on %q (its internal topics and transactional ids) would cover the actiongate topic %q; choose names that do not overlap" $app $prefix $internal (printf "%s%s" $prefix .)) }}
+{{- end }}
+{{- end }}
+{{- /* Kafka Streams exactly-once v2: its internal (repartition, changelog) topics <application.id>-..., created,
+       read, written, purged after use; its group; its transactional ids <application.id>-<process id>-<thread> */}}
+{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" $internal "patternType" "prefix") "operations" (list "Create" "Read" "Write" "Delete" "DescribeConfigs")) }}
+{{- $rules = append $rules (dict "resource" (dict "type" "group" "name" $app "patternType" "literal") "operations" (list "Read")) }}
+{{- $rules = append $rules (dict "resource" (dict "type" "transactionalId" "name" $internal "patternType" "prefix") "operations" (list "Write" "Describe")) }}
 {{- else if eq .role "executor" }}
 {{- $group := include "actiongate.executorGroupId" $root }}
-{{- $rules = append $rules (dict "resource" (dict "type" "group" "name" $group "patternType" "literal") "operations" (list "Describe" "Read")) }}
-{{- if eq (toString (index (default (dict) $root.Values.config) "storage.enabled")) "true" }}
+{{- $rules = append $rules (dict "resource" (dict "type" "group" "name" $group "patternType" "literal") "operations" (list "Read")) }}
+{{- if eq (toString (index (default (dict) $root.Values.config) "storage.enabled") | trim | lower) "true" }}
 {{- /* the attachment cleaner: deletes a finished action's attachments, following policy and receipts */}}
-{{- $rules = append $rules (dict "resource" (dict "type" "group" "name" (printf "%s-attachment-cleaner" $group) "patternType" "literal") "operations" (list "Describe" "Read")) }}
 {{- range list "policy" "receipts" }}
-{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" (printf "%s%s" $prefix .) "patternType" "literal") "operations" (list "Describe" "Read")) }}
+{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" (printf "%s%s" $prefix .) "patternType" "literal") "operations" (list "Read")) }}
 {{- end }}
+{{- $rules = append $rules (dict "resource" (dict "type" "group" "name" (printf "%s-attachment-cleaner" $group) "patternType" "literal") "operations" (list "Read")) }}
 {{- end }}
 {{- else if eq .role "reconciler" }}
-{{- $rules = append $rules (dict "resource" (dict "type" "group" "name" (include "actiongate.reconcilerGroupId" $root) "patternType" "literal") "operations" (list "Describe" "Read")) }}
+{{- $rules = append $rules (dict "resource" (dict "type" "group" "name" (include "actiongate.reconcilerGroupId" $root) "patternType" "literal") "operations" (list "Read")) }}
 {{- end }}
 {{- range (index (default (dict) $root.Values.kafkaUsers.extraAcls) .role | default list) }}
 {{- $rules = append $rules . }}

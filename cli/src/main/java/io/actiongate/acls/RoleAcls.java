@@ -88,15 +88,17 @@ public final class RoleAcls {
                         n.topic(Topics.RECONCILIATIONS), n.topic(Topics.POLICY));
                 acc.write(n.topic(Topics.RECEIPTS), n.topic(Topics.ATTEMPTS), n.topic(Topics.UNKNOWN_OUTCOMES),
                         n.topic(Topics.CONFLICTS), n.topic(Topics.DEAD_LETTERS));
-                // internal topics (changelogs, repartition hops): created, read, written, purged by Streams
+                // internal topics (changelogs, repartition hops) <application.id>-...: created, read, written,
+                // purged by Streams
                 for (AclOperation op : List.of(AclOperation.CREATE, AclOperation.READ, AclOperation.WRITE,
                         AclOperation.DELETE, AclOperation.DESCRIBE_CONFIGS)) {
-                    acc.add(ResourceType.TOPIC, n.applicationId, PatternType.PREFIXED, op);
+                    acc.add(ResourceType.TOPIC, n.internalPrefix(), PatternType.PREFIXED, op);
                 }
                 acc.add(ResourceType.GROUP, n.applicationId, PatternType.LITERAL, AclOperation.READ);
                 // exactly-once v2: one transactional id per stream thread, <application.id>-<process>-<thread>
-                acc.add(ResourceType.TRANSACTIONAL_ID, n.applicationId, PatternType.PREFIXED, AclOperation.WRITE);
-                acc.add(ResourceType.TRANSACTIONAL_ID, n.applicationId, PatternType.PREFIXED, AclOperation.DESCRIBE);
+                acc.add(ResourceType.TRANSACTIONAL_ID, n.internalPrefix(), PatternType.PREFIXED, AclOperation.WRITE);
+                acc.add(ResourceType.TRANSACTIONAL_ID, n.internalPrefix(), PatternType.PREFIXED,
+                        AclOperation.DESCRIBE);
             }
             case EXECUTOR -> {
                 acc.read(n.topic(Topics.ATTEMPTS));
@@ -242,10 +244,14 @@ public final class RoleAcls {
 
         static Names of(Map<String, String> config) {
             CommonConfig common = new CommonConfig(config);
-            if (common.topicPrefix().startsWith(common.applicationId())) {
-                throw new IllegalArgumentException("application.id '" + common.applicationId() + "' is a prefix of "
-                        + "topic.prefix '" + common.topicPrefix() + "': the gate's prefixed ACLs on its internal "
-                        + "topics would cover every actiongate topic; choose names that do not overlap");
+            String internal = internalPrefix(common.applicationId());
+            for (String topic : Topics.names(common.topicPrefix())) {
+                if (topic.startsWith(internal)) {
+                    throw new IllegalArgumentException("application.id '" + common.applicationId() + "' with "
+                            + "topic.prefix '" + common.topicPrefix() + "': the gate's prefixed ACLs on '" + internal
+                            + "' (its internal topics and transactional ids) would cover the actiongate topic '"
+                            + topic + "'; choose names that do not overlap");
+                }
             }
             return new Names(common.topicPrefix(), common.applicationId(),
                     valueOrDefault(config, ExecutorConfig.GROUP_ID_CONFIG, ExecutorConfig.CONFIG
@@ -257,6 +263,15 @@ public final class RoleAcls {
 
         String topic(TopicSpec<?, ?> spec) {
             return spec.name(prefix);
+        }
+
+        /** What Kafka Streams starts its internal topics and transactional ids with: not another app's id. */
+        String internalPrefix() {
+            return internalPrefix(applicationId);
+        }
+
+        static String internalPrefix(String applicationId) {
+            return applicationId + "-";
         }
 
         private static String valueOrDefault(Map<String, String> config, String key, Object fallback) {

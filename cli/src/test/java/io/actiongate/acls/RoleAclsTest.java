@@ -61,7 +61,10 @@ class RoleAclsTest {
         List<AclBinding> executor = RoleAcls.bindings(RoleAcls.Role.EXECUTOR, "User:exec", config);
 
         assertThat(gate).anyMatch(b -> b.pattern().resourceType() == ResourceType.TRANSACTIONAL_ID
-                && b.pattern().patternType() == PatternType.PREFIXED && b.pattern().name().equals("prod-gate"));
+                && b.pattern().patternType() == PatternType.PREFIXED && b.pattern().name().equals("prod-gate-"));
+        // <application.id>- and not <application.id>: another release's gate, prod-gate2, is not this one's
+        assertThat(gate).filteredOn(b -> b.pattern().patternType() == PatternType.PREFIXED).isNotEmpty()
+                .allMatch(b -> b.pattern().name().equals("prod-gate-"));
         assertThat(gate).allMatch(b -> b.pattern().name().startsWith("prod"));
         assertThat(executor).anyMatch(b -> b.pattern().resourceType() == ResourceType.GROUP
                 && b.pattern().name().equals("prod-exec"));
@@ -76,10 +79,17 @@ class RoleAclsTest {
 
     @Test
     void shouldRefuseAnApplicationIdThatPrefixesEveryTopic() {
-        // the gate's PREFIXED grants on "actiongate" would then include WRITE on actiongate.decisions
+        // the gate's PREFIXED grants on "actiongate-" would then include WRITE on actiongate-decisions
         assertThatThrownBy(() -> RoleAcls.bindings(RoleAcls.Role.TOOL_HOST, "User:host",
-                Map.of("application.id", "actiongate", "topic.prefix", "actiongate.")))
-                .hasMessageContaining("is a prefix of topic.prefix");
+                Map.of("application.id", "actiongate", "topic.prefix", "actiongate-")))
+                .hasMessageContaining("would cover the actiongate topic 'actiongate-proposals'");
+        // or a single topic: "acmedead-" covers acme + dead-letters
+        assertThatThrownBy(() -> RoleAcls.bindings(RoleAcls.Role.GATE, "User:gate",
+                Map.of("application.id", "acmedead", "topic.prefix", "acme")))
+                .hasMessageContaining("'acmedead-letters'");
+        // a prefix without the dash overlaps nothing: actiongate-* is not actiongate.*
+        assertThat(RoleAcls.bindings(RoleAcls.Role.GATE, "User:gate",
+                Map.of("application.id", "actiongate", "topic.prefix", "actiongate."))).isNotEmpty();
     }
 
     @Test
