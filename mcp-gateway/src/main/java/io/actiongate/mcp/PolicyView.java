@@ -110,7 +110,7 @@ public final class PolicyView implements AutoCloseable {
     }
 
     /** Whether {@code task} is known and owned by {@code org}: a task of another org or of none never is. */
-    boolean ownsTask(String org, String task) {
+    public boolean ownsTask(String org, String task) {
         return org != null && org.equals(taskOwners.get(task));
     }
 

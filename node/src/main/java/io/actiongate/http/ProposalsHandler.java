@@ -133,6 +133,15 @@ final class ProposalsHandler implements HttpHandler {
 
     /** Publishes and arranges the answer; true when the exchange was handed to {@link AsyncAnswers}. */
     private boolean propose(HttpExchange exchange, HostIdentity host, ProposalBody.Parsed parsed) throws IOException {
+        if (!api.policy().ownsTask(host.orgId(), parsed.taskId())) {
+            // the gate would refuse it without a receipt (TASK_NOT_OWNED holds no key): say so now, publish nothing
+            ObjectNode error = HttpJson.error("task_not_owned",
+                    "the task is not one of your org's (or the policy topic does not show it yet); nothing was published");
+            error.put("reason_code", "TASK_NOT_OWNED");
+            error.put("task_id", parsed.taskId());
+            Responses.json(exchange, 403, error);
+            return false;
+        }
         // absent from the policy topic: 0, which the gate refuses (TASK_VERSION_CHANGED, AUTHORIZATION_EPOCH_CHANGED)
         long taskVersion = parsed.taskVersion().orElse(api.policy().taskVersion(parsed.taskId()).orElse(0));
         ProposalRequest request = parsed.request()

@@ -238,6 +238,24 @@ class HttpProposalsIT {
     }
 
     @Test
+    void shouldRefuseAProposalUnderAnotherOrgsTaskAndPublishNothing() {
+        // a host of globex, with its own valid token, names acme's task: the gate would refuse it without a receipt
+        Answer foreign = post(OTHER_ORG_TOKEN, body("c-foreign", "ops@example.com").toString());
+        assertThat(foreign.status).isEqualTo(403);
+        assertThat(foreign.json.path("reason_code").asText()).isEqualTo("TASK_NOT_OWNED");
+        Answer unknown = post(HOST_TOKEN,
+                body("c-foreign", "ops@example.com").put("task_id", "T-unknown").toString());
+        assertThat(unknown.status).isEqualTo(403);
+
+        List<ActionProposal> published = readAll(KAFKA.bootstrapServers(), Topics.PROPOSALS.name(PREFIX),
+                Topics.PROPOSALS, Duration.ofSeconds(2));
+        assertThat(published).extracting(ActionProposal::getToolCallId).doesNotContain("c-foreign");
+        // the owner then proposes under the same ids as if nothing had happened
+        assertThat(propose(HOST_TOKEN, body("c-foreign", "ops@example.com")).json.path("status").asText())
+                .isEqualTo("WAITING_APPROVAL");
+    }
+
+    @Test
     void shouldAnswer401WithoutAToolHostToken() {
         String valid = body("c-anon", "ops@example.com").toString();
         assertThat(post(null, valid).status).isEqualTo(401);
@@ -447,7 +465,7 @@ class HttpProposalsIT {
     private static void publishPolicy() {
         Map<String, PolicyRecord> policy = new HashMap<>();
         policy.put("epoch:" + ORG, record("epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()));
-        policy.put("task:" + TASK, record("task", TaskState.newBuilder().setTaskId(TASK).setVersion(1)
+        policy.put("task:" + TASK, record("task", TaskState.newBuilder().setTaskId(TASK).setOrgId(ORG).setVersion(1)
                 .setStatus(LifecycleStatus.ACTIVE).build()));
         policy.put("grant:" + ORG + ":chat-default", record("grant", Grant.newBuilder().setOrgId(ORG)
                 .setProfileId("chat-default").setTools(List.of(TOOL)).setMode(GrantMode.FULL_ACCESS)
