@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 
 import io.actiongate.chaos.check.CheckResult;
 import io.actiongate.chaos.check.Checker;
@@ -50,6 +51,9 @@ final class ChaosRun {
     static final Duration LEASE = Duration.ofSeconds(10);
     static final Duration DISPATCH_TIMEOUT = Duration.ofSeconds(5);
     static final Duration HANGING_AFTER = Duration.ofSeconds(60);
+    /** A gate killed mid-transaction: its transaction times out (Streams: 10 s), then the broker aborts it (5 s). */
+    static final Duration TRANSACTIONS_END_WITHIN = Duration.ofSeconds(45);
+    private static final long PROBE_EVERY_MS = 250;
     private static final String NODE_READY = "actiongate running roles";
     private static final long START_TIMEOUT_MS = 240_000;
     private static final int MAX_GATES = 3;
@@ -67,6 +71,7 @@ final class ChaosRun {
     private Path logs;
     private int gateIds;
     private Load load;
+    private TxnProbe probe;
     private long loadStartMs;
 
     ChaosRun(Options options, PrintWriter out) {
@@ -102,7 +107,10 @@ final class ChaosRun {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
                 new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(PREFIX, options.partitions(),
                         (short) 1));
+                admin.createTopics(List.of(new NewTopic(PREFIX + TxnProbe.TOPIC_SUFFIX, options.partitions(),
+                        (short) 1))).all().get(60, TimeUnit.SECONDS);
             }
+            probe = new TxnProbe(bootstrap, PREFIX, options.seed(), options.partitions());
             load = new Load(bootstrap, PREFIX, "chaos-task-" + options.seed(), options.seed());
             load.publishPolicy();
             Path config = writeNodeConfig(results, bootstrap);
@@ -132,6 +140,7 @@ final class ChaosRun {
             Thread injector = new Thread(() -> inject(plan, config), "chaos-faults");
             loadStartMs = System.currentTimeMillis();
             injector.start();
+            probe.start(PROBE_EVERY_MS);
             long end = loadStartMs + options.duration().toMillis();
             long interval = (long) (1000 / options.actionsPerSecond());
             long nextAt = loadStartMs;
@@ -144,6 +153,7 @@ final class ChaosRun {
                 }
             }
             injector.join();
+            probe.close();
             heal();
             load.flush();
             out.printf("load done: %d actions; settling (up to %d s) ...%n", load.actions().size(),
@@ -158,8 +168,8 @@ final class ChaosRun {
             ProviderLog providerLog = providerLog();
             writeJson(results.resolve("provider-log.json"), providerLog.byKey());
             writeJson(results.resolve("actions.json"), expected);
-            CheckResult result = new Checker(bootstrap, PREFIX, Load.INPUT_MARKER, secret, HANGING_AFTER)
-                    .check(expected, providerLog);
+            CheckResult result = new Checker(bootstrap, PREFIX, Load.INPUT_MARKER, secret, HANGING_AFTER,
+                    TRANSACTIONS_END_WITHIN).check(expected, providerLog, probe.log());
             out.print(result.describe());
             out.flush();
             List<FaultRecord> measured = recoveryTimes();
@@ -453,6 +463,9 @@ final class ChaosRun {
     }
 
     private void shutdown() {
+        if (probe != null) {
+            probe.close();
+        }
         if (load != null) {
             load.close();
         }
