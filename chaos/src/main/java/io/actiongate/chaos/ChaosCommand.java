@@ -26,6 +26,11 @@ import picocli.CommandLine.Spec;
                 "The same --seed prints and injects the same fault schedule."})
 public final class ChaosCommand implements Callable<Integer> {
 
+    /** The arrival rate when neither --rate nor --saturation is given. */
+    static final double DEFAULT_RATE = 4;
+    /** The share of the measured saturation that the default rate runs at (issue 28: at least half). */
+    static final double SATURATION_SHARE = 0.5;
+
     @Spec
     private CommandSpec spec;
 
@@ -45,9 +50,19 @@ public final class ChaosCommand implements Callable<Integer> {
             description = "Partitions per topic (default ${DEFAULT-VALUE}).")
     private int partitions;
 
-    @Option(names = "--rate", defaultValue = "4",
-            description = "Actions proposed per second (default ${DEFAULT-VALUE}).")
-    private double rate;
+    @Option(names = "--rate", description = "Actions proposed per second (default: half of --saturation when "
+            + "given, else " + DEFAULT_RATE + ").")
+    private Double rate;
+
+    @Option(names = "--saturation", description = "The saturation in actions/s measured for the same topology on "
+            + "the same machine (chaos/README.md says how); the default --rate is then half of it, and both are "
+            + "printed.")
+    private Double saturation;
+
+    @Option(names = "--cluster", description = "Run a three-node KRaft cluster (three broker+controller JVMs), "
+            + "replication factor 3, min.insync.replicas 2, unclean leader election off, with the cluster faults "
+            + "in the schedule. Default: one broker (CI).")
+    private boolean cluster;
 
     @Option(names = "--fault-every", defaultValue = "20s", converter = DurationConverter.class,
             description = "Mean time between two faults (default ${DEFAULT-VALUE}).")
@@ -68,15 +83,37 @@ public final class ChaosCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         quietKafkaClients();
-        if (gates < 1 || gates > 3 || partitions < 1 || rate <= 0) {
-            spec.commandLine().getErr().println("--gates must be 1-3, --partitions >= 1, --rate > 0");
+        if (gates < 1 || gates > 3 || partitions < 1 || (rate != null && rate <= 0)
+                || (saturation != null && saturation <= 0)) {
+            spec.commandLine().getErr().println("--gates must be 1-3, --partitions >= 1, --rate and --saturation "
+                    + "> 0");
             return 2;
         }
+        double actionsPerSecond = arrivalRate(rate, saturation);
+        out.println(describeRate(actionsPerSecond, saturation));
         Path folder = results != null ? results : Path.of("chaos-results", "seed-" + seed + "-"
                 + Instant.now().toString().replace(':', '-'));
-        ChaosRun.Options options = new ChaosRun.Options(duration, seed, gates, partitions, rate, faultEvery,
-                folder.toAbsolutePath(), childHeap, settleTimeout);
+        ChaosRun.Options options = new ChaosRun.Options(duration, seed, gates, partitions, actionsPerSecond,
+                faultEvery, folder.toAbsolutePath(), childHeap, settleTimeout, cluster);
         return new ChaosRun(options, out).run();
+    }
+
+    /** {@code --rate} when given, else {@link #SATURATION_SHARE} of {@code --saturation}, else the default. */
+    static double arrivalRate(Double rate, Double saturation) {
+        if (rate != null) {
+            return rate;
+        }
+        return saturation != null ? saturation * SATURATION_SHARE : DEFAULT_RATE;
+    }
+
+    /** The line the run prints first: the configured rate and, when known, the saturation and the share. */
+    static String describeRate(double rate, Double saturation) {
+        if (saturation == null) {
+            return String.format(Locale.ROOT, "arrival rate: %.1f actions/s (saturation not given: --saturation "
+                    + "N, measured as chaos/README.md describes)", rate);
+        }
+        return String.format(Locale.ROOT, "arrival rate: %.1f actions/s, measured saturation %.1f actions/s "
+                + "(%.0f %%)", rate, saturation, 100 * rate / saturation);
     }
 
     /**

@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -37,7 +38,19 @@ final class ChaosRun {
 
     /** The settings of one run. */
     record Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
-                   Duration faultSpacing, Path results, String childHeap, Duration settleTimeout) {
+                   Duration faultSpacing, Path results, String childHeap, Duration settleTimeout, boolean cluster) {
+
+        /** The single-broker run (CI's). */
+        Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
+                Duration faultSpacing, Path results, String childHeap, Duration settleTimeout) {
+            this(duration, seed, gates, partitions, actionsPerSecond, faultSpacing, results, childHeap, settleTimeout,
+                    false);
+        }
+
+        /** Replicas of every topic: 3 on the cluster, 1 on the single broker. */
+        short replicationFactor() {
+            return (short) (cluster ? CLUSTER_NODES : 1);
+        }
     }
 
     /** One injected fault and how it went. */
@@ -57,6 +70,9 @@ final class ChaosRun {
     private static final String NODE_READY = "actiongate running roles";
     private static final long START_TIMEOUT_MS = 240_000;
     private static final int MAX_GATES = 3;
+    static final int CLUSTER_NODES = 3;
+    static final int CLUSTER_MIN_ISR = 2;
+    static final String APPLICATION_ID = "chaos-gate";
 
     private final Options options;
     private final PrintWriter out;
@@ -65,7 +81,9 @@ final class ChaosRun {
     private final List<Child> executors = new ArrayList<>();
     private final List<FaultRecord> faults = new CopyOnWriteArrayList<>();
     private final String secret;
-    private Child broker;
+    private final List<Child> brokers = new ArrayList<>();
+    private ClusterNodes cluster;
+    private Admin faultAdmin;
     private Child reconciler;
     private SandboxWebhookProvider provider;
     private Path logs;
@@ -87,7 +105,7 @@ final class ChaosRun {
         Path results = Files.createDirectories(options.results());
         logs = Files.createDirectories(results.resolve("logs"));
         FaultPlan plan = FaultPlan.generate(options.seed(), options.duration(), options.faultSpacing(),
-                SESSION_TIMEOUT_MS);
+                SESSION_TIMEOUT_MS, options.cluster());
         out.print(plan.describe());
         out.flush();
         Files.writeString(results.resolve("fault-schedule.txt"), plan.describe(), StandardCharsets.UTF_8);
@@ -97,19 +115,35 @@ final class ChaosRun {
         Runtime.getRuntime().addShutdownHook(orphans);
         try {
             provider = SandboxWebhookProvider.start(0, "Bearer " + secret);
-            int port = freePort();
-            broker = new Child("broker", Child.javaCommand("384m", BrokerMain.class.getName(),
-                    List.of(Integer.toString(port), results.resolve("broker-data").toString())), Map.of(), logs,
-                    BrokerMain.READY);
-            children.add(broker);
-            String bootstrap = "127.0.0.1:" + port;
-            startBroker();
+            String bootstrap;
+            if (options.cluster()) {
+                cluster = ClusterNodes.create(CLUSTER_NODES, results.resolve("broker-data"), logs, "320m");
+                brokers.addAll(cluster.nodes());
+                children.addAll(brokers);
+                bootstrap = cluster.bootstrap();
+                cluster.startAll(START_TIMEOUT_MS);
+                out.printf("cluster: %d KRaft nodes (broker+controller each) on %s, replication factor %d, "
+                        + "min.insync.replicas %d, unclean leader election off%n", CLUSTER_NODES, bootstrap,
+                        CLUSTER_NODES, CLUSTER_MIN_ISR);
+            } else {
+                int port = freePort();
+                Child broker = new Child("broker", Child.javaCommand("384m", BrokerMain.class.getName(),
+                        List.of(Integer.toString(port), results.resolve("broker-data").toString())), Map.of(), logs,
+                        BrokerMain.READY);
+                brokers.add(broker);
+                children.add(broker);
+                bootstrap = "127.0.0.1:" + port;
+                startBroker(broker);
+            }
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
                 new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(PREFIX, options.partitions(),
-                        (short) 1));
+                        options.replicationFactor()));
                 admin.createTopics(List.of(new NewTopic(PREFIX + TxnProbe.TOPIC_SUFFIX, options.partitions(),
-                        (short) 1))).all().get(60, TimeUnit.SECONDS);
+                        options.replicationFactor()))).all().get(60, TimeUnit.SECONDS);
             }
+            faultAdmin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000));
             probe = new TxnProbe(bootstrap, PREFIX, options.seed(), options.partitions());
             load = new Load(bootstrap, PREFIX, "chaos-task-" + options.seed(), options.seed());
             load.publishPolicy();
@@ -168,8 +202,12 @@ final class ChaosRun {
             ProviderLog providerLog = providerLog();
             writeJson(results.resolve("provider-log.json"), providerLog.byKey());
             writeJson(results.resolve("actions.json"), expected);
-            CheckResult result = new Checker(bootstrap, PREFIX, Load.INPUT_MARKER, secret, HANGING_AFTER,
-                    TRANSACTIONS_END_WITHIN).check(expected, providerLog, probe.log());
+            Checker checker = new Checker(bootstrap, PREFIX, Load.INPUT_MARKER, secret, HANGING_AFTER,
+                    TRANSACTIONS_END_WITHIN);
+            if (options.cluster()) {
+                checker.requireReplication(CLUSTER_NODES, CLUSTER_MIN_ISR);
+            }
+            CheckResult result = checker.check(expected, providerLog, probe.log());
             out.print(result.describe());
             out.flush();
             List<FaultRecord> measured = recoveryTimes();
@@ -199,7 +237,7 @@ final class ChaosRun {
         }
     }
 
-    private void startBroker() throws InterruptedException {
+    private void startBroker(Child broker) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             broker.start();
             if (broker.awaitReady(START_TIMEOUT_MS)) {
@@ -207,7 +245,8 @@ final class ChaosRun {
             }
             broker.kill9();
             if (attempt == 10) {
-                throw new IllegalStateException("the broker did not start; see " + logs.resolve("broker.log"));
+                throw new IllegalStateException(broker.name() + " did not start; see "
+                        + logs.resolve(broker.name() + ".log"));
             }
             Thread.sleep(2_000); // e.g. the client port not yet free again after a kill -9
         }
@@ -217,7 +256,12 @@ final class ChaosRun {
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", bootstrap);
         p.setProperty("topic.prefix", PREFIX);
-        p.setProperty("application.id", "chaos-gate");
+        p.setProperty("application.id", APPLICATION_ID);
+        if (options.cluster()) {
+            // the gate's internal topics (changelogs, repartition) replicated like every actiongate topic
+            p.setProperty("gate.streams.replication.factor", Integer.toString(CLUSTER_NODES));
+            p.setProperty("gate.streams.topic.min.insync.replicas", Integer.toString(CLUSTER_MIN_ISR));
+        }
         p.setProperty("http.port", "0");
         p.setProperty("http.bind.address", "127.0.0.1");
         p.setProperty("gate.trusted.keys", load.trustedKeyConfig());
@@ -319,10 +363,42 @@ final class ChaosRun {
                 reconciler.start();
             }
             case KILL_BROKER -> {
+                Child broker = brokers.get(step.target() % brokers.size());
                 target = broker.name();
                 broker.kill9();
                 Thread.sleep(step.downMs());
-                startBroker();
+                startBroker(broker);
+            }
+            case KILL_CHANGELOG_LEADER, KILL_TXN_COORDINATOR, KILL_CONTROLLER -> {
+                FaultTargets targets = new FaultTargets(faultAdmin, APPLICATION_ID);
+                Optional<FaultTargets.Target> found = switch (step.kind()) {
+                    case KILL_CHANGELOG_LEADER -> targets.changelogLeader(step.target());
+                    case KILL_TXN_COORDINATOR -> targets.transactionCoordinator(step.target());
+                    default -> targets.activeController();
+                };
+                if (found.isEmpty()) {
+                    throw new IllegalStateException("the Admin API named no target for " + step.kind());
+                }
+                Child broker = cluster.node(found.get().nodeId());
+                target = broker.name() + ", " + found.get().why();
+                broker.kill9();
+                Thread.sleep(step.downMs());
+                startBroker(broker);
+            }
+            case ROLLING_RESTART -> {
+                for (Child broker : brokers) {
+                    broker.stop(30_000);
+                    startBroker(broker);
+                    Thread.sleep(step.downMs());
+                }
+                target = "every broker in turn";
+            }
+            case PAUSE_BROKER -> {
+                Child broker = brokers.get(step.target() % brokers.size());
+                target = broker.name();
+                broker.pause();
+                Thread.sleep(step.downMs());
+                broker.resume();
             }
             case PAUSE_EXECUTOR -> {
                 Child executor = executors.get(step.target() % executors.size());
@@ -390,8 +466,10 @@ final class ChaosRun {
         for (Child child : children) {
             child.resume();
         }
-        if (!broker.alive()) {
-            startBroker();
+        for (Child broker : brokers) {
+            if (!broker.alive()) {
+                startBroker(broker);
+            }
         }
         for (Child child : List.of(reconciler)) {
             if (!child.alive()) {
@@ -469,8 +547,11 @@ final class ChaosRun {
         if (load != null) {
             load.close();
         }
+        if (faultAdmin != null) {
+            faultAdmin.close(Duration.ofSeconds(5));
+        }
         for (Child child : children) {
-            if (child != broker) {
+            if (!brokers.contains(child)) {
                 try {
                     child.stop(20_000);
                 } catch (InterruptedException e) {
@@ -478,7 +559,7 @@ final class ChaosRun {
                 }
             }
         }
-        if (broker != null) {
+        for (Child broker : brokers) {
             try {
                 broker.stop(30_000);
             } catch (InterruptedException e) {

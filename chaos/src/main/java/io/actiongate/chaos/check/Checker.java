@@ -68,7 +68,8 @@ import io.actiongate.topics.Topics;
  *       run's transaction probe, {@link ProbeLog});</li>
  *   <li>every transaction the broker has open at the end ends ({@code listTransactions} then
  *       {@code describeTransactions}: it completes, or a new transaction or producer epoch replaces it) within
- *       {@code transactionsEndWithin}.</li>
+ *       {@code transactionsEndWithin};</li>
+ *   <li>on a replicated cluster ({@link #requireReplication}), every topic replicated as required.</li>
  * </ol>
  */
 public final class Checker {
@@ -90,6 +91,8 @@ public final class Checker {
     private final String plantedSecret;
     private final Duration hangingAfter;
     private final Duration transactionsEndWithin;
+    private int requiredReplicas;
+    private int requiredMinIsr;
 
     public Checker(String bootstrap, String prefix, String inputMarker, String plantedSecret, Duration hangingAfter) {
         this(bootstrap, prefix, inputMarker, plantedSecret, hangingAfter, hangingAfter);
@@ -107,6 +110,17 @@ public final class Checker {
         this.plantedSecret = plantedSecret;
         this.hangingAfter = hangingAfter;
         this.transactionsEndWithin = transactionsEndWithin;
+    }
+
+    /**
+     * Adds check (l) for a replicated cluster: every topic with {@code replicas} replicas, an effective
+     * {@code min.insync.replicas} of at least {@code minIsr} and unclean leader election off
+     * ({@link ReplicationCheck}).
+     */
+    public Checker requireReplication(int replicas, int minIsr) {
+        this.requiredReplicas = replicas;
+        this.requiredMinIsr = minIsr;
+        return this;
     }
 
     public CheckResult check(List<ExpectedAction> expected, ProviderLog provider) throws Exception {
@@ -207,6 +221,14 @@ public final class Checker {
         checkProbe(probe, result);
         checkTransactions(result);
         checkTransactionsEnd(result);
+        if (requiredReplicas > 0) {
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                ReplicationCheck.Findings findings = ReplicationCheck.run(admin, requiredReplicas, requiredMinIsr);
+                result.count("(l) topics checked for replication " + requiredReplicas + ", min.insync.replicas "
+                        + requiredMinIsr, findings.topics().size());
+                findings.problems().forEach(p -> result.violation("(l) " + p));
+            }
+        }
         return result;
     }
 
