@@ -76,6 +76,12 @@ public final class ChaosCommand implements Callable<Integer> {
             + "reconciler JVM (default ${DEFAULT-VALUE}).")
     private String childHeap;
 
+    @Option(names = "--gate-clock-skew", defaultValue = "0s", converter = SignedDurationConverter.class,
+            description = "Shift the wall clock of gate-1 by this many whole seconds, e.g. +3s or -3s, with "
+                    + "libfaketime (apt-get install libfaketime); chaos/README.md says what skew each deadline "
+                    + "tolerates (default ${DEFAULT-VALUE}: none).")
+    private Duration gateClockSkew;
+
     @Option(names = "--results", description = "Results folder (default chaos-results/seed-N-TIMESTAMP).")
     private Path results;
 
@@ -89,12 +95,20 @@ public final class ChaosCommand implements Callable<Integer> {
                     + "> 0");
             return 2;
         }
+        if (!gateClockSkew.isZero()) {
+            try {
+                ClockSkew.environment(gateClockSkew, ClockSkew.library(ClockSkew.LIBRARIES));
+            } catch (RuntimeException e) {
+                spec.commandLine().getErr().println(e.getMessage());
+                return 2;
+            }
+        }
         double actionsPerSecond = arrivalRate(rate, saturation);
         out.println(describeRate(actionsPerSecond, saturation));
         Path folder = results != null ? results : Path.of("chaos-results", "seed-" + seed + "-"
                 + Instant.now().toString().replace(':', '-'));
         ChaosRun.Options options = new ChaosRun.Options(duration, seed, gates, partitions, actionsPerSecond,
-                faultEvery, folder.toAbsolutePath(), childHeap, settleTimeout, cluster);
+                faultEvery, folder.toAbsolutePath(), childHeap, settleTimeout, cluster, gateClockSkew);
         return new ChaosRun(options, out).run();
     }
 
@@ -125,6 +139,18 @@ public final class ChaosCommand implements Callable<Integer> {
             if (LoggerFactory.getLogger(name) instanceof Logger logger) {
                 logger.setLevel(Level.ERROR);
             }
+        }
+    }
+
+    /** A {@link DurationConverter} duration with an optional sign: {@code +3s}, {@code -3s}. */
+    public static final class SignedDurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String v = value.trim();
+            if (v.startsWith("-")) {
+                return new DurationConverter().convert(v.substring(1)).negated();
+            }
+            return new DurationConverter().convert(v.startsWith("+") ? v.substring(1) : v);
         }
     }
 

@@ -38,7 +38,15 @@ final class ChaosRun {
 
     /** The settings of one run. */
     record Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
-                   Duration faultSpacing, Path results, String childHeap, Duration settleTimeout, boolean cluster) {
+                   Duration faultSpacing, Path results, String childHeap, Duration settleTimeout, boolean cluster,
+                   Duration gateClockSkew) {
+
+        /** No clock skew. */
+        Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
+                Duration faultSpacing, Path results, String childHeap, Duration settleTimeout, boolean cluster) {
+            this(duration, seed, gates, partitions, actionsPerSecond, faultSpacing, results, childHeap, settleTimeout,
+                    cluster, Duration.ZERO);
+        }
 
         /** The single-broker run (CI's). */
         Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
@@ -73,6 +81,8 @@ final class ChaosRun {
     static final int CLUSTER_NODES = 3;
     static final int CLUSTER_MIN_ISR = 2;
     static final String APPLICATION_ID = "chaos-gate";
+    /** The gate instance whose wall clock {@code --gate-clock-skew} shifts. */
+    static final String SKEWED_GATE = "gate-1";
 
     private final Options options;
     private final PrintWriter out;
@@ -305,8 +315,12 @@ final class ChaosRun {
             }
             args.set(3, own.toString());
         }
+        Map<String, String> env = new java.util.HashMap<>(Map.of(SECRET_ENV, secret));
+        if (SKEWED_GATE.equals(name)) {
+            env.putAll(ClockSkew.environment(options.gateClockSkew(), ClockSkew.library(ClockSkew.LIBRARIES)));
+        }
         Child child = new Child(name, Child.javaCommand(options.childHeap(), io.actiongate.cli.Main.class.getName(),
-                args), Map.of(SECRET_ENV, secret), logs, NODE_READY);
+                args), env, logs, NODE_READY);
         children.add(child);
         return child;
     }
