@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code actiongate chaos}: the dev kit's fault-injection run with its independent checker. */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
-        description = {"Dev only. Runs a broker, gate instances, two executors and a reconciler as separate JVMs "
+        description = {"Dev only. Runs a broker (--cluster: three), gate instances, two executors and a reconciler "
+                + "as separate JVMs "
                 + "under a mixed load while a seeded schedule kills, pauses and restarts them and makes the "
                 + "sandbox provider fail; then checks every output topic (read_committed) and the provider's "
                 + "request log, and writes chaos-report.md/.json. Exit 0 only when the checker found nothing.",
