@@ -20,12 +20,18 @@ import io.actiongate.config.DurationParser;
 
 /** {@code actiongate chaos}: the dev kit's fault-injection run with its independent checker. */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
-        description = {"Dev only. Runs a broker, gate instances, two executors and a reconciler as separate JVMs "
+        description = {"Dev only. Runs a broker (--cluster: three), gate instances, two executors and a reconciler "
+                + "as separate JVMs "
                 + "under a mixed load while a seeded schedule kills, pauses and restarts them and makes the "
                 + "sandbox provider fail; then checks every output topic (read_committed) and the provider's "
                 + "request log, and writes chaos-report.md/.json. Exit 0 only when the checker found nothing.",
                 "The same --seed prints and injects the same fault schedule."})
 public final class ChaosCommand implements Callable<Integer> {
+
+    /** The arrival rate when neither --rate nor --saturation is given. */
+    static final double DEFAULT_RATE = 4;
+    /** The share of the measured saturation that the default rate runs at (issue 28: at least half). */
+    static final double SATURATION_SHARE = 0.5;
 
     @Spec
     private CommandSpec spec;
@@ -46,9 +52,19 @@ public final class ChaosCommand implements Callable<Integer> {
             description = "Partitions per topic (default ${DEFAULT-VALUE}).")
     private int partitions;
 
-    @Option(names = "--rate", defaultValue = "4",
-            description = "Actions proposed per second (default ${DEFAULT-VALUE}).")
-    private double rate;
+    @Option(names = "--rate", description = "Actions proposed per second (default: half of --saturation when "
+            + "given, else " + DEFAULT_RATE + ").")
+    private Double rate;
+
+    @Option(names = "--saturation", description = "The saturation in actions/s measured for the same topology on "
+            + "the same machine (chaos/README.md says how); the default --rate is then half of it, and both are "
+            + "printed.")
+    private Double saturation;
+
+    @Option(names = "--cluster", description = "Run a three-node KRaft cluster (three broker+controller JVMs), "
+            + "replication factor 3, min.insync.replicas 2, unclean leader election off, with the cluster faults "
+            + "in the schedule. Default: one broker (CI).")
+    private boolean cluster;
 
     @Option(names = "--fault-every", defaultValue = "20s", converter = DurationConverter.class,
             description = "Mean time between two faults (default ${DEFAULT-VALUE}).")
@@ -62,6 +78,12 @@ public final class ChaosCommand implements Callable<Integer> {
             + "reconciler JVM (default ${DEFAULT-VALUE}).")
     private String childHeap;
 
+    @Option(names = "--gate-clock-skew", defaultValue = "0s", converter = SignedDurationConverter.class,
+            description = "Shift the wall clock of gate-1 by this many whole seconds, e.g. +3s or -3s, with "
+                    + "libfaketime (apt-get install libfaketime); chaos/README.md says what skew each deadline "
+                    + "tolerates (default ${DEFAULT-VALUE}: none).")
+    private Duration gateClockSkew;
+
     @Option(names = "--results", description = "Results folder (default chaos-results/seed-N-TIMESTAMP).")
     private Path results;
 
@@ -69,15 +91,45 @@ public final class ChaosCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         quietKafkaClients();
-        if (gates < 1 || gates > 3 || partitions < 1 || rate <= 0) {
-            spec.commandLine().getErr().println("--gates must be 1-3, --partitions >= 1, --rate > 0");
+        if (gates < 1 || gates > 3 || partitions < 1 || (rate != null && rate <= 0)
+                || (saturation != null && saturation <= 0)) {
+            spec.commandLine().getErr().println("--gates must be 1-3, --partitions >= 1, --rate and --saturation "
+                    + "> 0");
             return 2;
         }
+        if (!gateClockSkew.isZero()) {
+            try {
+                ClockSkew.environment(gateClockSkew, ClockSkew.library(ClockSkew.LIBRARIES));
+            } catch (RuntimeException e) {
+                spec.commandLine().getErr().println(e.getMessage());
+                return 2;
+            }
+        }
+        double actionsPerSecond = arrivalRate(rate, saturation);
+        out.println(describeRate(actionsPerSecond, saturation));
         Path folder = results != null ? results : Path.of("chaos-results", "seed-" + seed + "-"
                 + Instant.now().toString().replace(':', '-'));
-        ChaosRun.Options options = new ChaosRun.Options(duration, seed, gates, partitions, rate, faultEvery,
-                folder.toAbsolutePath(), childHeap, settleTimeout);
+        ChaosRun.Options options = new ChaosRun.Options(duration, seed, gates, partitions, actionsPerSecond,
+                faultEvery, folder.toAbsolutePath(), childHeap, settleTimeout, cluster, gateClockSkew);
         return new ChaosRun(options, out).run();
+    }
+
+    /** {@code --rate} when given, else {@link #SATURATION_SHARE} of {@code --saturation}, else the default. */
+    static double arrivalRate(Double rate, Double saturation) {
+        if (rate != null) {
+            return rate;
+        }
+        return saturation != null ? saturation * SATURATION_SHARE : DEFAULT_RATE;
+    }
+
+    /** The line the run prints first: the configured rate and, when known, the saturation and the share. */
+    static String describeRate(double rate, Double saturation) {
+        if (saturation == null) {
+            return String.format(Locale.ROOT, "arrival rate: %.1f actions/s (saturation not given: --saturation "
+                    + "N, measured as chaos/README.md describes)", rate);
+        }
+        return String.format(Locale.ROOT, "arrival rate: %.1f actions/s, measured saturation %.1f actions/s "
+                + "(%.0f %%)", rate, saturation, 100 * rate / saturation);
     }
 
     /**
@@ -89,6 +141,18 @@ public final class ChaosCommand implements Callable<Integer> {
             if (LoggerFactory.getLogger(name) instanceof Logger logger) {
                 logger.setLevel(Level.ERROR);
             }
+        }
+    }
+
+    /** A {@link DurationConverter} duration with an optional sign: {@code +3s}, {@code -3s}. */
+    public static final class SignedDurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String v = value.trim();
+            if (v.startsWith("-")) {
+                return new DurationConverter().convert(v.substring(1)).negated();
+            }
+            return new DurationConverter().convert(v.startsWith("+") ? v.substring(1) : v);
         }
     }
 

@@ -34,6 +34,10 @@ final class ChaosReport {
         json.put("seed", options.seed());
         json.put("durationSeconds", options.duration().toSeconds());
         json.put("wallSeconds", wallMs / 1000);
+        json.put("cluster", options.cluster());
+        json.put("brokers", options.cluster() ? ChaosRun.CLUSTER_NODES : 1);
+        json.put("replicationFactor", options.replicationFactor());
+        json.put("gateClockSkewSeconds", options.gateClockSkew().toSeconds());
         json.put("gates", options.gates());
         json.put("partitions", options.partitions());
         json.put("actionsPerSecond", options.actionsPerSecond());
@@ -62,7 +66,14 @@ final class ChaosReport {
         md.append("# actiongate chaos report\n\n");
         md.append("Command: `./actiongate chaos --duration ").append(options.duration().toSeconds()).append("s --seed ")
                 .append(options.seed()).append(" --gates ").append(options.gates()).append(" --partitions ")
-                .append(options.partitions()).append(" --rate ").append(options.actionsPerSecond()).append("`\n\n");
+                .append(options.partitions()).append(" --rate ").append(options.actionsPerSecond())
+                .append(options.cluster() ? " --cluster" : "")
+                .append(options.gateClockSkew().isZero() ? "" : " --gate-clock-skew "
+                        + (options.gateClockSkew().isNegative() ? "-" : "+") + options.gateClockSkew().abs().toSeconds()
+                        + "s").append("`\n\n");
+        md.append(options.cluster() ? "Cluster: " + ChaosRun.CLUSTER_NODES + " KRaft nodes, replication factor "
+                + ChaosRun.CLUSTER_NODES + ", min.insync.replicas " + ChaosRun.CLUSTER_MIN_ISR
+                + ", unclean leader election off.\n\n" : "One broker, replication factor 1.\n\n");
         md.append("Result: **").append(result.ok() ? "PASS" : "FAIL").append("**: ").append(result.duplicates())
                 .append(" duplicates, ").append(result.lost()).append(" lost, ").append(result.hanging())
                 .append(" hanging transactions, ").append(result.violations().size()).append(" violation(s).\n\n");

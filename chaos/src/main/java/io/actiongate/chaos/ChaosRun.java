@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 
 import io.actiongate.chaos.check.CheckResult;
 import io.actiongate.chaos.check.Checker;
@@ -36,7 +38,27 @@ final class ChaosRun {
 
     /** The settings of one run. */
     record Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
-                   Duration faultSpacing, Path results, String childHeap, Duration settleTimeout) {
+                   Duration faultSpacing, Path results, String childHeap, Duration settleTimeout, boolean cluster,
+                   Duration gateClockSkew) {
+
+        /** No clock skew. */
+        Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
+                Duration faultSpacing, Path results, String childHeap, Duration settleTimeout, boolean cluster) {
+            this(duration, seed, gates, partitions, actionsPerSecond, faultSpacing, results, childHeap, settleTimeout,
+                    cluster, Duration.ZERO);
+        }
+
+        /** The single-broker run (CI's). */
+        Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
+                Duration faultSpacing, Path results, String childHeap, Duration settleTimeout) {
+            this(duration, seed, gates, partitions, actionsPerSecond, faultSpacing, results, childHeap, settleTimeout,
+                    false);
+        }
+
+        /** Replicas of every topic: 3 on the cluster, 1 on the single broker. */
+        short replicationFactor() {
+            return (short) (cluster ? CLUSTER_NODES : 1);
+        }
     }
 
     /** One injected fault and how it went. */
@@ -50,9 +72,17 @@ final class ChaosRun {
     static final Duration LEASE = Duration.ofSeconds(10);
     static final Duration DISPATCH_TIMEOUT = Duration.ofSeconds(5);
     static final Duration HANGING_AFTER = Duration.ofSeconds(60);
+    /** A gate killed mid-transaction: its transaction times out (Streams: 10 s), then the broker aborts it (5 s). */
+    static final Duration TRANSACTIONS_END_WITHIN = Duration.ofSeconds(45);
+    private static final long PROBE_EVERY_MS = 250;
     private static final String NODE_READY = "actiongate running roles";
     private static final long START_TIMEOUT_MS = 240_000;
     private static final int MAX_GATES = 3;
+    static final int CLUSTER_NODES = 3;
+    static final int CLUSTER_MIN_ISR = 2;
+    static final String APPLICATION_ID = "chaos-gate";
+    /** The gate instance whose wall clock {@code --gate-clock-skew} shifts. */
+    static final String SKEWED_GATE = "gate-1";
 
     private final Options options;
     private final PrintWriter out;
@@ -61,12 +91,15 @@ final class ChaosRun {
     private final List<Child> executors = new ArrayList<>();
     private final List<FaultRecord> faults = new CopyOnWriteArrayList<>();
     private final String secret;
-    private Child broker;
+    private final List<Child> brokers = new ArrayList<>();
+    private ClusterNodes cluster;
+    private Admin faultAdmin;
     private Child reconciler;
     private SandboxWebhookProvider provider;
     private Path logs;
     private int gateIds;
     private Load load;
+    private TxnProbe probe;
     private long loadStartMs;
 
     ChaosRun(Options options, PrintWriter out) {
@@ -82,7 +115,7 @@ final class ChaosRun {
         Path results = Files.createDirectories(options.results());
         logs = Files.createDirectories(results.resolve("logs"));
         FaultPlan plan = FaultPlan.generate(options.seed(), options.duration(), options.faultSpacing(),
-                SESSION_TIMEOUT_MS);
+                SESSION_TIMEOUT_MS, options.cluster());
         out.print(plan.describe());
         out.flush();
         Files.writeString(results.resolve("fault-schedule.txt"), plan.describe(), StandardCharsets.UTF_8);
@@ -92,17 +125,36 @@ final class ChaosRun {
         Runtime.getRuntime().addShutdownHook(orphans);
         try {
             provider = SandboxWebhookProvider.start(0, "Bearer " + secret);
-            int port = freePort();
-            broker = new Child("broker", Child.javaCommand("384m", BrokerMain.class.getName(),
-                    List.of(Integer.toString(port), results.resolve("broker-data").toString())), Map.of(), logs,
-                    BrokerMain.READY);
-            children.add(broker);
-            String bootstrap = "127.0.0.1:" + port;
-            startBroker();
+            String bootstrap;
+            if (options.cluster()) {
+                cluster = ClusterNodes.create(CLUSTER_NODES, results.resolve("broker-data"), logs, "320m");
+                brokers.addAll(cluster.nodes());
+                children.addAll(brokers);
+                bootstrap = cluster.bootstrap();
+                cluster.startAll(START_TIMEOUT_MS);
+                out.printf("cluster: %d KRaft nodes (broker+controller each) on %s, replication factor %d, "
+                        + "min.insync.replicas %d, unclean leader election off%n", CLUSTER_NODES, bootstrap,
+                        CLUSTER_NODES, CLUSTER_MIN_ISR);
+            } else {
+                int port = freePort();
+                Child broker = new Child("broker", Child.javaCommand("384m", BrokerMain.class.getName(),
+                        List.of(Integer.toString(port), results.resolve("broker-data").toString())), Map.of(), logs,
+                        BrokerMain.READY);
+                brokers.add(broker);
+                children.add(broker);
+                bootstrap = "127.0.0.1:" + port;
+                startBroker(broker);
+            }
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
                 new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(PREFIX, options.partitions(),
-                        (short) 1));
+                        options.replicationFactor()));
+                admin.createTopics(List.of(new NewTopic(PREFIX + TxnProbe.TOPIC_SUFFIX, options.partitions(),
+                        options.replicationFactor()))).all().get(60, TimeUnit.SECONDS);
             }
+            faultAdmin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000));
+            probe = new TxnProbe(bootstrap, PREFIX, options.seed(), options.partitions());
             load = new Load(bootstrap, PREFIX, "chaos-task-" + options.seed(), options.seed());
             load.publishPolicy();
             Path config = writeNodeConfig(results, bootstrap);
@@ -132,6 +184,7 @@ final class ChaosRun {
             Thread injector = new Thread(() -> inject(plan, config), "chaos-faults");
             loadStartMs = System.currentTimeMillis();
             injector.start();
+            probe.start(PROBE_EVERY_MS);
             long end = loadStartMs + options.duration().toMillis();
             long interval = (long) (1000 / options.actionsPerSecond());
             long nextAt = loadStartMs;
@@ -144,6 +197,7 @@ final class ChaosRun {
                 }
             }
             injector.join();
+            probe.close();
             heal();
             load.flush();
             out.printf("load done: %d actions; settling (up to %d s) ...%n", load.actions().size(),
@@ -158,8 +212,12 @@ final class ChaosRun {
             ProviderLog providerLog = providerLog();
             writeJson(results.resolve("provider-log.json"), providerLog.byKey());
             writeJson(results.resolve("actions.json"), expected);
-            CheckResult result = new Checker(bootstrap, PREFIX, Load.INPUT_MARKER, secret, HANGING_AFTER)
-                    .check(expected, providerLog);
+            Checker checker = new Checker(bootstrap, PREFIX, Load.INPUT_MARKER, secret, HANGING_AFTER,
+                    TRANSACTIONS_END_WITHIN);
+            if (options.cluster()) {
+                checker.requireReplication(CLUSTER_NODES, CLUSTER_MIN_ISR);
+            }
+            CheckResult result = checker.check(expected, providerLog, probe.log());
             out.print(result.describe());
             out.flush();
             List<FaultRecord> measured = recoveryTimes();
@@ -189,7 +247,7 @@ final class ChaosRun {
         }
     }
 
-    private void startBroker() throws InterruptedException {
+    private void startBroker(Child broker) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             broker.start();
             if (broker.awaitReady(START_TIMEOUT_MS)) {
@@ -197,7 +255,8 @@ final class ChaosRun {
             }
             broker.kill9();
             if (attempt == 10) {
-                throw new IllegalStateException("the broker did not start; see " + logs.resolve("broker.log"));
+                throw new IllegalStateException(broker.name() + " did not start; see "
+                        + logs.resolve(broker.name() + ".log"));
             }
             Thread.sleep(2_000); // e.g. the client port not yet free again after a kill -9
         }
@@ -207,7 +266,12 @@ final class ChaosRun {
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", bootstrap);
         p.setProperty("topic.prefix", PREFIX);
-        p.setProperty("application.id", "chaos-gate");
+        p.setProperty("application.id", APPLICATION_ID);
+        if (options.cluster()) {
+            // the gate's internal topics (changelogs, repartition) replicated like every actiongate topic
+            p.setProperty("gate.streams.replication.factor", Integer.toString(CLUSTER_NODES));
+            p.setProperty("gate.streams.topic.min.insync.replicas", Integer.toString(CLUSTER_MIN_ISR));
+        }
         p.setProperty("http.port", "0");
         p.setProperty("http.bind.address", "127.0.0.1");
         p.setProperty("gate.trusted.keys", load.trustedKeyConfig());
@@ -251,8 +315,12 @@ final class ChaosRun {
             }
             args.set(3, own.toString());
         }
+        Map<String, String> env = new java.util.HashMap<>(Map.of(SECRET_ENV, secret));
+        if (SKEWED_GATE.equals(name)) {
+            env.putAll(ClockSkew.environment(options.gateClockSkew(), ClockSkew.library(ClockSkew.LIBRARIES)));
+        }
         Child child = new Child(name, Child.javaCommand(options.childHeap(), io.actiongate.cli.Main.class.getName(),
-                args), Map.of(SECRET_ENV, secret), logs, NODE_READY);
+                args), env, logs, NODE_READY);
         children.add(child);
         return child;
     }
@@ -309,10 +377,42 @@ final class ChaosRun {
                 reconciler.start();
             }
             case KILL_BROKER -> {
+                Child broker = brokers.get(step.target() % brokers.size());
                 target = broker.name();
                 broker.kill9();
                 Thread.sleep(step.downMs());
-                startBroker();
+                startBroker(broker);
+            }
+            case KILL_CHANGELOG_LEADER, KILL_TXN_COORDINATOR, KILL_CONTROLLER -> {
+                FaultTargets targets = new FaultTargets(faultAdmin, APPLICATION_ID);
+                Optional<FaultTargets.Target> found = switch (step.kind()) {
+                    case KILL_CHANGELOG_LEADER -> targets.changelogLeader(step.target());
+                    case KILL_TXN_COORDINATOR -> targets.transactionCoordinator(step.target());
+                    default -> targets.activeController();
+                };
+                if (found.isEmpty()) {
+                    throw new IllegalStateException("the Admin API named no target for " + step.kind());
+                }
+                Child broker = cluster.node(found.get().nodeId());
+                target = broker.name() + ", " + found.get().why();
+                broker.kill9();
+                Thread.sleep(step.downMs());
+                startBroker(broker);
+            }
+            case ROLLING_RESTART -> {
+                for (Child broker : brokers) {
+                    broker.stop(30_000);
+                    startBroker(broker);
+                    Thread.sleep(step.downMs());
+                }
+                target = "every broker in turn";
+            }
+            case PAUSE_BROKER -> {
+                Child broker = brokers.get(step.target() % brokers.size());
+                target = broker.name();
+                broker.pause();
+                Thread.sleep(step.downMs());
+                broker.resume();
             }
             case PAUSE_EXECUTOR -> {
                 Child executor = executors.get(step.target() % executors.size());
@@ -380,8 +480,10 @@ final class ChaosRun {
         for (Child child : children) {
             child.resume();
         }
-        if (!broker.alive()) {
-            startBroker();
+        for (Child broker : brokers) {
+            if (!broker.alive()) {
+                startBroker(broker);
+            }
         }
         for (Child child : List.of(reconciler)) {
             if (!child.alive()) {
@@ -453,11 +555,17 @@ final class ChaosRun {
     }
 
     private void shutdown() {
+        if (probe != null) {
+            probe.close();
+        }
         if (load != null) {
             load.close();
         }
+        if (faultAdmin != null) {
+            faultAdmin.close(Duration.ofSeconds(5));
+        }
         for (Child child : children) {
-            if (child != broker) {
+            if (!brokers.contains(child)) {
                 try {
                     child.stop(20_000);
                 } catch (InterruptedException e) {
@@ -465,7 +573,7 @@ final class ChaosRun {
                 }
             }
         }
-        if (broker != null) {
+        for (Child broker : brokers) {
             try {
                 broker.stop(30_000);
             } catch (InterruptedException e) {

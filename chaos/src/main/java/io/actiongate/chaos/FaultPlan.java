@@ -9,14 +9,26 @@ import java.util.Random;
 /**
  * The fault schedule of one run: a pure function of the seed, the duration and the cluster shape, so the same seed
  * prints and injects the same schedule. The first faults walk through every kind in a seeded order (so even a short
- * run covers each); the rest are drawn at random.
+ * run covers each; a cluster run walks through them twice); the rest are drawn at random.
  */
 record FaultPlan(long seed, Duration duration, List<Step> steps) {
 
     /** What a fault does. */
     enum Kind {
         KILL_GATE, KILL_EXECUTOR, KILL_RECONCILER, KILL_BROKER, PAUSE_EXECUTOR, ADD_GATE, REMOVE_GATE,
-        PROVIDER_TIMEOUT_AFTER_APPLY, PROVIDER_RESET_AFTER_APPLY, PROVIDER_5XX, PROVIDER_429
+        PROVIDER_TIMEOUT_AFTER_APPLY, PROVIDER_RESET_AFTER_APPLY, PROVIDER_5XX, PROVIDER_429,
+        // cluster mode only (appended, so a single-broker seed draws the same schedule as before)
+        KILL_CHANGELOG_LEADER, KILL_TXN_COORDINATOR, KILL_CONTROLLER, ROLLING_RESTART, PAUSE_BROKER;
+
+        /** The kinds of the single-broker run. */
+        static final List<Kind> SINGLE = List.of(KILL_GATE, KILL_EXECUTOR, KILL_RECONCILER, KILL_BROKER,
+                PAUSE_EXECUTOR, ADD_GATE, REMOVE_GATE, PROVIDER_TIMEOUT_AFTER_APPLY, PROVIDER_RESET_AFTER_APPLY,
+                PROVIDER_5XX, PROVIDER_429);
+
+        /** Faults that only a cluster of several brokers can have. */
+        boolean clusterOnly() {
+            return !SINGLE.contains(this);
+        }
     }
 
     /**
@@ -35,6 +47,16 @@ record FaultPlan(long seed, Duration duration, List<Step> steps) {
                 case KILL_GATE, KILL_EXECUTOR -> "kill -9 " + role() + " #" + target + ", restart after " + downMs
                         + " ms";
                 case KILL_RECONCILER, KILL_BROKER -> "kill -9 " + role() + ", restart after " + downMs + " ms";
+                case KILL_CHANGELOG_LEADER -> "kill -9 the leader of gate changelog partition #" + target
+                        + " (Admin API at fault time), restart after " + downMs + " ms";
+                case KILL_TXN_COORDINATOR -> "kill -9 the transaction coordinator of gate transactional id #"
+                        + target + " (Admin API at fault time), restart after " + downMs + " ms";
+                case KILL_CONTROLLER -> "kill -9 the active controller (describeMetadataQuorum), restart after "
+                        + downMs + " ms";
+                case ROLLING_RESTART -> "rolling restart of every broker (SIGTERM, wait ready, " + downMs
+                        + " ms between nodes)";
+                case PAUSE_BROKER -> "SIGSTOP broker node #" + target + " for " + downMs
+                        + " ms (past the broker session timeout), then SIGCONT";
                 case PAUSE_EXECUTOR -> "SIGSTOP executor #" + target + " for " + downMs + " ms, then SIGCONT";
                 case ADD_GATE -> "start one more gate instance";
                 case REMOVE_GATE -> "stop gate #" + target + " (SIGTERM, graceful)";
@@ -58,20 +80,39 @@ record FaultPlan(long seed, Duration duration, List<Step> steps) {
      * @param sessionTimeoutMs the executors' consumer session timeout: a pause lasts past it
      */
     static FaultPlan generate(long seed, Duration duration, Duration spacing, long sessionTimeoutMs) {
+        return generate(seed, duration, spacing, sessionTimeoutMs, false);
+    }
+
+    /**
+     * @param cluster a three-node cluster: the cluster faults join the draw (kill the changelog leader, the
+     *                transaction coordinator, the active controller; a rolling restart; a paused broker)
+     */
+    static FaultPlan generate(long seed, Duration duration, Duration spacing, long sessionTimeoutMs,
+                              boolean cluster) {
         Random random = new Random(seed);
-        List<Kind> firstRound = new ArrayList<>(List.of(Kind.values()));
+        List<Kind> kinds = cluster ? List.of(Kind.values()) : Kind.SINGLE;
+        List<Kind> firstRound = new ArrayList<>(kinds);
         Collections.shuffle(firstRound, random);
+        if (cluster) {
+            // a second seeded round: a long cluster run injects every kind at least twice (issue 28)
+            List<Kind> second = new ArrayList<>(kinds);
+            Collections.shuffle(second, random);
+            firstRound.addAll(second);
+        }
         List<Step> steps = new ArrayList<>();
         long slot = Math.max(1_000, spacing.toMillis());
         long end = duration.toMillis() - slot / 2; // the last fault leaves time to recover before the load stops
         int i = 0;
         for (long start = slot / 2; start < end; start += slot) {
-            Kind kind = i < firstRound.size() ? firstRound.get(i) : Kind.values()[random.nextInt(Kind.values().length)];
+            Kind kind = i < firstRound.size() ? firstRound.get(i) : kinds.get(random.nextInt(kinds.size()));
             long at = start + (long) (random.nextDouble() * slot * 0.4);
             int target = random.nextInt(3);
             long down = switch (kind) {
                 case PAUSE_EXECUTOR -> sessionTimeoutMs + 2_000 + random.nextInt(3_000);
-                case KILL_BROKER -> 1_000 + random.nextInt(4_000);
+                case KILL_BROKER, KILL_CHANGELOG_LEADER, KILL_TXN_COORDINATOR, KILL_CONTROLLER ->
+                        1_000 + random.nextInt(4_000);
+                case PAUSE_BROKER -> ClusterNodeMain.BROKER_SESSION_TIMEOUT_MS + 2_000 + random.nextInt(3_000);
+                case ROLLING_RESTART -> 1_000 + random.nextInt(2_000);
                 case KILL_GATE, KILL_EXECUTOR, KILL_RECONCILER -> 500 + random.nextInt(5_000);
                 default -> 0;
             };

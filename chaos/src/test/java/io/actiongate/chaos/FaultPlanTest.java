@@ -2,6 +2,9 @@ package io.actiongate.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
@@ -28,7 +31,7 @@ class FaultPlanTest {
 
         assertThat(plan.steps()).hasSizeGreaterThanOrEqualTo(20);
         Set<FaultPlan.Kind> kinds = plan.steps().stream().map(FaultPlan.Step::kind).collect(Collectors.toSet());
-        assertThat(kinds).isEqualTo(EnumSet.allOf(FaultPlan.Kind.class));
+        assertThat(kinds).isEqualTo(EnumSet.copyOf(FaultPlan.Kind.SINGLE));
         assertThat(plan.steps()).allSatisfy(step -> {
             assertThat(step.atMs()).isBetween(0L, Duration.ofMinutes(10).toMillis());
             if (step.kind() == FaultPlan.Kind.PAUSE_EXECUTOR) {
@@ -36,5 +39,37 @@ class FaultPlanTest {
             }
         });
         assertThat(plan.steps()).extracting(FaultPlan.Step::atMs).isSorted();
+    }
+
+    @Test
+    void shouldDrawTheSameSingleBrokerScheduleAsTheCommittedTenMinuteReport() throws Exception {
+        FaultPlan plan = FaultPlan.generate(7, Duration.ofMinutes(10), Duration.ofSeconds(20), 6_000);
+
+        // the cluster kinds were appended: a single-broker seed still draws what it drew before them
+        assertThat(plan.describe()).isEqualTo(Files.readString(Path.of("reports", "seed-7-10m",
+                "fault-schedule.txt"), StandardCharsets.UTF_8));
+        assertThat(plan.steps()).noneMatch(s -> s.kind().clusterOnly());
+    }
+
+    @Test
+    void shouldCoverEveryClusterFaultInTheFirstRoundOfAClusterRun() {
+        FaultPlan plan = FaultPlan.generate(28, Duration.ofMinutes(6), Duration.ofSeconds(20), 6_000, true);
+
+        Set<FaultPlan.Kind> kinds = plan.steps().stream().map(FaultPlan.Step::kind).collect(Collectors.toSet());
+        assertThat(kinds).isEqualTo(EnumSet.allOf(FaultPlan.Kind.class));
+        assertThat(plan.steps()).filteredOn(s -> s.kind() == FaultPlan.Kind.PAUSE_BROKER).allSatisfy(s ->
+                assertThat(s.downMs()).isGreaterThan(ClusterNodeMain.BROKER_SESSION_TIMEOUT_MS));
+        assertThat(plan.describe()).contains("kill -9 the transaction coordinator", "kill -9 the active controller",
+                "kill -9 the leader of gate changelog partition", "rolling restart", "SIGSTOP broker node");
+    }
+
+    @Test
+    void shouldInjectEveryKindAtLeastTwiceInThirtyClusterMinutes() {
+        FaultPlan plan = FaultPlan.generate(28, Duration.ofMinutes(30), Duration.ofSeconds(20), 6_000, true);
+
+        java.util.Map<FaultPlan.Kind, Long> counts = plan.steps().stream()
+                .collect(Collectors.groupingBy(FaultPlan.Step::kind, Collectors.counting()));
+        assertThat(counts.keySet()).isEqualTo(EnumSet.allOf(FaultPlan.Kind.class));
+        assertThat(counts.values()).allSatisfy(n -> assertThat(n).isGreaterThanOrEqualTo(2));
     }
 }

@@ -13,11 +13,13 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -29,6 +31,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.avro.AttemptReservation;
 import io.actiongate.avro.AttemptSummary;
+import io.actiongate.avro.OutcomeStatus;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.Reconciliation;
@@ -40,7 +43,7 @@ import io.actiongate.topics.Topics;
 /**
  * The independent checker of a chaos run. It owes nothing to the gate's code: it reads every actiongate topic from
  * the beginning with {@code isolation.level=read_committed} (only the schema classes decode the records), the
- * provider's request log and the broker's transaction listing, and checks the invariants (a)–(g) of issue 12:
+ * provider's request log and the broker's transaction listing, and checks the invariants (a)–(g) of issue 12 and (h)–(k) of issue 28:
  * <ol type="a">
  *   <li>no idempotency key reached the provider's apply step more than once (a provider without an idempotency
  *       store would have applied each such request; see {@link ProviderLog});</li>
@@ -56,7 +59,17 @@ import io.actiongate.topics.Topics;
  *       idempotency key;</li>
  *   <li>no transaction still open at the end longer than {@code hangingAfter};</li>
  *   <li>no input body (the marker planted in every input) outside the topics that carry inputs by design
- *       (proposals, attempts, unknown-outcomes), and the planted credential in no topic at all.</li>
+ *       (proposals, attempts, unknown-outcomes), and the planted credential in no topic at all;</li>
+ *   <li>(issue 28) per key, committed receipts never go backwards in the lifecycle table ({@link ReceiptOrder}:
+ *       no {@code DISPATCHING} after {@code SUCCEEDED}) and a receipt's attempt list is never shortened;</li>
+ *   <li>every effect at the provider maps to exactly one reservation: its idempotency key is carried by the
+ *       reservations of one action only, and that action's receipts never report two succeeded attempts;</li>
+ *   <li>no aborted record is read by a {@code read_committed} consumer and no committed one is missing (the
+ *       run's transaction probe, {@link ProbeLog});</li>
+ *   <li>every transaction the broker has open at the end ends ({@code listTransactions} then
+ *       {@code describeTransactions}: it completes, or a new transaction or producer epoch replaces it) within
+ *       {@code transactionsEndWithin};</li>
+ *   <li>on a replicated cluster ({@link #requireReplication}), every topic replicated as required.</li>
  * </ol>
  */
 public final class Checker {
@@ -68,22 +81,53 @@ public final class Checker {
     private static final Set<String> INPUT_TOPICS = Set.of(Topics.PROPOSALS.suffix(), Topics.ATTEMPTS.suffix(),
             Topics.UNKNOWN_OUTCOMES.suffix());
     static final int MAX_ATTEMPTS = 3;
+    /** Transaction states that are not over yet. */
+    private static final Set<TransactionState> OPEN = EnumSet.of(TransactionState.ONGOING,
+            TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
 
     private final String bootstrap;
     private final String prefix;
     private final String inputMarker;
     private final String plantedSecret;
     private final Duration hangingAfter;
+    private final Duration transactionsEndWithin;
+    private int requiredReplicas;
+    private int requiredMinIsr;
 
     public Checker(String bootstrap, String prefix, String inputMarker, String plantedSecret, Duration hangingAfter) {
+        this(bootstrap, prefix, inputMarker, plantedSecret, hangingAfter, hangingAfter);
+    }
+
+    /**
+     * @param hangingAfter a transaction ongoing for longer than this at the end is hanging (f)
+     * @param transactionsEndWithin how long a transaction open at the end may take to end (k)
+     */
+    public Checker(String bootstrap, String prefix, String inputMarker, String plantedSecret, Duration hangingAfter,
+                   Duration transactionsEndWithin) {
         this.bootstrap = bootstrap;
         this.prefix = prefix;
         this.inputMarker = inputMarker;
         this.plantedSecret = plantedSecret;
         this.hangingAfter = hangingAfter;
+        this.transactionsEndWithin = transactionsEndWithin;
+    }
+
+    /**
+     * Adds check (l) for a replicated cluster: every topic with {@code replicas} replicas, an effective
+     * {@code min.insync.replicas} of at least {@code minIsr} and unclean leader election off
+     * ({@link ReplicationCheck}).
+     */
+    public Checker requireReplication(int replicas, int minIsr) {
+        this.requiredReplicas = replicas;
+        this.requiredMinIsr = minIsr;
+        return this;
     }
 
     public CheckResult check(List<ExpectedAction> expected, ProviderLog provider) throws Exception {
+        return check(expected, provider, ProbeLog.NONE);
+    }
+
+    public CheckResult check(List<ExpectedAction> expected, ProviderLog provider, ProbeLog probe) throws Exception {
         CheckResult result = new CheckResult();
         Map<String, List<ConsumerRecord<byte[], byte[]>>> topics = new LinkedHashMap<>();
         for (TopicSpec<?, ?> spec : Topics.ALL) {
@@ -122,7 +166,11 @@ public final class Checker {
 
         // (a) at most one dispatch per idempotency key at the provider
         Map<String, String> keyOwner = new HashMap<>();
-        reservations.forEach((action, list) -> list.forEach(a -> keyOwner.put(a.getIdempotencyKey(), action)));
+        Map<String, Set<String>> keyOwners = new HashMap<>();
+        reservations.forEach((action, list) -> list.forEach(a -> {
+            keyOwner.put(a.getIdempotencyKey(), action);
+            keyOwners.computeIfAbsent(a.getIdempotencyKey(), k -> new TreeSet<>()).add(action);
+        }));
         int keysChecked = 0;
         for (Map.Entry<String, ProviderLog.Entry> e : provider.byKey().entrySet()) {
             keysChecked++;
@@ -135,6 +183,15 @@ public final class Checker {
             if (entry.effects() > 0 && !keyOwner.containsKey(e.getKey())) {
                 result.violation("(c) provider effect for key " + e.getKey() + " that no reserved attempt carries");
                 result.lost(1);
+            }
+            // (i) the effect maps to the reservations of exactly one action
+            Set<String> owners = keyOwners.getOrDefault(e.getKey(), Set.of());
+            if (Math.max(entry.applied(), entry.effects()) > 0) {
+                result.count("(i) provider effects mapped to reservations", 1);
+                if (owners.size() > 1) {
+                    result.violation("(i) provider effect for key " + e.getKey() + " maps to the reservations of "
+                            + owners.size() + " actions " + owners);
+                }
             }
         }
         result.count("(a) provider idempotency keys checked", keysChecked);
@@ -161,7 +218,17 @@ public final class Checker {
                 result.violation("(b) receipts for " + key + ", an action the load never proposed");
             }
         }
+        checkProbe(probe, result);
         checkTransactions(result);
+        checkTransactionsEnd(result);
+        if (requiredReplicas > 0) {
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                ReplicationCheck.Findings findings = ReplicationCheck.run(admin, requiredReplicas, requiredMinIsr);
+                result.count("(l) topics checked for replication " + requiredReplicas + ", min.insync.replicas "
+                        + requiredMinIsr, findings.topics().size());
+                findings.problems().forEach(p -> result.violation("(l) " + p));
+            }
+        }
         return result;
     }
 
@@ -203,9 +270,25 @@ public final class Checker {
         int reconciled = 0;
         boolean sawUnknown = false;
         Receipt previous = null;
+        Set<Integer> succeededAttempts = new TreeSet<>();
         for (Receipt r : history) {
+            for (AttemptSummary s : r.getAttempts()) {
+                if (s.getStatus() == OutcomeStatus.SUCCEEDED) {
+                    succeededAttempts.add(s.getAttempt());
+                }
+            }
             if (previous != null && sameState(previous, r)) {
                 continue;
+            }
+            // (h) committed receipts never go backwards in the lifecycle table, attempts are never dropped
+            if (previous != null && previous.getStatus() != r.getStatus()
+                    && !ReceiptOrder.forward(previous.getStatus(), r.getStatus())) {
+                result.violation("(h) " + key + " went backwards from " + previous.getStatus() + " to "
+                        + r.getStatus() + " (not reachable in the lifecycle table)");
+            }
+            if (previous != null && !attemptNumbers(r).containsAll(attemptNumbers(previous))) {
+                result.violation("(h) " + key + " receipt dropped attempts: " + attemptNumbers(previous) + " then "
+                        + attemptNumbers(r));
             }
             if (previous != null && TERMINAL.contains(previous.getStatus())) {
                 result.violation("(d) " + key + " changed after terminal " + previous.getStatus() + " to "
@@ -244,6 +327,11 @@ public final class Checker {
             previous = r;
         }
         result.count("(d) receipt histories checked", history.isEmpty() ? 0 : 1);
+        result.count("(h) receipt moves checked", Math.max(0, history.size() - 1));
+        if (succeededAttempts.size() > 1) {
+            result.violation("(i) " + key + " reports " + succeededAttempts.size() + " succeeded attempts "
+                    + succeededAttempts + " for its one effect");
+        }
         if (decisionsApplied > 1) {
             result.violation("(d) " + key + " decision applied " + decisionsApplied + " times");
         }
@@ -300,6 +388,12 @@ public final class Checker {
                 && Objects.equals(a.getDecisionId(), b.getDecisionId())
                 && Objects.equals(a.getReasonCode(), b.getReasonCode())
                 && summaries(a).equals(summaries(b));
+    }
+
+    private static Set<Integer> attemptNumbers(Receipt r) {
+        Set<Integer> numbers = new TreeSet<>();
+        r.getAttempts().forEach(a -> numbers.add(a.getAttempt()));
+        return numbers;
     }
 
     private static List<String> summaries(Receipt r) {
@@ -360,6 +454,94 @@ public final class Checker {
                         + ") open longer than " + hangingAfter.toSeconds() + " s");
             }
         }
+    }
+
+    /** (j) no aborted probe record visible under read_committed, no committed one missing or doubled. */
+    private void checkProbe(ProbeLog probe, CheckResult result) {
+        if (probe.topicSuffix() == null) {
+            result.count("(j) probe transactions checked", 0);
+            return;
+        }
+        Map<String, Integer> seen = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : readAll(prefix + probe.topicSuffix())) {
+            if (r.value() != null) {
+                seen.merge(new String(r.value(), StandardCharsets.UTF_8), 1, Integer::sum);
+            }
+        }
+        Map<ProbeLog.Outcome, Long> outcomes = new TreeMap<>();
+        probe.transactions().forEach((id, txn) -> {
+            outcomes.merge(txn.outcome(), 1L, Long::sum);
+            for (String value : txn.values()) {
+                int n = seen.getOrDefault(value, 0);
+                switch (txn.outcome()) {
+                    case ABORTED -> {
+                        if (n > 0) {
+                            result.violation("(j) aborted record " + value + " (probe transaction " + id
+                                    + ") read by a read_committed consumer");
+                        }
+                    }
+                    case COMMITTED -> {
+                        if (n == 0) {
+                            result.violation("(j) committed record " + value + " (probe transaction " + id
+                                    + ") missing under read_committed");
+                            result.lost(1);
+                        } else if (n > 1) {
+                            result.duplicate("(j) committed record " + value + " (probe transaction " + id
+                                    + ") read " + n + " times", n - 1);
+                        }
+                    }
+                    default -> {
+                        // the broker may have committed or aborted it: either is fine, as long as it is whole
+                    }
+                }
+            }
+        });
+        result.count("(j) probe transactions checked", probe.transactions().size());
+        outcomes.forEach((o, n) -> result.count("(j) probe transactions " + o, n));
+        result.count("(j) probe records read", seen.values().stream().mapToLong(Integer::longValue).sum());
+    }
+
+    /**
+     * (k) every transaction open at the end ends: it completes, or a later transaction or producer epoch (a fenced
+     * or restarted producer; the coordinator's abort of a timed-out one bumps the epoch) takes its place, within
+     * {@code transactionsEndWithin}.
+     */
+    private void checkTransactionsEnd(CheckResult result) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            List<String> ids = admin.listTransactions().all().get(60, TimeUnit.SECONDS).stream()
+                    .map(TransactionListing::transactionalId).toList();
+            Map<String, TransactionDescription> open = new TreeMap<>();
+            if (!ids.isEmpty()) {
+                admin.describeTransactions(ids).all().get(60, TimeUnit.SECONDS).forEach((id, d) -> {
+                    if (OPEN.contains(d.state())) {
+                        open.put(id, d);
+                    }
+                });
+            }
+            result.count("(k) transactions open at the end", open.size());
+            long deadline = System.currentTimeMillis() + transactionsEndWithin.toMillis();
+            Map<String, TransactionDescription> still = new TreeMap<>(open);
+            while (!still.isEmpty()) {
+                Map<String, TransactionDescription> now = admin.describeTransactions(still.keySet()).all()
+                        .get(60, TimeUnit.SECONDS);
+                still.entrySet().removeIf(e -> ended(e.getValue(), now.get(e.getKey())));
+                if (still.isEmpty() || System.currentTimeMillis() > deadline) {
+                    break;
+                }
+                Thread.sleep(500);
+            }
+            result.count("(k) transactions that ended", open.size() - still.size());
+            still.forEach((id, d) -> result.violation("(k) transaction " + id + " (producer " + d.producerId()
+                    + ", epoch " + d.producerEpoch() + ", coordinator " + d.coordinatorId() + ", " + d.state()
+                    + " on " + d.topicPartitions() + ") did not end within " + transactionsEndWithin.toSeconds()
+                    + " s"));
+        }
+    }
+
+    private static boolean ended(TransactionDescription before, TransactionDescription now) {
+        return now == null || !OPEN.contains(now.state()) || now.producerId() != before.producerId()
+                || now.producerEpoch() != before.producerEpoch()
+                || !now.transactionStartTimeMs().equals(before.transactionStartTimeMs());
     }
 
     private List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {

@@ -2,6 +2,7 @@ package io.actiongate.chaos.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.Properties;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -20,18 +22,24 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.actiongate.avro.AttemptReservation;
+import io.actiongate.avro.AttemptSummary;
+import io.actiongate.avro.OutcomeStatus;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.broker.EmbeddedKafkaBroker;
 import io.actiongate.topics.Topics;
 import io.actiongate.topics.TopicsCreator;
 
-/** The checker finds each kind of violation it claims to check, and passes a clean action. */
+/**
+ * The checker finds each kind of violation it claims to check (each planted in a doctored history), and passes a clean
+ * action and the probe's real committed and aborted transactions.
+ */
 class CheckerIT {
 
     private static final String PREFIX = "neg.";
     private static final String SECRET = "planted-secret-0123456789";
     private static final String MARKER = "chaos-input-";
+    private static final String PROBE = "probe";
     private static EmbeddedKafkaBroker broker;
 
     @BeforeAll
@@ -40,6 +48,7 @@ class CheckerIT {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 broker.bootstrapServers()))) {
             new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(PREFIX, 1, (short) 1));
+            admin.createTopics(List.of(new NewTopic(PREFIX + PROBE, 1, (short) 1))).all().get();
         }
     }
 
@@ -67,12 +76,54 @@ class CheckerIT {
             // t/again: terminal, then terminal again
             receipt(producer, "again", ReceiptStatus.DENIED, null);
             receipt(producer, "again", ReceiptStatus.EXPIRED, null);
+            // t/back: SUCCEEDED, then DISPATCHING again (backwards in the lifecycle table)
+            reserve(producer, "back", "K-back");
+            receipt(producer, "back", ReceiptStatus.DISPATCHING, null);
+            receipt(producer, "back", ReceiptStatus.SUCCEEDED, null);
+            receipt(producer, "back", ReceiptStatus.DISPATCHING, null);
+            receipt(producer, "back", ReceiptStatus.SUCCEEDED, null);
+            // t/shrink: a settled attempt dropped from a later receipt; every status move itself is forward
+            reserve(producer, "shrink", "K-shrink");
+            receipt(producer, "shrink", ReceiptStatus.DISPATCHING, null);
+            receipt(producer, "shrink", ReceiptStatus.APPROVED, null, summary(1, OutcomeStatus.RETRYABLE));
+            receipt(producer, "shrink", ReceiptStatus.FAILED, null);
+            // t/shared-1 and t/shared-2: two actions' reservations carry the key of one provider effect
+            reserve(producer, "shared-1", "K-shared");
+            receipt(producer, "shared-1", ReceiptStatus.DISPATCHING, null);
+            receipt(producer, "shared-1", ReceiptStatus.SUCCEEDED, null, summary(1, OutcomeStatus.SUCCEEDED));
+            reserve(producer, "shared-2", "K-shared");
+            receipt(producer, "shared-2", ReceiptStatus.DISPATCHING, null);
+            receipt(producer, "shared-2", ReceiptStatus.UNKNOWN, null, summary(1, OutcomeStatus.UNKNOWN));
+            // t/twice: one effect, but two attempts reported SUCCEEDED
+            reserve(producer, "twice", "K-twice", 1);
+            reserve(producer, "twice", "K-twice", 2);
+            receipt(producer, "twice", ReceiptStatus.DISPATCHING, null);
+            receipt(producer, "twice", ReceiptStatus.SUCCEEDED, null, summary(1, OutcomeStatus.SUCCEEDED),
+                    summary(2, OutcomeStatus.SUCCEEDED));
+            // a probe value the probe log says was aborted, written outside any transaction: an aborted read
+            producer.send(new ProducerRecord<>(PREFIX + PROBE, "x", "probe-2-0".getBytes(StandardCharsets.UTF_8)));
             // t/clean: one dispatch, one effect, SUCCEEDED
             reserve(producer, "clean", "K-clean");
             receipt(producer, "clean", ReceiptStatus.DISPATCHING, null);
             receipt(producer, "clean", ReceiptStatus.SUCCEEDED, null);
             producer.flush();
         }
+        // the probe's real transactions: one committed, one aborted; the checker must accept both
+        try (KafkaProducer<String, byte[]> txn = producer("chaos-probe-it")) {
+            txn.initTransactions();
+            txn.beginTransaction();
+            txn.send(new ProducerRecord<>(PREFIX + PROBE, "x", "probe-0-0".getBytes(StandardCharsets.UTF_8)));
+            txn.commitTransaction();
+            txn.beginTransaction();
+            txn.send(new ProducerRecord<>(PREFIX + PROBE, "x", "probe-1-0".getBytes(StandardCharsets.UTF_8)));
+            txn.flush();
+            txn.abortTransaction();
+        }
+        ProbeLog probe = new ProbeLog(PROBE, Map.of(
+                0L, new ProbeLog.Txn(ProbeLog.Outcome.COMMITTED, List.of("probe-0-0")),
+                1L, new ProbeLog.Txn(ProbeLog.Outcome.ABORTED, List.of("probe-1-0")),
+                2L, new ProbeLog.Txn(ProbeLog.Outcome.ABORTED, List.of("probe-2-0")),
+                3L, new ProbeLog.Txn(ProbeLog.Outcome.COMMITTED, List.of("probe-3-0"))));
         // a transaction left open: its producer never commits nor aborts
         KafkaProducer<String, byte[]> hanging = producer("chaos-hanging-txn");
         hanging.initTransactions();
@@ -84,17 +135,22 @@ class CheckerIT {
                 "K-dup", new ProviderLog.Entry(3, 2, 1, 0),
                 "K-failed", new ProviderLog.Entry(1, 1, 1, 0),
                 "K-clean", new ProviderLog.Entry(1, 1, 1, 0),
-                "K-nobody", new ProviderLog.Entry(1, 1, 1, 0)));
+                "K-nobody", new ProviderLog.Entry(1, 1, 1, 0),
+                "K-back", new ProviderLog.Entry(1, 1, 1, 0),
+                "K-shared", new ProviderLog.Entry(1, 1, 1, 0),
+                "K-twice", new ProviderLog.Entry(2, 1, 1, 0)));
         List<ExpectedAction> expected = List.of(action("dup"), action("stuck"), action("failed"), action("leak"),
-                action("again"), action("clean"));
+                action("again"), action("back"), action("shrink"), action("shared-1"), action("shared-2"),
+                action("twice"), action("clean"));
 
-        CheckResult result = new Checker(broker.bootstrapServers(), PREFIX, MARKER, SECRET, Duration.ofSeconds(1))
-                .check(expected, provider);
+        CheckResult result = new Checker(broker.bootstrapServers(), PREFIX, MARKER, SECRET, Duration.ofSeconds(1),
+                Duration.ofSeconds(2)).check(expected, provider, probe);
         hanging.close(Duration.ZERO);
 
         assertThat(result.ok()).isFalse();
         assertThat(result.duplicates()).isEqualTo(2); // (a) K-dup applied twice, (c) t/dup SUCCEEDED with 2
-        assertThat(result.lost()).isEqualTo(3); // t/stuck unsettled, t/failed's effect, K-nobody's effect
+        // t/stuck unsettled, t/failed's effect, K-nobody's effect, the committed probe-3-0 missing
+        assertThat(result.lost()).isEqualTo(4);
         assertThat(result.hanging()).isEqualTo(1);
         assertThat(result.violations()).anySatisfy(v -> assertThat(v).startsWith("(a) idempotency key K-dup"))
                 .anySatisfy(v -> assertThat(v).startsWith("(b) t/stuck"))
@@ -104,10 +160,25 @@ class CheckerIT {
                 .anySatisfy(v -> assertThat(v).startsWith("(g) the planted secret is in receipts"))
                 .anySatisfy(v -> assertThat(v).startsWith("(g) an input body is in receipts"))
                 .anySatisfy(v -> assertThat(v).startsWith("(f) hanging transaction chaos-hanging-txn"))
-                .noneSatisfy(v -> assertThat(v).contains("t/clean"));
-        assertThat(result.count("actions.checked")).isEqualTo(6);
-        assertThat(result.count("(a) provider idempotency keys checked")).isEqualTo(4);
-        assertThat(result.describe()).contains("RESULT: 2 duplicates, 3 lost, 1 hanging");
+                .anySatisfy(v -> assertThat(v).startsWith("(h) t/back went backwards from SUCCEEDED to DISPATCHING"))
+                .anySatisfy(v -> assertThat(v).startsWith("(h) t/shrink receipt dropped attempts: [1] then []"))
+                .anySatisfy(v -> assertThat(v).startsWith("(i) provider effect for key K-shared maps to the "
+                        + "reservations of 2 actions"))
+                .anySatisfy(v -> assertThat(v).startsWith("(i) t/twice reports 2 succeeded attempts"))
+                .anySatisfy(v -> assertThat(v).startsWith("(j) aborted record probe-2-0 (probe transaction 2) read"))
+                .anySatisfy(v -> assertThat(v).startsWith("(j) committed record probe-3-0 (probe transaction 3) "
+                        + "missing"))
+                .anySatisfy(v -> assertThat(v).startsWith("(k) transaction chaos-hanging-txn"))
+                .noneSatisfy(v -> assertThat(v).contains("t/clean"))
+                .noneSatisfy(v -> assertThat(v).containsAnyOf("probe-0-0", "probe-1-0", "chaos-probe-it"))
+                .noneSatisfy(v -> assertThat(v).startsWith("(h) t/shrink went backwards"))
+                .noneSatisfy(v -> assertThat(v).startsWith("(h) t/shared"))
+                .noneSatisfy(v -> assertThat(v).startsWith("(i) t/shared"));
+        assertThat(result.count("actions.checked")).isEqualTo(11);
+        assertThat(result.count("(a) provider idempotency keys checked")).isEqualTo(7);
+        assertThat(result.count("(j) probe transactions checked")).isEqualTo(4);
+        assertThat(result.count("(k) transactions open at the end")).isEqualTo(1);
+        assertThat(result.describe()).contains("RESULT: 2 duplicates, 4 lost, 1 hanging");
     }
 
     private static ExpectedAction action(String call) {
@@ -125,7 +196,17 @@ class CheckerIT {
     }
 
     private static void reserve(KafkaProducer<String, byte[]> producer, String call, String idempotencyKey) {
-        AttemptReservation r = AttemptReservation.newBuilder().setTaskId("t").setToolCallId(call).setAttempt(1)
+        reserve(producer, call, idempotencyKey, 1);
+    }
+
+    private static AttemptSummary summary(int attempt, OutcomeStatus status) {
+        return AttemptSummary.newBuilder().setAttempt(attempt).setStatus(status).setDispatched(true)
+                .setHttpStatus(null).setErrorCode(null).setStartedAt(null).setFinishedAt(null).build();
+    }
+
+    private static void reserve(KafkaProducer<String, byte[]> producer, String call, String idempotencyKey,
+                                int attempt) {
+        AttemptReservation r = AttemptReservation.newBuilder().setTaskId("t").setToolCallId(call).setAttempt(attempt)
                 .setIdempotencyKey(idempotencyKey).setOrgId("o").setProvider("webhook").setOperation("post_update")
                 .setToolName("post_update").setInputJson("{\"note\":\"" + MARKER + call + "\"}")
                 .setAttachments(List.of()).setActionDigest("sha256:x").setToolSchemaHash("sha256:s")
@@ -135,11 +216,11 @@ class CheckerIT {
     }
 
     private static void receipt(KafkaProducer<String, byte[]> producer, String call, ReceiptStatus status,
-                                String reason) {
+                                String reason, AttemptSummary... attempts) {
         Receipt r = Receipt.newBuilder().setTaskId("t").setToolCallId(call).setStatus(status).setReasonCode(null)
                 .setReason(reason).setOrgId("o").setToolName("post_update").setProvider("webhook")
                 .setOperation("post_update").setInputDigest(null).setActionDigest(null).setDecisionId(null)
-                .setAttempts(List.of()).setProviderReceiptId(null).setResolvedBy(null).setUpdatedAt(Instant.now())
+                .setAttempts(List.of(attempts)).setProviderReceiptId(null).setResolvedBy(null).setUpdatedAt(Instant.now())
                 .build();
         producer.send(new ProducerRecord<>(Topics.RECEIPTS.name(PREFIX), "t/" + call,
                 Topics.RECEIPTS.valueSerde().serializer().serialize(null, r)));
