@@ -296,7 +296,8 @@ public final class DevStack implements DevComponent {
                 text.append(k).append('=').append(v).append('\n');
             }
         });
-        return Files.writeString(file, text.toString());
+        // holds the object store's access key and secret
+        return OwnerOnlyFiles.writeString(file, text.toString());
     }
 
     /**
