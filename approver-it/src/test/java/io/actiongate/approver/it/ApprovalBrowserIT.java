@@ -311,14 +311,17 @@ class ApprovalBrowserIT {
 
     @Test
     void shouldOfferNothingToASubjectOfAnotherOrg() throws Exception {
-        startApprover(null);
         propose("other-org-1", Fixtures.email(TASK, "other-org-1"));
         awaitReceipt("other-org-1", r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL);
+        startApprover(null); // ready once it has read the proposal and the receipt
 
         signIn("mallory@acme", "acme", "mallory@acme.example", "/review/" + TASK + "/other-org-1");
-        openReview("other-org-1");
 
-        assertThat(text("refusals")).contains("belongs to another organisation");
+        // nothing at all, not even that the action exists
+        assertThat(text("refusals")).contains("has not seen both the proposal");
+        assertThat(text("status")).isEqualTo("unknown");
+        assertThat(browser.driver.getPageSource()).doesNotContain("send_email").doesNotContain("WAITING_APPROVAL")
+                .doesNotContain("OTHER_ORG");
         assertThat(browser.driver.findElements(By.id("approve"))).isEmpty();
         assertThat(browser.driver.findElements(By.id("decide"))).isEmpty();
         assertThat(browser.driver.getPageSource()).doesNotContain("legal review done");
@@ -327,32 +330,37 @@ class ApprovalBrowserIT {
     }
 
     @Test
-    void shouldPublishNothingWhenTheProposalIsAlteredAfterTheReceipt() throws Exception {
+    void shouldShowAndDecideTheFrozenOriginalAfterTheGateRefusedAConflictingProposal() throws Exception {
         startApprover(null);
         propose("altered-1", Fixtures.email(TASK, "altered-1"));
-        awaitReceipt("altered-1", r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL);
-        signIn("alice@demo", "demo", "alice@example.com", "/review/" + TASK + "/altered-1");
+        Receipt waiting = awaitReceipt("altered-1", r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL);
+        int mailsBefore = sandboxes.mailsReceived();
+        signIn("alice@demo", "demo", "alice@example.com", "/stepup");
+        click("register-passkey");
+        awaitText("notice", "Passkey registered.");
         openReview("altered-1");
 
         propose("altered-1", Fixtures.email(TASK, "altered-1", "demo",
                 Fixtures.emailInput("partner@example.com", Fixtures.SUBJECT, "The whole customer list."),
                 Fixtures.SUMMARY));
         WebDriver d = browser.driver;
-        String first = d.getWindowHandle();
         d.switchTo().newWindow(WindowType.TAB);
         await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
             d.get(approver.publicUrl() + "/review/" + TASK + "/altered-1");
-            return d.getPageSource().contains("different proposal was published");
+            return d.getPageSource().contains("conflict-refused");
         });
-        assertThat(d.findElements(By.id("approve"))).isEmpty();
-        d.switchTo().window(first);
-        click("cancel");
-        awaitTitle("Nothing was published");
-        assertThat(text("refusal")).contains("different proposal was published");
+        assertThat(text("conflict-refused")).contains("A conflicting proposal under the same ids was refused");
+        assertThat(text("recipient")).isEqualTo(Fixtures.TO);
+        assertThat(text("body")).isEqualTo(Fixtures.BODY);
+        assertThat(d.getPageSource()).doesNotContain("The whole customer list.");
+        assertThat(text("action-digest")).isEqualTo(waiting.getActionDigest());
 
-        settle();
-        assertThat(decisions("altered-1")).isEmpty();
-        assertThat(latestReceipt("altered-1").getStatus()).isEqualTo(ReceiptStatus.WAITING_APPROVAL);
+        click("approve");
+        awaitTitle("Decision published");
+        awaitReceipt("altered-1", r -> r.getStatus() == ReceiptStatus.SUCCEEDED);
+        assertThat(decisions("altered-1")).singleElement().satisfies(dec ->
+                assertThat(dec.getActionDigest()).isEqualTo(waiting.getActionDigest()));
+        await().atMost(WAIT).until(() -> sandboxes.mailsReceived() == mailsBefore + 1);
     }
 
     // ---- helpers --------------------------------------------------------------------------------------------

@@ -70,6 +70,22 @@ public final class StepUpStore {
         }
     }
 
+    /** Keeps a passkey's signature counter current after an assertion verified. */
+    public void passkeyUsed(String org, String subject, String credentialId, long counter) {
+        passkey(org, subject, credentialId).ifPresent(p -> p.record().setCounter(counter));
+    }
+
+    /** Removes every factor of this person (the operator's reset); whether there was any. */
+    public boolean reset(String org, String subject) {
+        Factors f = factors.remove(id(org, subject));
+        if (f == null) {
+            return false;
+        }
+        synchronized (f) {
+            return !f.passkeys.isEmpty() || f.totpSecret != null;
+        }
+    }
+
     public boolean hasTotp(String org, String subject) {
         Factors f = factors.get(id(org, subject));
         if (f == null) {

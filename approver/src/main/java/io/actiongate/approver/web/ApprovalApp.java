@@ -29,7 +29,6 @@ import io.actiongate.approver.review.Refusal;
 import io.actiongate.approver.review.Review;
 import io.actiongate.approver.review.ReviewBuilder;
 import io.actiongate.approver.stepup.Passkeys;
-import io.actiongate.approver.stepup.StepUpException;
 import io.actiongate.approver.stepup.StepUpStore;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
@@ -63,13 +62,15 @@ public final class ApprovalApp implements HttpHandler {
     private final PageKit kit = new PageKit();
     private final SignIn signIn;
     private final StepUpEnrolment enrolment;
+    private final StepUpCheck stepUpCheck;
     /** Actions this instance already published a decision for, by key, digest and kind. */
     private final ConcurrentHashMap<String, String> decided = new ConcurrentHashMap<>();
 
     public ApprovalApp(Deps deps) {
         this.d = deps;
         this.signIn = new SignIn(deps, kit);
-        this.enrolment = new StepUpEnrolment(deps, kit);
+        this.stepUpCheck = new StepUpCheck(deps);
+        this.enrolment = new StepUpEnrolment(deps, kit, stepUpCheck);
     }
 
     @Override
@@ -161,6 +162,8 @@ public final class ApprovalApp implements HttpHandler {
             }
         } else if (get && path.equals("/stepup")) {
             enrolment.page(ex, session, null, null, false);
+        } else if (post && path.equals("/stepup/confirm")) {
+            enrolment.confirmExisting(ex, session);
         } else if (post && path.equals("/stepup/passkey")) {
             enrolment.registerPasskey(ex, session);
         } else if (post && path.equals("/stepup/totp")) {
@@ -285,7 +288,8 @@ public final class ApprovalApp implements HttpHandler {
         all.add(extra);
         return new Review(r.key(), r.taskId(), r.toolCallId(), r.status(), r.org(), r.provider(), r.senderAccount(),
                 r.operation(), r.toolName(), r.email(), r.inputJson(), r.summary(), r.sources(), r.attachments(),
-                r.inputDigest(), r.actionDigest(), r.waitingSince(), r.timeLeft(), r.attempts(), all);
+                r.inputDigest(), r.actionDigest(), r.waitingSince(), r.timeLeft(), r.attempts(), all,
+                r.conflictRefused());
     }
 
     private void decide(Exchange ex, Session s, String key, ReviewBuilder.Kind kind, String path) throws IOException {
@@ -313,22 +317,16 @@ public final class ApprovalApp implements HttpHandler {
         }
         String authMethod = "oidc";
         if (type != DecisionType.REJECT) {
-            String org = s.identity().org();
-            String subject = s.identity().subject();
-            if (d.stepUps().locked(org, subject, d.clock().instant())) {
-                refuse(ex, s, key, review.actionDigest(), Refusal.STEP_UP_LOCKED, path);
+            StepUpCheck.Result stepUp = stepUpCheck.verify(ex, s, consumed.challenge().id());
+            if (!stepUp.ok()) {
+                refuse(ex, s, key, review.actionDigest(), switch (stepUp.outcome()) {
+                    case LOCKED -> Refusal.STEP_UP_LOCKED;
+                    case NONE_OFFERED -> Refusal.STEP_UP_REQUIRED;
+                    default -> Refusal.STEP_UP_FAILED;
+                }, path);
                 return;
             }
-            String method = stepUp(ex, s, consumed.challenge());
-            if (method == null || method.startsWith("!")) {
-                if (method != null) {
-                    d.stepUps().recordFailure(org, subject, d.clock().instant());
-                }
-                refuse(ex, s, key, review.actionDigest(),
-                        method == null ? Refusal.STEP_UP_REQUIRED : Refusal.STEP_UP_FAILED, path);
-                return;
-            }
-            authMethod = method;
+            authMethod = stepUp.method();
         }
         String decisionId = "apr-" + sha256Hex(consumed.challenge().id()).substring(0, 32);
         if (decided.putIfAbsent(decidedKey(key, review.actionDigest(), kind), decisionId) != null) {
@@ -376,43 +374,6 @@ public final class ApprovalApp implements HttpHandler {
             case "RESOLVE_NO_EFFECT" -> kind == ReviewBuilder.Kind.RESOLUTION ? DecisionType.RESOLVE_NO_EFFECT : null;
             default -> null;
         };
-    }
-
-    /**
-     * The step-up over this review's challenge: the auth method when it verifies, null when none was offered, or a
-     * string starting with {@code !} when one was offered and failed.
-     */
-    private String stepUp(Exchange ex, Session s, Challenges.Challenge c) throws IOException {
-        String org = s.identity().org();
-        String subject = s.identity().subject();
-        String credentialId = ex.field("webauthn_id");
-        if (credentialId != null && !credentialId.isBlank()) {
-            StepUpStore.Passkey pk = d.stepUps().passkey(org, subject, credentialId).orElse(null);
-            byte[] challengeBytes = Tokens.unb64(c.id());
-            byte[] id = Tokens.unb64(credentialId);
-            byte[] clientData = Tokens.unb64(ex.field("webauthn_client_data"));
-            byte[] authData = Tokens.unb64(ex.field("webauthn_authenticator_data"));
-            byte[] signature = Tokens.unb64(ex.field("webauthn_signature"));
-            String uh = ex.field("webauthn_user_handle");
-            byte[] userHandle = uh == null || uh.isBlank() ? null : Tokens.unb64(uh);
-            if (pk == null || id == null || clientData == null || authData == null || signature == null) {
-                return "!passkey";
-            }
-            try {
-                long counter = d.passkeys().verify(pk.record(), challengeBytes, id, userHandle, authData, clientData,
-                        signature);
-                pk.record().setCounter(counter);
-                return "oidc+webauthn";
-            } catch (StepUpException e) {
-                LOG.info("step-up failed for subject {}: {}", PageKit.safe(subject), e.getMessage());
-                return "!passkey";
-            }
-        }
-        String totp = ex.field("totp");
-        if (totp != null && !totp.isBlank()) {
-            return d.stepUps().useTotp(org, subject, totp, d.clock().instant()) ? "oidc+totp" : "!totp";
-        }
-        return null;
     }
 
     private void refuse(Exchange ex, Session s, String key, String digest, Refusal r, String path) throws IOException {

@@ -18,6 +18,10 @@ public final class Session {
     private volatile Instant lastSeen;
     /** A pending passkey registration challenge (base64url), or null. */
     private volatile String registrationChallenge;
+    /** The single-use challenge a passkey signs to confirm an existing factor before enrolment, or null. */
+    private volatile String enrolChallenge;
+    /** When this session last proved an existing factor to add or replace one, or null. */
+    private volatile Instant factorConfirmedAt;
     /** A TOTP secret waiting for its first code, or null. */
     private volatile byte[] pendingTotpSecret;
 
@@ -59,6 +63,25 @@ public final class Session {
 
     public void registrationChallenge(String c) {
         registrationChallenge = c;
+    }
+
+    /** Takes the pending enrolment challenge: it answers one confirmation at most. */
+    String takeEnrolChallenge() {
+        String c = enrolChallenge;
+        enrolChallenge = null;
+        return c;
+    }
+
+    void enrolChallenge(String c) {
+        enrolChallenge = c;
+    }
+
+    Instant factorConfirmedAt() {
+        return factorConfirmedAt;
+    }
+
+    void factorConfirmedAt(Instant at) {
+        factorConfirmedAt = at;
     }
 
     public byte[] pendingTotpSecret() {

@@ -28,7 +28,7 @@ final class SignIn {
     void login(Exchange ex) throws IOException {
         try {
             OidcClient.Begin begin = d.oidc().begin(ex.query("return"));
-            ex.setCookie(ApprovalApp.LOGIN_COOKIE + "=" + begin.state()
+            ex.setCookie(ApprovalApp.LOGIN_COOKIE + "=" + begin.loginCookie()
                     + "; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=600");
             ex.redirect(begin.authorizationUrl().toString());
         } catch (OidcException e) {
