@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import io.actiongate.approver.web.HttpLimits;
+
 /**
  * The approval service's settings, read from the same flat {@code key=value} map as every other role. It reads the
  * shared keys {@code bootstrap.servers}, {@code topic.prefix} and {@code kafka.*} (client pass-through), the
@@ -39,7 +41,8 @@ public record ApproverConfig(
         Duration sessionMax,
         Duration approvalWait,
         Duration enrolWindow,
-        Map<String, String> senderAccounts) {
+        Map<String, String> senderAccounts,
+        HttpLimits httpLimits) {
 
     public static final String PREFIX = "approver.";
 
@@ -66,7 +69,8 @@ public record ApproverConfig(
     public static final List<String> KEYS = List.of(BIND_ADDRESS, PORT, PUBLIC_URL, OIDC_ISSUER, OIDC_CLIENT_ID,
             OIDC_CLIENT_SECRET, OIDC_ORG_CLAIM, OIDC_SCOPES, APPROVERS, SIGNING_KEY_FILE, SIGNING_KEY_ID,
             DECISION_TTL, CHALLENGE_TTL, SESSION_IDLE, SESSION_MAX, APPROVAL_WAIT, ENROL_WINDOW,
-            SENDER_PREFIX + "<provider>");
+            SENDER_PREFIX + "<provider>", HttpLimits.THREADS_MAX, HttpLimits.QUEUE_MAX, HttpLimits.CONNECTIONS_MAX,
+            HttpLimits.HEADER_TIMEOUT_MS, HttpLimits.BODY_TIMEOUT_MS, HttpLimits.IDLE_TIMEOUT_MS);
 
     public ApproverConfig {
         kafkaClient = Map.copyOf(kafkaClient);
@@ -92,7 +96,8 @@ public record ApproverConfig(
         URI u = URI.create(publicUrl.getScheme() + "://" + publicUrl.getHost() + ":" + boundPort);
         return new ApproverConfig(bootstrapServers, topicPrefix, kafkaClient, bindAddress, port, u, oidcIssuer,
                 oidcClientId, oidcClientSecret, oidcOrgClaim, oidcScopes, approvers, signingKeyFile, signingKeyId,
-                decisionTtl, challengeTtl, sessionIdle, sessionMax, approvalWait, enrolWindow, senderAccounts);
+                decisionTtl, challengeTtl, sessionIdle, sessionMax, approvalWait, enrolWindow, senderAccounts,
+                httpLimits);
     }
 
     /** Reads the configuration; throws {@link IllegalArgumentException} naming the first bad key. */
@@ -160,7 +165,8 @@ public record ApproverConfig(
                 duration(c, SESSION_MAX, Duration.ofHours(8)),
                 duration(c, APPROVAL_WAIT, duration(c, "gate.approval.timeout", Duration.ofHours(24))),
                 duration(c, ENROL_WINDOW, Duration.ofMinutes(5)),
-                senders);
+                senders,
+                HttpLimits.from(c));
     }
 
     private static boolean isLoopbackName(String host) {

@@ -93,7 +93,7 @@ public final class ApproverService implements AutoCloseable {
 
         // with port 0 the public URL is only known after binding; a deferred app reads the final config
         DeferredApp deferred = new DeferredApp();
-        http = new ApproverHttpServer(c.bindAddress(), c.port(), deferred);
+        http = new ApproverHttpServer(c.bindAddress(), c.port(), c.httpLimits(), this::ready, deferred);
         ApproverConfig effective = c.publicUrl().getPort() == 0 ? c.withPublicPort(http.port()) : c;
         this.config = effective;
         OidcClient oidc = new OidcClient(effective.oidcIssuer(), effective.oidcClientId(),
@@ -148,7 +148,7 @@ public final class ApproverService implements AutoCloseable {
         }
     }
 
-    private static final class DeferredApp implements com.sun.net.httpserver.HttpHandler {
+    private static final class DeferredApp implements ApproverHttpServer.App {
         private volatile ApprovalApp app;
 
         void set(ApprovalApp a) {
@@ -156,11 +156,10 @@ public final class ApproverService implements AutoCloseable {
         }
 
         @Override
-        public void handle(com.sun.net.httpserver.HttpExchange exchange) throws IOException {
+        public void handle(io.actiongate.approver.web.Exchange exchange) throws IOException {
             ApprovalApp a = app;
             if (a == null) {
-                exchange.sendResponseHeaders(503, -1);
-                exchange.close();
+                exchange.send(503, "text/plain; charset=utf-8", new byte[0]);
                 return;
             }
             a.handle(exchange);

@@ -16,8 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +41,7 @@ import io.actiongate.key.ActionKey;
  * signs and publishes. Every refusal is one audit log line (logger {@code io.actiongate.approver.audit}) without
  * input bodies.
  */
-public final class ApprovalApp implements HttpHandler {
+public final class ApprovalApp implements ApproverHttpServer.App {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApprovalApp.class);
 
@@ -74,19 +72,26 @@ public final class ApprovalApp implements HttpHandler {
     }
 
     @Override
-    public void handle(HttpExchange http) throws IOException {
-        Exchange ex = new Exchange(http);
+    public void handle(Exchange ex) {
         try {
             route(ex);
+        } catch (Exchange.BodyException e) {
+            LOG.info("request {} {} refused: {}", ex.method(), PageKit.safe(ex.path()), e.getMessage());
+            answerFailure(ex, e.status(), "The request could not be read", e.getMessage());
         } catch (IOException | RuntimeException e) {
-            LOG.warn("request {} {} failed: {}", ex.method(), ex.path(), e.toString());
-            try {
-                ex.html(500, kit.message(null, "Something went wrong", null, "Nothing was published.", null));
-            } catch (IOException | RuntimeException ignored) {
-                // the response had started already
-            }
-        } finally {
-            ex.close();
+            LOG.warn("request {} {} failed: {}", ex.method(), PageKit.safe(ex.path()), e.toString());
+            answerFailure(ex, 500, "Something went wrong", null);
+        }
+    }
+
+    private void answerFailure(Exchange ex, int status, String title, String problem) {
+        if (ex.sent()) {
+            return; // the response had started already
+        }
+        try {
+            ex.html(status, kit.message(null, title, problem, "Nothing was published.", null));
+        } catch (IOException | RuntimeException ignored) {
+            // the connection is gone
         }
     }
 
@@ -95,16 +100,6 @@ public final class ApprovalApp implements HttpHandler {
         String method = ex.method();
         boolean get = method.equals("GET") || method.equals("HEAD");
         boolean post = method.equals("POST");
-        if (get && path.equals("/health/live")) {
-            ex.send(200, "text/plain; charset=utf-8", "ok\n".getBytes(StandardCharsets.UTF_8));
-            return;
-        }
-        if (get && path.equals("/health/ready")) {
-            boolean ok = d.ready().getAsBoolean();
-            ex.send(ok ? 200 : 503, "text/plain; charset=utf-8",
-                    (ok ? "ready\n" : "not ready\n").getBytes(StandardCharsets.UTF_8));
-            return;
-        }
         if (get && path.startsWith("/static/")) {
             String name = path.substring("/static/".length());
             byte[] body = Pages.staticFile(name);
@@ -142,7 +137,7 @@ public final class ApprovalApp implements HttpHandler {
             queue(ex, session);
         } else if (post && path.equals("/logout")) {
             d.sessions().end(session.id());
-            ex.setCookie(SESSION_COOKIE + "=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0");
+            ex.clearCookie(SESSION_COOKIE, Exchange.SameSite.STRICT);
             ex.html(200, kit.message(null, "Signed out", null, "You are signed out.",
                     PageKit.link("/login", "Sign in")));
         } else if (path.startsWith("/review/") || path.startsWith("/resolve/")) {

@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import com.sun.net.httpserver.HttpHandler;
-
 import io.actiongate.approver.TestIdp;
 import io.actiongate.approver.book.ActionBook;
 import io.actiongate.approver.decision.DecisionPublisher;
@@ -32,12 +30,13 @@ public final class AppHarness implements AutoCloseable {
     public final KeyPair keys;
     public final String origin;
     private final ApproverHttpServer server;
-    private volatile HttpHandler app;
+    private volatile ApprovalApp app;
 
     public AppHarness(TestIdp idp) throws Exception {
         keys = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
         SigningKey key = SigningKey.of("approver-test", keys.getPrivate());
-        server = new ApproverHttpServer("127.0.0.1", 0, ex -> app.handle(ex)).start();
+        server = new ApproverHttpServer("127.0.0.1", 0, HttpLimits.DEFAULTS, () -> true, ex -> app.handle(ex))
+                .start();
         origin = "http://localhost:" + server.port();
         DecisionSink sink = (r, now) -> {
             Decision d = DecisionPublisher.signed(r, key, Duration.ofMinutes(10), now);
