@@ -42,7 +42,8 @@ public record ApproverConfig(
         Duration approvalWait,
         Duration enrolWindow,
         Map<String, String> senderAccounts,
-        HttpLimits httpLimits) {
+        HttpLimits httpLimits,
+        Optional<Path> stateKeyFile) {
 
     public static final String PREFIX = "approver.";
 
@@ -64,12 +65,13 @@ public record ApproverConfig(
     public static final String APPROVAL_WAIT = "approver.approval.wait";
     public static final String ENROL_WINDOW = "approver.enrol.window";
     public static final String SENDER_PREFIX = "approver.sender.";
+    public static final String STATE_KEY_FILE = "approver.state.key.file";
 
     /** Every {@code approver.*} key this class reads (for documentation checks). */
     public static final List<String> KEYS = List.of(BIND_ADDRESS, PORT, PUBLIC_URL, OIDC_ISSUER, OIDC_CLIENT_ID,
             OIDC_CLIENT_SECRET, OIDC_ORG_CLAIM, OIDC_SCOPES, APPROVERS, SIGNING_KEY_FILE, SIGNING_KEY_ID,
             DECISION_TTL, CHALLENGE_TTL, SESSION_IDLE, SESSION_MAX, APPROVAL_WAIT, ENROL_WINDOW,
-            SENDER_PREFIX + "<provider>", HttpLimits.THREADS_MAX, HttpLimits.QUEUE_MAX, HttpLimits.CONNECTIONS_MAX,
+            SENDER_PREFIX + "<provider>", STATE_KEY_FILE, HttpLimits.THREADS_MAX, HttpLimits.QUEUE_MAX, HttpLimits.CONNECTIONS_MAX,
             HttpLimits.HEADER_TIMEOUT_MS, HttpLimits.BODY_TIMEOUT_MS, HttpLimits.IDLE_TIMEOUT_MS);
 
     public ApproverConfig {
@@ -97,7 +99,7 @@ public record ApproverConfig(
         return new ApproverConfig(bootstrapServers, topicPrefix, kafkaClient, bindAddress, port, u, oidcIssuer,
                 oidcClientId, oidcClientSecret, oidcOrgClaim, oidcScopes, approvers, signingKeyFile, signingKeyId,
                 decisionTtl, challengeTtl, sessionIdle, sessionMax, approvalWait, enrolWindow, senderAccounts,
-                httpLimits);
+                httpLimits, stateKeyFile);
     }
 
     /** Reads the configuration; throws {@link IllegalArgumentException} naming the first bad key. */
@@ -166,7 +168,8 @@ public record ApproverConfig(
                 duration(c, APPROVAL_WAIT, duration(c, "gate.approval.timeout", Duration.ofHours(24))),
                 duration(c, ENROL_WINDOW, Duration.ofMinutes(5)),
                 senders,
-                HttpLimits.from(c));
+                HttpLimits.from(c),
+                Optional.ofNullable(c.get(STATE_KEY_FILE)).filter(v -> !v.isBlank()).map(v -> Path.of(v.strip())));
     }
 
     private static boolean isLoopbackName(String host) {

@@ -2,6 +2,7 @@ package io.actiongate.cli;
 
 import picocli.CommandLine;
 
+import io.actiongate.cli.commands.ApproverCommand;
 import io.actiongate.cli.commands.DecideCommand;
 import io.actiongate.cli.commands.KeysCommand;
 import io.actiongate.cli.commands.McpCommand;
@@ -28,5 +29,6 @@ final class Subcommands {
         root.addSubcommand(new ReceiptsCommand());
         root.addSubcommand(new StorageCommand());
         root.addSubcommand(new McpCommand());
+        root.addSubcommand(new ApproverCommand());
     }
 }

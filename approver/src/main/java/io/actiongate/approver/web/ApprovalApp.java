@@ -120,6 +120,11 @@ public final class ApprovalApp implements ApproverHttpServer.App {
             return;
         }
         Session session = d.sessions().find(ex.cookie(SESSION_COOKIE)).orElse(null);
+        if (session != null) {
+            // the session lives sealed in its cookie: every answer carries it again (last seen, pending enrolment)
+            ex.beforeSend(() -> ex.setCookie(SESSION_COOKIE, d.sessions().seal(session), Exchange.SameSite.STRICT,
+                    -1));
+        }
         if (get && session == null) {
             ex.redirect("/login?return=" + java.net.URLEncoder.encode(path, StandardCharsets.UTF_8));
             return;
@@ -136,8 +141,8 @@ public final class ApprovalApp implements ApproverHttpServer.App {
         if (get && (path.equals("/") || path.equals("/queue"))) {
             queue(ex, session);
         } else if (post && path.equals("/logout")) {
-            d.sessions().end(session.id());
-            ex.clearCookie(SESSION_COOKIE, Exchange.SameSite.STRICT);
+            d.sessions().end(session);
+            ex.beforeSend(() -> ex.clearCookie(SESSION_COOKIE, Exchange.SameSite.STRICT));
             ex.html(200, kit.message(null, "Signed out", null, "You are signed out.",
                     PageKit.link("/login", "Sign in")));
         } else if (path.startsWith("/review/") || path.startsWith("/resolve/")) {

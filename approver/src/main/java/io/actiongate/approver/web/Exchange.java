@@ -42,6 +42,7 @@ public final class Exchange {
     private Fields query;
     private Fields form;
     private boolean sent;
+    private Runnable beforeSend;
 
     Exchange(Request request, Response response, Callback callback, long bodyTimeoutMs) {
         this.request = request;
@@ -159,6 +160,11 @@ public final class Exchange {
         h.put(new HttpField(HttpHeader.CACHE_CONTROL, "no-store"));
     }
 
+    /** Runs once just before the response is sent (the session cookie is sealed again then). */
+    public void beforeSend(Runnable r) {
+        beforeSend = r;
+    }
+
     public boolean sent() {
         return sent;
     }
@@ -168,6 +174,11 @@ public final class Exchange {
             throw new IllegalStateException("response already sent");
         }
         sent = true;
+        Runnable hook = beforeSend;
+        beforeSend = null;
+        if (hook != null) {
+            hook.run();
+        }
         securityHeaders();
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);

@@ -5,32 +5,59 @@ import java.time.Instant;
 import io.actiongate.approver.review.Identity;
 
 /**
- * A signed-in person's server-side session. The browser holds only the random id in an HttpOnly, Secure,
- * SameSite=Strict cookie; the identity comes from the verified ID token; the anti-forgery token is per session and
- * goes into every form.
+ * A signed-in person's session. It lives in the browser, sealed (AES-GCM, {@link Sealer}) in an HttpOnly, Secure,
+ * SameSite=Strict cookie that only the service can open, so every replica serves it and none keeps it; ending it
+ * (sign-out) is a mark in the shared state until it would have expired anyway. The identity comes from the verified
+ * ID token; the anti-forgery token is per session and goes into every form.
  */
 public final class Session {
+
+    /** What the cookie carries. */
+    record Data(String id, String subject, String org, String email, String name, String csrf, long createdAt,
+                long lastSeen, Long factorConfirmedAt, String registrationChallenge, String registrationHandle,
+                String enrolChallenge, String pendingTotpSecret) {
+    }
 
     private final String id;
     private final Identity identity;
     private final String csrf;
     private final Instant createdAt;
     private volatile Instant lastSeen;
-    /** A pending passkey registration challenge (base64url), or null. */
-    private volatile String registrationChallenge;
-    /** The single-use challenge a passkey signs to confirm an existing factor before enrolment, or null. */
-    private volatile String enrolChallenge;
-    /** When this session last proved an existing factor to add or replace one, or null. */
     private volatile Instant factorConfirmedAt;
-    /** A TOTP secret waiting for its first code, or null. */
+    private volatile String registrationChallenge;
+    private volatile String registrationHandle;
+    private volatile String enrolChallenge;
     private volatile byte[] pendingTotpSecret;
 
     Session(String id, Identity identity, Instant now) {
+        this(id, identity, Tokens.random(), now, now);
+    }
+
+    private Session(String id, Identity identity, String csrf, Instant createdAt, Instant lastSeen) {
         this.id = id;
         this.identity = identity;
-        this.csrf = Tokens.random();
-        this.createdAt = now;
-        this.lastSeen = now;
+        this.csrf = csrf;
+        this.createdAt = createdAt;
+        this.lastSeen = lastSeen;
+    }
+
+    static Session of(Data d) {
+        Session s = new Session(d.id(), new Identity(d.subject(), d.org(), d.email(), d.name()), d.csrf(),
+                Instant.ofEpochMilli(d.createdAt()), Instant.ofEpochMilli(d.lastSeen()));
+        s.factorConfirmedAt = d.factorConfirmedAt() == null ? null : Instant.ofEpochMilli(d.factorConfirmedAt());
+        s.registrationChallenge = d.registrationChallenge();
+        s.registrationHandle = d.registrationHandle();
+        s.enrolChallenge = d.enrolChallenge();
+        s.pendingTotpSecret = d.pendingTotpSecret() == null ? null : Tokens.unb64(d.pendingTotpSecret());
+        return s;
+    }
+
+    Data data() {
+        Identity i = identity;
+        byte[] totp = pendingTotpSecret;
+        return new Data(id, i.subject(), i.org(), i.email(), i.name(), csrf, createdAt.toEpochMilli(),
+                lastSeen.toEpochMilli(), factorConfirmedAt == null ? null : factorConfirmedAt.toEpochMilli(),
+                registrationChallenge, registrationHandle, enrolChallenge, totp == null ? null : Tokens.b64(totp));
     }
 
     public String id() {
@@ -63,6 +90,14 @@ public final class Session {
 
     public void registrationChallenge(String c) {
         registrationChallenge = c;
+    }
+
+    String registrationHandle() {
+        return registrationHandle;
+    }
+
+    void registrationHandle(String h) {
+        registrationHandle = h;
     }
 
     /** Takes the pending enrolment challenge: it answers one confirmation at most. */

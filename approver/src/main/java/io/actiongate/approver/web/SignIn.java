@@ -49,7 +49,7 @@ final class SignIn {
             OidcClient.Completed done = d.oidc().complete(ex.query("state"), ex.cookie(ApprovalApp.LOGIN_COOKIE),
                     ex.query("code"));
             Session s = d.sessions().create(done.identity());
-            ex.setCookie(ApprovalApp.SESSION_COOKIE, s.id(), Exchange.SameSite.STRICT, -1);
+            ex.setCookie(ApprovalApp.SESSION_COOKIE, d.sessions().seal(s), Exchange.SameSite.STRICT, -1);
             PageKit.AUDIT.info("signed in subject={} org={} remote={}", PageKit.safe(done.identity().subject()),
                     PageKit.safe(done.identity().org()), ex.remote());
             // a page of our own, not a redirect: the SameSite=Strict cookie is sent on the navigation it starts

@@ -48,12 +48,24 @@ final class StepUpEnrolment {
 
     /** Whether this session may add a factor now (the lifecycle in the class comment). */
     boolean mayEnrol(Session s) {
-        Instant now = d.clock().instant();
-        if (!hasFactor(s)) {
-            return !now.isAfter(s.createdAt().plus(d.enrolWindow()));
-        }
+        return !hasFactor(s) ? freshSignIn(s) : confirmedRecently(s);
+    }
+
+    private boolean freshSignIn(Session s) {
+        return !d.clock().instant().isAfter(s.createdAt().plus(d.enrolWindow()));
+    }
+
+    private boolean confirmedRecently(Session s) {
         Instant confirmed = s.factorConfirmedAt();
-        return confirmed != null && !now.isAfter(confirmed.plus(d.enrolWindow()));
+        return confirmed != null && !d.clock().instant().isAfter(confirmed.plus(d.enrolWindow()));
+    }
+
+    /**
+     * Whether the write must land only while the person still has no factor: true unless this session proved an
+     * existing factor. Checked again inside the shared write, so two first enrolments at once cannot both pass.
+     */
+    private boolean onlyAsFirst(Session s) {
+        return !confirmedRecently(s);
     }
 
     void page(Exchange ex, Session s, String problem, String notice, boolean pendingTotp)
@@ -75,7 +87,10 @@ final class StepUpEnrolment {
             s.registrationChallenge(challenge);
             m.put("registrationChallenge", challenge);
             m.put("rpId", d.rpId());
-            m.put("userHandle", Tokens.b64(d.stepUps().userHandle(org, subject)));
+            String handle = d.stepUps().userHandle(org, subject).map(Tokens::b64)
+                    .orElseGet(() -> Tokens.b64(Tokens.randomBytes(16)));
+            s.registrationHandle(handle);
+            m.put("userHandle", handle);
         } else if (hasFactor) {
             String challenge = Tokens.random();
             s.enrolChallenge(challenge);
@@ -145,8 +160,13 @@ final class StepUpEnrolment {
             CredentialRecord record = d.passkeys().register(Tokens.unb64(challenge), attestation, clientData);
             String id = Tokens.b64(record.getAttestedCredentialData().getCredentialId());
             boolean first = !hasFactor(s);
-            d.stepUps().addPasskey(s.identity().org(), s.identity().subject(),
-                    new StepUpStore.Passkey(id, record, d.clock().instant()));
+            String handle = s.registrationHandle();
+            byte[] userHandle = handle == null ? Tokens.randomBytes(16) : Tokens.unb64(handle);
+            if (!d.stepUps().addPasskey(s.identity().org(), s.identity().subject(),
+                    new StepUpStore.Passkey(id, record, d.clock().instant()), userHandle, onlyAsFirst(s))) {
+                refuseEnrol(ex, s, "passkey");
+                return;
+            }
             PageKit.AUDIT.info("enrolled factor=passkey first={} subject={} org={} remote={}", first,
                     PageKit.safe(s.identity().subject()), PageKit.safe(s.identity().org()), ex.remote());
             page(ex, s, null, "Passkey registered.", false);
@@ -185,7 +205,10 @@ final class StepUpEnrolment {
         s.pendingTotpSecret(null);
         boolean replaced = d.stepUps().hasTotp(s.identity().org(), s.identity().subject());
         boolean first = !hasFactor(s);
-        d.stepUps().setTotp(s.identity().org(), s.identity().subject(), secret, step);
+        if (!d.stepUps().setTotp(s.identity().org(), s.identity().subject(), secret, step, onlyAsFirst(s))) {
+            refuseEnrol(ex, s, "totp");
+            return;
+        }
         PageKit.AUDIT.info("enrolled factor=totp first={} replaced={} subject={} org={} remote={}", first, replaced,
                 PageKit.safe(s.identity().subject()), PageKit.safe(s.identity().org()), ex.remote());
         page(ex, s, null, "One-time code app set up.", false);

@@ -18,6 +18,8 @@ import io.actiongate.approver.oidc.OidcClient;
 import io.actiongate.approver.review.ApproverPolicy;
 import io.actiongate.approver.review.ReviewBuilder;
 import io.actiongate.approver.stepup.Passkeys;
+import io.actiongate.approver.state.LocalState;
+import io.actiongate.approver.state.SharedState;
 import io.actiongate.approver.stepup.StepUpStore;
 import io.actiongate.avro.Decision;
 
@@ -28,11 +30,19 @@ public final class AppHarness implements AutoCloseable {
     public final MutableClock clock = new MutableClock(Instant.now());
     public final List<Decision> published = new CopyOnWriteArrayList<>();
     public final KeyPair keys;
+    public final SharedState state;
+    public final Sealer sealer = Sealer.random();
     public final String origin;
     private final ApproverHttpServer server;
     private volatile ApprovalApp app;
 
     public AppHarness(TestIdp idp) throws Exception {
+        this(idp, new LocalState());
+    }
+
+    /** On the given shared state (two harnesses on one state are two replicas). */
+    public AppHarness(TestIdp idp, SharedState state) throws Exception {
+        this.state = state;
         keys = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
         SigningKey key = SigningKey.of("approver-test", keys.getPrivate());
         server = new ApproverHttpServer("127.0.0.1", 0, HttpLimits.DEFAULTS, () -> true, ex -> app.handle(ex))
@@ -44,12 +54,12 @@ public final class AppHarness implements AutoCloseable {
             return d;
         };
         OidcClient oidc = new OidcClient(URI.create(idp.issuer()), TestIdp.CLIENT_ID, null,
-                URI.create(origin + "/oidc/callback"), "openid email", "org", clock);
+                URI.create(origin + "/oidc/callback"), "openid email", "org", sealer, clock);
         app = new ApprovalApp(new ApprovalApp.Deps(origin, "localhost", book,
                 new ReviewBuilder(new ApproverPolicy(List.of()), Map.of("smtp", "assistant@example.com"),
                         Duration.ofMinutes(30)),
-                new Sessions(Duration.ofMinutes(15), Duration.ofHours(8), clock),
-                new Challenges(Duration.ofMinutes(5), clock), oidc, new StepUpStore(),
+                new Sessions(state, sealer, Duration.ofMinutes(15), Duration.ofHours(8), clock),
+                new Challenges(state, Duration.ofMinutes(5), clock), oidc, new StepUpStore(state, sealer),
                 new Passkeys(origin, "localhost"), sink, Duration.ofMinutes(5), clock, () -> true));
     }
 
