@@ -43,7 +43,8 @@ public record ApproverConfig(
         Duration enrolWindow,
         Map<String, String> senderAccounts,
         HttpLimits httpLimits,
-        Optional<Path> stateKeyFile) {
+        Optional<Path> stateKeyFile,
+        io.actiongate.approver.web.IdpStepUp stepUp) {
 
     public static final String PREFIX = "approver.";
 
@@ -72,7 +73,9 @@ public record ApproverConfig(
             OIDC_CLIENT_SECRET, OIDC_ORG_CLAIM, OIDC_SCOPES, APPROVERS, SIGNING_KEY_FILE, SIGNING_KEY_ID,
             DECISION_TTL, CHALLENGE_TTL, SESSION_IDLE, SESSION_MAX, APPROVAL_WAIT, ENROL_WINDOW,
             SENDER_PREFIX + "<provider>", STATE_KEY_FILE, HttpLimits.THREADS_MAX, HttpLimits.QUEUE_MAX, HttpLimits.CONNECTIONS_MAX,
-            HttpLimits.HEADER_TIMEOUT_MS, HttpLimits.BODY_TIMEOUT_MS, HttpLimits.IDLE_TIMEOUT_MS);
+            HttpLimits.HEADER_TIMEOUT_MS, HttpLimits.BODY_TIMEOUT_MS, HttpLimits.IDLE_TIMEOUT_MS,
+            io.actiongate.approver.web.IdpStepUp.MODE, io.actiongate.approver.web.IdpStepUp.ACR_VALUES,
+            io.actiongate.approver.web.IdpStepUp.AMR, io.actiongate.approver.web.IdpStepUp.MAX_AGE_SECONDS);
 
     public ApproverConfig {
         kafkaClient = Map.copyOf(kafkaClient);
@@ -99,7 +102,7 @@ public record ApproverConfig(
         return new ApproverConfig(bootstrapServers, topicPrefix, kafkaClient, bindAddress, port, u, oidcIssuer,
                 oidcClientId, oidcClientSecret, oidcOrgClaim, oidcScopes, approvers, signingKeyFile, signingKeyId,
                 decisionTtl, challengeTtl, sessionIdle, sessionMax, approvalWait, enrolWindow, senderAccounts,
-                httpLimits, stateKeyFile);
+                httpLimits, stateKeyFile, stepUp);
     }
 
     /** Reads the configuration; throws {@link IllegalArgumentException} naming the first bad key. */
@@ -169,7 +172,8 @@ public record ApproverConfig(
                 duration(c, ENROL_WINDOW, Duration.ofMinutes(5)),
                 senders,
                 HttpLimits.from(c),
-                Optional.ofNullable(c.get(STATE_KEY_FILE)).filter(v -> !v.isBlank()).map(v -> Path.of(v.strip())));
+                Optional.ofNullable(c.get(STATE_KEY_FILE)).filter(v -> !v.isBlank()).map(v -> Path.of(v.strip())),
+                io.actiongate.approver.web.IdpStepUp.from(c));
     }
 
     private static boolean isLoopbackName(String host) {

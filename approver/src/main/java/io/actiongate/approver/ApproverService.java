@@ -128,7 +128,7 @@ public final class ApproverService implements AutoCloseable {
                 effective.senderAccounts(), effective.approvalWait());
         deferred.set(new ApprovalApp(new ApprovalApp.Deps(effective.origin(), effective.rpId(), book, reviews,
                 sessions, challenges, oidc, stepUps, new Passkeys(effective.origin(), effective.rpId()), publisher,
-                effective.enrolWindow(), clock, this::ready)));
+                effective.enrolWindow(), clock, this::ready, effective.stepUp())));
         LOG.info("approval service on {} (bound {}:{}), issuer {}, signing key {}", effective.origin(),
                 c.bindAddress(), http.port(), effective.oidcIssuer(), key.keyId());
     }

@@ -363,10 +363,56 @@ class ApprovalBrowserIT {
         await().atMost(WAIT).until(() -> sandboxes.mailsReceived() == mailsBefore + 1);
     }
 
+    @Test
+    void shouldApproveThroughAFreshStepUpAtTheIdentityProvider() throws Exception {
+        startApprover(null, Map.of("approver.stepup.mode", "idp", "approver.stepup.acr.values", "urn:acme:mfa",
+                "approver.stepup.amr", "otp,hwk"));
+        propose("idp-1", Fixtures.email(TASK, "idp-1"));
+        Receipt waiting = awaitReceipt("idp-1", r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL);
+        int mailsBefore = sandboxes.mailsReceived();
+        signIn("alice@demo", "demo", "alice@example.com", "/review/" + TASK + "/idp-1");
+        openReview("idp-1");
+        assertThat(text("idp-stepup")).contains("sign in again");
+
+        // a step-up whose token lacks the required acr approves nothing
+        click("approve");
+        idpLogin("alice@demo", "{\"org\":\"demo\",\"amr\":[\"otp\"],\"auth_time\":"
+                + Instant.now().getEpochSecond() + "}");
+        awaitTitle("Nothing was published");
+        assertThat(text("refusal")).contains("not of the required strength");
+
+        openReview("idp-1");
+        click("approve");
+        idpLogin("alice@demo", "{\"org\":\"demo\",\"acr\":\"urn:acme:mfa\",\"amr\":[\"pwd\",\"otp\"],"
+                + "\"auth_time\":" + Instant.now().getEpochSecond() + "}");
+        awaitTitle("Decision published");
+
+        awaitReceipt("idp-1", r -> r.getStatus() == ReceiptStatus.SUCCEEDED);
+        assertThat(decisions("idp-1")).singleElement().satisfies(dec -> {
+            assertThat(dec.getAuthMethod()).isEqualTo("oidc+idp-stepup");
+            assertThat(dec.getActionDigest()).isEqualTo(waiting.getActionDigest());
+            assertThat(DecisionSigning.verify(dec, verifyKey)).isTrue();
+        });
+        await().atMost(WAIT).until(() -> sandboxes.mailsReceived() == mailsBefore + 1);
+    }
+
+    /** Answers the identity provider's login form (a step-up always shows it: prompt=login). */
+    private void idpLogin(String subject, String claims) {
+        WebDriver d = browser.driver;
+        new WebDriverWait(d, WAIT).until(x -> !x.findElements(By.name("username")).isEmpty());
+        d.findElement(By.name("username")).sendKeys(subject);
+        d.findElement(By.name("claims")).sendKeys(claims);
+        d.findElement(By.cssSelector("input[type=submit]")).click();
+    }
+
     // ---- helpers --------------------------------------------------------------------------------------------
 
     private void startApprover(MutableClock clock) throws Exception {
-        Map<String, String> c = new HashMap<>();
+        startApprover(clock, Map.of());
+    }
+
+    private void startApprover(MutableClock clock, Map<String, String> extra) throws Exception {
+        Map<String, String> c = new HashMap<>(extra);
         c.put("bootstrap.servers", KAFKA.bootstrapServers());
         c.put("topic.prefix", prefix);
         c.put(ApproverConfig.BIND_ADDRESS, "127.0.0.1");

@@ -71,6 +71,8 @@ public final class OidcClient {
 
     /** The purpose a login cookie is sealed for (associated data of the encryption). */
     static final String LOGIN_PURPOSE = "actiongate-approver-login-v1";
+    /** The purpose a step-up's cookie is sealed for. */
+    static final String STEPUP_PURPOSE = "actiongate-approver-stepup-v1";
 
     private record Provider(URI authorizationEndpoint, URI tokenEndpoint, DefaultJWTProcessor<SecurityContext> jwt) {
     }
@@ -114,13 +116,43 @@ public final class OidcClient {
      * cost no memory, whatever their number, and any replica can finish the sign-in.
      */
     public Begin begin(String returnTo) throws OidcException {
+        return start(LOGIN_PURPOSE, safeReturn(returnTo), Map.of());
+    }
+
+    /**
+     * Starts a step-up through the identity provider (the OAuth step-up pattern of RFC 9470): a fresh authorization
+     * with {@code prompt=login}, {@code max_age=0} and the configured {@code acr_values}, so the provider
+     * authenticates the person again, with its own MFA. {@code payload} (base64url, no line breaks) comes back
+     * sealed with the result.
+     */
+    public Begin beginStepUp(String payload, String acrValues) throws OidcException {
+        Map<String, String> extra = new LinkedHashMap<>();
+        extra.put("prompt", "login");
+        extra.put("max_age", "0");
+        if (acrValues != null && !acrValues.isBlank()) {
+            extra.put("acr_values", acrValues);
+        }
+        return start(STEPUP_PURPOSE, payload, extra);
+    }
+
+    /** Whether {@code state} is the one of this sign-in cookie (a sign-in, not a step-up, is coming back). */
+    public boolean matchesLogin(String state, String loginCookie) {
+        return state != null && loginCookie != null && sealer.open(LOGIN_PURPOSE, loginCookie).map(Pending::parse)
+                .filter(p -> Tokens.same(state, p.state())).isPresent();
+    }
+
+    /** Whether this login cookie belongs to a step-up (not a sign-in). */
+    public boolean isStepUp(String loginCookie) {
+        return loginCookie != null && sealer.open(STEPUP_PURPOSE, loginCookie).isPresent();
+    }
+
+    private Begin start(String purpose, String payload, Map<String, String> extra) throws OidcException {
         Provider p = provider();
         Instant now = clock.instant();
         String state = Tokens.random();
         String verifier = Tokens.random();
         String nonce = Tokens.random();
-        String cookie = sealer.seal(LOGIN_PURPOSE, new Pending(state, verifier, nonce, safeReturn(returnTo), now)
-                .text());
+        String cookie = sealer.seal(purpose, new Pending(state, verifier, nonce, payload, now).text());
         Map<String, String> q = new LinkedHashMap<>();
         q.put("response_type", "code");
         q.put("client_id", clientId);
@@ -130,8 +162,37 @@ public final class OidcClient {
         q.put("nonce", nonce);
         q.put("code_challenge", s256(verifier));
         q.put("code_challenge_method", "S256");
+        q.putAll(extra);
         String sep = p.authorizationEndpoint().getRawQuery() == null ? "?" : "&";
         return new Begin(cookie, URI.create(p.authorizationEndpoint() + sep + form(q)));
+    }
+
+    /** A step-up's result: who authenticated, when and how, and the payload it was started with. */
+    public record StepUp(Identity identity, Instant startedAt, Instant authTime, String acr, List<String> amr,
+                         String payload) {
+    }
+
+    /** Finishes a step-up started by {@link #beginStepUp}; the caller checks auth_time, acr and amr. */
+    public StepUp completeStepUp(String state, String loginCookie, String code) throws OidcException {
+        Verified v = verify(STEPUP_PURPOSE, state, loginCookie, code);
+        JWTClaimsSet claims = v.claims();
+        Instant authTime;
+        try {
+            java.util.Date d = claims.getDateClaim("auth_time");
+            authTime = d == null ? null : d.toInstant();
+        } catch (java.text.ParseException e) {
+            authTime = null;
+        }
+        String acr;
+        List<String> amr;
+        try {
+            acr = claims.getStringClaim("acr");
+            List<String> a = claims.getStringListClaim("amr");
+            amr = a == null ? List.of() : List.copyOf(a);
+        } catch (java.text.ParseException e) {
+            throw new OidcException("the ID token's acr or amr is malformed");
+        }
+        return new StepUp(identity(claims), v.pending().createdAt(), authTime, acr, amr, v.pending().returnTo());
     }
 
     /** A login's result: who signed in and where they wanted to go. */
@@ -144,8 +205,16 @@ public final class OidcClient {
      * provider (and bound to the cookie's PKCE verifier), so a replayed callback signs nobody in.
      */
     public Completed complete(String state, String loginCookie, String code) throws OidcException {
+        Verified v = verify(LOGIN_PURPOSE, state, loginCookie, code);
+        return new Completed(identity(v.claims()), v.pending().returnTo());
+    }
+
+    private record Verified(JWTClaimsSet claims, Pending pending) {
+    }
+
+    private Verified verify(String purpose, String state, String loginCookie, String code) throws OidcException {
         Pending p = loginCookie == null ? null
-                : sealer.open(LOGIN_PURPOSE, loginCookie).map(Pending::parse).orElse(null);
+                : sealer.open(purpose, loginCookie).map(Pending::parse).orElse(null);
         if (state == null || code == null || p == null || !Tokens.same(state, p.state())) {
             throw new OidcException("the sign-in response does not belong to this browser's sign-in");
         }
@@ -194,6 +263,10 @@ public final class OidcClient {
         if (!p.nonce().equals(claims.getClaim("nonce"))) {
             throw new OidcException("the ID token's nonce does not match this sign-in");
         }
+        return new Verified(claims, p);
+    }
+
+    private Identity identity(JWTClaimsSet claims) throws OidcException {
         String subject = claims.getSubject();
         Object org = claims.getClaim(orgClaim);
         if (org instanceof List<?> list && list.size() == 1) {
@@ -204,8 +277,13 @@ public final class OidcClient {
         }
         Object email = claims.getClaim("email");
         Object name = claims.getClaim("name");
-        return new Completed(new Identity(subject, orgId, email instanceof String s ? s : null,
-                name instanceof String n ? n : null), p.returnTo());
+        String mail = email instanceof String s ? s : null;
+        String display = name instanceof String n ? n : null;
+        if (subject.length() > 256 || orgId.length() > 256 || (mail != null && mail.length() > 256)
+                || (display != null && display.length() > 256)) {
+            throw new OidcException("the ID token's subject, org, email or name is longer than 256 characters");
+        }
+        return new Identity(subject, orgId, mail, display);
     }
 
     private Provider provider() throws OidcException {

@@ -41,6 +41,10 @@ public enum Refusal {
     STEP_UP_FAILED(null, "The step-up verification failed. Nothing was published."),
     STEP_UP_LOCKED(null, "Too many failed step-ups: step-up is locked for this person for a while. Nothing was "
             + "published."),
+    STEP_UP_NOT_FRESH(null, "The identity provider did not authenticate you again just now (its auth_time is too "
+            + "old or missing). Nothing was published."),
+    STEP_UP_TOO_WEAK(null, "The identity provider's authentication was not of the required strength (acr or amr). "
+            + "Nothing was published."),
     BAD_DECISION(null, "That is not a decision this page offers. Nothing was published."),
     PUBLISH_FAILED(null, "The decision could not be confirmed as published. Check the queue before trying again.");
 

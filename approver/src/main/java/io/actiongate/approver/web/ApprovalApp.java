@@ -47,13 +47,16 @@ public final class ApprovalApp implements ApproverHttpServer.App {
 
     public static final String SESSION_COOKIE = "__Host-ag_session";
     public static final String LOGIN_COOKIE = "__Host-ag_login";
+    /** A step-up through the identity provider in flight (sealed, SameSite=Lax: it must come back from the IdP). */
+    public static final String STEPUP_COOKIE = "__Host-ag_stepup";
     public static final String APPROVE_LABEL = "Approve this exact action for one dispatch attempt";
     public static final String CANCEL_LABEL = "Cancel \u2014 do not send";
 
     /** The dependencies the app serves from. */
     public record Deps(String origin, String rpId, ActionBook book, ReviewBuilder reviews, Sessions sessions,
                        Challenges challenges, OidcClient oidc, StepUpStore stepUps, Passkeys passkeys,
-                       DecisionSink decisions, Duration enrolWindow, Clock clock, BooleanSupplier ready) {
+                       DecisionSink decisions, Duration enrolWindow, Clock clock, BooleanSupplier ready,
+                       IdpStepUp idp) {
     }
 
     private final Deps d;
@@ -116,7 +119,7 @@ public final class ApprovalApp implements ApproverHttpServer.App {
             return;
         }
         if (get && path.equals("/oidc/callback")) {
-            signIn.callback(ex);
+            signIn.callback(ex, this);
             return;
         }
         Session session = d.sessions().find(ex.cookie(SESSION_COOKIE)).orElse(null);
@@ -260,10 +263,17 @@ public final class ApprovalApp implements ApproverHttpServer.App {
             m.put("challenge", c.id());
             m.put("challengeExpiry", c.expiresAt().toString());
             m.put("rpId", d.rpId());
-            m.put("credentials", d.stepUps().passkeys(org, subject).stream().map(StepUpStore.Passkey::id)
-                    .collect(Collectors.joining(",")));
-            m.put("hasTotp", d.stepUps().hasTotp(org, subject));
-            m.put("hasStepUp", d.stepUps().hasAny(org, subject));
+            if (d.idp().enabled()) {
+                m.put("credentials", "");
+                m.put("hasTotp", false);
+                m.put("hasStepUp", true);
+                m.put("idpStepUp", true);
+            } else {
+                m.put("credentials", d.stepUps().passkeys(org, subject).stream().map(StepUpStore.Passkey::id)
+                        .collect(Collectors.joining(",")));
+                m.put("hasTotp", d.stepUps().hasTotp(org, subject));
+                m.put("hasStepUp", d.stepUps().hasAny(org, subject));
+            }
             m.put("buttons", approval
                     ? List.of(button("APPROVE", "approve", APPROVE_LABEL, true),
                               button("REJECT", "cancel", CANCEL_LABEL, false))
@@ -295,6 +305,10 @@ public final class ApprovalApp implements ApproverHttpServer.App {
     private void decide(Exchange ex, Session s, String key, ReviewBuilder.Kind kind, String path) throws IOException {
         String decisionField = ex.field("decision");
         DecisionType type = parseType(decisionField, kind);
+        if (d.idp().enabled() && type != null && type != DecisionType.REJECT) {
+            startIdpStepUp(ex, s, key, kind, type, path);
+            return;
+        }
         // the challenge is consumed first, so that whatever happens next this form can never post again
         Challenges.Consumed consumed = d.challenges().consume(ex.field("challenge"), s.id(), s.identity().subject(),
                 key);
@@ -328,7 +342,108 @@ public final class ApprovalApp implements ApproverHttpServer.App {
             }
             authMethod = stepUp.method();
         }
-        String decisionId = "apr-" + sha256Hex(consumed.challenge().id()).substring(0, 32);
+        publish(ex, s, key, kind, type, review, consumed.challenge(), authMethod, path);
+    }
+
+    /** The review's step-up through the identity provider: the challenge is checked now and consumed on return. */
+    private void startIdpStepUp(Exchange ex, Session s, String key, ReviewBuilder.Kind kind, DecisionType type,
+                                String path) throws IOException {
+        String challengeId = ex.field("challenge");
+        Challenges.Consumed peek = d.challenges().peek(challengeId, s.id(), s.identity().subject(), key);
+        if (!peek.ok()) {
+            refuse(ex, s, key, null, peek.refusal(), path);
+            return;
+        }
+        Review review = build(key, s, kind);
+        if (!review.decidable()) {
+            refuse(ex, s, key, review.actionDigest(), review.refusals().get(0), path);
+            return;
+        }
+        if (!review.actionDigest().equals(peek.challenge().actionDigest())) {
+            refuse(ex, s, key, review.actionDigest(), Refusal.CHALLENGE_MISMATCH, path);
+            return;
+        }
+        String payload = Tokens.b64(JSON.writeValueAsBytes(new PendingStepUp(s.id(), s.identity().subject(),
+                s.identity().org(), challengeId, key, kind.name(), type.name(), path)));
+        try {
+            OidcClient.Begin begin = d.oidc().beginStepUp(payload, d.idp().acrParameter());
+            ex.setCookie(STEPUP_COOKIE, begin.loginCookie(), Exchange.SameSite.LAX, 600);
+            PageKit.AUDIT.info("step-up at the identity provider started action={} action_digest={} subject={} "
+                    + "org={} remote={}", key, review.actionDigest(), PageKit.safe(s.identity().subject()),
+                    PageKit.safe(s.identity().org()), ex.remote());
+            ex.redirect(begin.authorizationUrl().toString());
+        } catch (io.actiongate.approver.oidc.OidcException e) {
+            LOG.warn("step-up cannot start: {}", e.getMessage());
+            refuse(ex, s, key, review.actionDigest(), Refusal.STEP_UP_FAILED, path);
+        }
+    }
+
+    /** What a step-up at the identity provider carries there and back (sealed in its cookie). */
+    record PendingStepUp(String sessionId, String subject, String org, String challenge, String key, String kind,
+                         String type, String path) {
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * {@code /oidc/callback} of a step-up: the new ID token must be the session's person, authenticated again just
+     * now with the required strength; then the review's challenge is consumed and the decision published as for a
+     * local step-up. The session cookie is SameSite=Strict and does not come back from the identity provider; the
+     * sealed step-up cookie names the session, and a signed-out session decides nothing.
+     */
+    void finishIdpStepUp(Exchange ex) throws IOException {
+        String cookie = ex.cookie(STEPUP_COOKIE);
+        ex.clearCookie(STEPUP_COOKIE, Exchange.SameSite.LAX);
+        OidcClient.StepUp r;
+        PendingStepUp p;
+        try {
+            r = d.oidc().completeStepUp(ex.query("state"), cookie, ex.query("code"));
+            p = JSON.readValue(Tokens.unb64(r.payload()), PendingStepUp.class);
+        } catch (io.actiongate.approver.oidc.OidcException | IOException | RuntimeException e) {
+            PageKit.AUDIT.info("refused step-up at the identity provider: {} remote={}", PageKit.safe(e.getMessage()),
+                    ex.remote());
+            ex.html(401, kit.message(null, "Nothing was published", "The identity provider's step-up did not "
+                    + "verify. Nothing was published.", null, PageKit.link("/queue", "Back to the queue")));
+            return;
+        }
+        Session s = Session.transientFor(p.sessionId(), r.identity(), d.clock().instant());
+        ReviewBuilder.Kind kind = ReviewBuilder.Kind.valueOf(p.kind());
+        DecisionType type = DecisionType.valueOf(p.type());
+        if (!r.identity().subject().equals(p.subject()) || !r.identity().org().equals(p.org())) {
+            refuse(ex, s, p.key(), null, Refusal.STEP_UP_FAILED, p.path());
+            return;
+        }
+        if (d.sessions().signedOut(p.sessionId())) {
+            refuse(ex, s, p.key(), null, Refusal.SESSION_INVALID, p.path());
+            return;
+        }
+        Refusal weak = d.idp().check(r, d.clock().instant());
+        if (weak != null) {
+            refuse(ex, s, p.key(), null, weak, p.path());
+            return;
+        }
+        Challenges.Consumed consumed = d.challenges().consume(p.challenge(), p.sessionId(), p.subject(), p.key());
+        if (!consumed.ok()) {
+            refuse(ex, s, p.key(), null, consumed.refusal(), p.path());
+            return;
+        }
+        Review review = build(p.key(), s, kind);
+        if (!review.decidable()) {
+            refuse(ex, s, p.key(), review.actionDigest(), review.refusals().get(0), p.path());
+            return;
+        }
+        if (!review.actionDigest().equals(consumed.challenge().actionDigest())) {
+            refuse(ex, s, p.key(), review.actionDigest(), Refusal.CHALLENGE_MISMATCH, p.path());
+            return;
+        }
+        publish(ex, s, p.key(), kind, type, review, consumed.challenge(), "oidc+idp-stepup", p.path());
+    }
+
+    private void publish(Exchange ex, Session s, String key, ReviewBuilder.Kind kind, DecisionType type,
+                         Review review, Challenges.Challenge challenge, String authMethod, String path)
+            throws IOException {
+        String decisionId = "apr-" + sha256Hex(challenge.id()).substring(0, 32);
         if (decided.putIfAbsent(decidedKey(key, review.actionDigest(), kind), decisionId) != null) {
             refuse(ex, s, key, review.actionDigest(), Refusal.ALREADY_DECIDED, path);
             return;

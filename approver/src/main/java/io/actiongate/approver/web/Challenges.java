@@ -103,6 +103,33 @@ public final class Challenges {
     }
 
     /**
+     * Checks the challenge like {@link #consume} without using it (a step-up through the identity provider consumes
+     * it when the person comes back).
+     */
+    public Consumed peek(String id, String sessionId, String subject, String actionKey) {
+        if (id == null || id.isBlank() || id.length() > 64 || state.get(USED + id).isPresent()) {
+            return new Consumed(null, Refusal.CHALLENGE_UNKNOWN);
+        }
+        Challenge c = state.get(ISSUED + id).map(v -> {
+            try {
+                return JSON.readValue(v.value(), Stored.class).challenge();
+            } catch (IOException e) {
+                return null;
+            }
+        }).orElse(null);
+        if (c == null || !Tokens.same(c.sessionId(), sessionId) || !c.subject().equals(subject)) {
+            return new Consumed(c, Refusal.CHALLENGE_UNKNOWN);
+        }
+        if (!c.actionKey().equals(actionKey)) {
+            return new Consumed(c, Refusal.CHALLENGE_MISMATCH);
+        }
+        if (!clock.instant().isBefore(c.expiresAt())) {
+            return new Consumed(c, Refusal.CHALLENGE_EXPIRED);
+        }
+        return new Consumed(c, null);
+    }
+
+    /**
      * Forgets challenges expired for longer than their lifetime (kept that long to say "expired", not "unknown"),
      * with their use marks. A used mark outlives its challenge only until the next sweep.
      */

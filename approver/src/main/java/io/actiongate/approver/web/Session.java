@@ -41,6 +41,11 @@ public final class Session {
         this.lastSeen = lastSeen;
     }
 
+    /** The session named by a step-up's sealed cookie, for one answer (it is not sealed again). */
+    static Session transientFor(String id, Identity identity, Instant now) {
+        return new Session(id, identity, null, now, now);
+    }
+
     static Session of(Data d) {
         Session s = new Session(d.id(), new Identity(d.subject(), d.org(), d.email(), d.name()), d.csrf(),
                 Instant.ofEpochMilli(d.createdAt()), Instant.ofEpochMilli(d.lastSeen()));

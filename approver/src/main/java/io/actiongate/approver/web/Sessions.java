@@ -83,6 +83,11 @@ public final class Sessions {
         state.compareAndSet(ENDED + s.id(), 0, ByteBuffer.allocate(8).putLong(until).array());
     }
 
+    /** Whether the session with this id was signed out. */
+    public boolean signedOut(String sessionId) {
+        return state.get(ENDED + sessionId).isPresent();
+    }
+
     /** Forgets sign-out marks of sessions that would have ended anyway. */
     public void sweep() {
         long now = clock.instant().toEpochMilli();

@@ -36,7 +36,12 @@ final class SignIn {
         }
     }
 
-    void callback(Exchange ex) throws IOException {
+    void callback(Exchange ex, ApprovalApp app) throws IOException {
+        if (ex.query("error") == null && d.oidc().isStepUp(ex.cookie(ApprovalApp.STEPUP_COOKIE))
+                && !d.oidc().matchesLogin(ex.query("state"), ex.cookie(ApprovalApp.LOGIN_COOKIE))) {
+            app.finishIdpStepUp(ex);
+            return;
+        }
         ex.clearCookie(ApprovalApp.LOGIN_COOKIE, Exchange.SameSite.LAX);
         if (ex.query("error") != null) {
             PageKit.AUDIT.info("refused sign-in: the identity provider answered error={} remote={}",

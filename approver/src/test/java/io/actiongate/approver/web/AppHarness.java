@@ -42,6 +42,11 @@ public final class AppHarness implements AutoCloseable {
 
     /** On the given shared state (two harnesses on one state are two replicas). */
     public AppHarness(TestIdp idp, SharedState state) throws Exception {
+        this(idp, state, IdpStepUp.LOCAL);
+    }
+
+    /** With the given step-up mode. */
+    public AppHarness(TestIdp idp, SharedState state, IdpStepUp stepUp) throws Exception {
         this.state = state;
         keys = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
         SigningKey key = SigningKey.of("approver-test", keys.getPrivate());
@@ -60,7 +65,7 @@ public final class AppHarness implements AutoCloseable {
                         Duration.ofMinutes(30)),
                 new Sessions(state, sealer, Duration.ofMinutes(15), Duration.ofHours(8), clock),
                 new Challenges(state, Duration.ofMinutes(5), clock), oidc, new StepUpStore(state, sealer),
-                new Passkeys(origin, "localhost"), sink, Duration.ofMinutes(5), clock, () -> true));
+                new Passkeys(origin, "localhost"), sink, Duration.ofMinutes(5), clock, () -> true, stepUp));
     }
 
     public String url(String path) {
