@@ -93,7 +93,7 @@ public final class ApproverService implements AutoCloseable {
                     + "(one replica; after a restart people sign in and set up their code app again)",
                     ApproverConfig.STATE_KEY_FILE);
         }
-        state = new KafkaState(c.bootstrapServers(), c.kafkaClient(), c.topicPrefix());
+        state = new KafkaState(c.bootstrapServers(), c.kafkaClient(), c.stateTopic());
         started.push(state);
         Sessions sessions = new Sessions(state, sealer, c.sessionIdle(), c.sessionMax(), clock);
         Challenges challenges = new Challenges(state, c.challengeTtl(), clock);

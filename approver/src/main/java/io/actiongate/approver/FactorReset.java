@@ -36,10 +36,25 @@ public final class FactorReset {
     private FactorReset() {
     }
 
-    /** Against the state topic of the deployment at {@code bootstrapServers} with {@code topicPrefix}. */
+    /**
+     * Against the state topic of the deployment at {@code bootstrapServers} with {@code topicPrefix} (the default
+     * name; see {@link #runOnTopic} for an {@code approver.state.topic} of another name).
+     */
     public static Result run(String bootstrapServers, Map<String, String> kafkaClient, String topicPrefix, String org,
                              String subject, String operator, String reason) throws InterruptedException {
-        try (KafkaState state = new KafkaState(bootstrapServers, kafkaClient, topicPrefix)) {
+        try (KafkaState state = new KafkaState(bootstrapServers, kafkaClient, KafkaState.defaultTopic(topicPrefix))) {
+            if (!state.awaitCaughtUp(Duration.ofSeconds(60))) {
+                throw new IllegalStateException("the state topic " + state.topic() + " was not read in 60 s");
+            }
+            return run(state, org, subject, operator, reason, Instant.now());
+        }
+    }
+
+    /** Against the state topic {@code stateTopic}. */
+    public static Result runOnTopic(String bootstrapServers, Map<String, String> kafkaClient, String stateTopic,
+                                    String org, String subject, String operator, String reason)
+            throws InterruptedException {
+        try (KafkaState state = new KafkaState(bootstrapServers, kafkaClient, stateTopic)) {
             if (!state.awaitCaughtUp(Duration.ofSeconds(60))) {
                 throw new IllegalStateException("the state topic " + state.topic() + " was not read in 60 s");
             }

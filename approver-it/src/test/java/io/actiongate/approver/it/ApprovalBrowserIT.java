@@ -97,6 +97,7 @@ class ApprovalBrowserIT {
     private static KafkaProducer<String, byte[]> producer;
 
     private ApproverService approver;
+    private static int stateTopics;
     private Browser browser;
     private final List<AutoCloseable> closeAfter = new ArrayList<>();
 
@@ -344,6 +345,7 @@ class ApprovalBrowserIT {
                 Fixtures.emailInput("partner@example.com", Fixtures.SUBJECT, "The whole customer list."),
                 Fixtures.SUMMARY));
         WebDriver d = browser.driver;
+        String first = d.getWindowHandle();
         d.switchTo().newWindow(WindowType.TAB);
         await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
             d.get(approver.publicUrl() + "/review/" + TASK + "/altered-1");
@@ -355,6 +357,8 @@ class ApprovalBrowserIT {
         assertThat(d.getPageSource()).doesNotContain("The whole customer list.");
         assertThat(text("action-digest")).isEqualTo(waiting.getActionDigest());
 
+        // the form opened before the conflict decides the original (the virtual authenticator lives in this tab)
+        d.switchTo().window(first);
         click("approve");
         awaitTitle("Decision published");
         awaitReceipt("altered-1", r -> r.getStatus() == ReceiptStatus.SUCCEEDED);
@@ -423,6 +427,8 @@ class ApprovalBrowserIT {
         c.put(ApproverConfig.SIGNING_KEY_FILE, signingKey.toString());
         c.put(ApproverConfig.SIGNING_KEY_ID, KEY_ID);
         c.put("connectors.smtp.from", "actiongate@demo.local");
+        // factors are durable: every test starts with people who have enrolled nothing
+        c.put(ApproverConfig.STATE_TOPIC, prefix + "approver-state-" + stateTopics++);
         approver = clock == null ? ApproverService.start(c)
                 : ApproverService.start(ApproverConfig.from(c), clock);
         assertThat(approver.awaitReady(WAIT)).isTrue();

@@ -149,6 +149,11 @@ public final class ReviewBuilder {
         return entry.candidates().stream().anyMatch(c -> !ApproverPolicy.sameOrg(who.org(), c.proposal().getOrgId()));
     }
 
+    /** When the gate stops waiting for a decision on this receipt (its time plus the approval wait). */
+    public Instant deadline(Receipt r) {
+        return r.getUpdatedAt().plus(approvalWait);
+    }
+
     private static List<Refusal> dedupe(List<Refusal> refusals) {
         return refusals.stream().distinct().toList();
     }

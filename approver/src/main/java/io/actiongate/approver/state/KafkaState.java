@@ -53,8 +53,13 @@ public final class KafkaState implements SharedState, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaState.class);
 
-    /** The topic's name after the common prefix. */
+    /** The topic's name after the common prefix (unless {@code approver.state.topic} names another). */
     public static final String TOPIC_SUFFIX = "approver-state";
+
+    /** The default topic name for a topic prefix. */
+    public static String defaultTopic(String topicPrefix) {
+        return topicPrefix + TOPIC_SUFFIX;
+    }
 
     private static final byte CAS = 1;
     private static final byte SNAPSHOT = 2;
@@ -81,8 +86,8 @@ public final class KafkaState implements SharedState, AutoCloseable {
      * The approver's Kafka clients for its state, all created here: {@code clientOverrides} are the {@code kafka.*}
      * pass-through settings, then what correctness needs is set on top.
      */
-    public KafkaState(String bootstrapServers, Map<String, String> clientOverrides, String topicPrefix) {
-        this.topic = topicPrefix + TOPIC_SUFFIX;
+    public KafkaState(String bootstrapServers, Map<String, String> clientOverrides, String topic) {
+        this.topic = topic;
         this.partition = new TopicPartition(topic, 0);
         ensureTopic(bootstrapServers, clientOverrides);
         Properties p = new Properties();

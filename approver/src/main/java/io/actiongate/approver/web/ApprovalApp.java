@@ -203,26 +203,75 @@ public final class ApprovalApp implements ApproverHttpServer.App {
 
     // ---- queue ----------------------------------------------------------------------------------------------
 
+    /**
+     * The org's queue: waiting actions soonest deadline first with the time left, then the actions whose outcome is
+     * unknown; both filterable by tool and by requester (the proposal's principal), the choices being those present.
+     */
     private void queue(Exchange ex, Session s) throws IOException {
         Instant now = d.clock().instant();
         String org = s.identity().org();
-        List<Map<String, Object>> waiting = new ArrayList<>();
-        for (ActionBook.Entry e : d.book().byStatus(org, ReceiptStatus.WAITING_APPROVAL)) {
-            Review r = d.reviews().build(e.key(), e, s.identity(), ReviewBuilder.Kind.APPROVAL, now);
-            waiting.add(row(e, r.timeLeft()));
+        String toolFilter = blankToNull(ex.query("tool"));
+        String requesterFilter = blankToNull(ex.query("requester"));
+        java.util.SortedSet<String> tools = new java.util.TreeSet<>();
+        java.util.SortedSet<String> requesters = new java.util.TreeSet<>();
+        List<ActionBook.Entry> waitingEntries = d.book().byStatus(org, ReceiptStatus.WAITING_APPROVAL);
+        List<ActionBook.Entry> unknownEntries = d.book().byStatus(org, ReceiptStatus.UNKNOWN);
+        for (List<ActionBook.Entry> list : List.of(waitingEntries, unknownEntries)) {
+            for (ActionBook.Entry e : list) {
+                tools.add(tool(e));
+                requesters.add(requester(e));
+            }
         }
+        java.util.function.Predicate<ActionBook.Entry> shown = e -> (toolFilter == null || toolFilter.equals(tool(e)))
+                && (requesterFilter == null || requesterFilter.equals(requester(e)));
+        List<Map<String, Object>> waiting = new ArrayList<>();
+        waitingEntries.stream().filter(shown)
+                .sorted(java.util.Comparator.comparing((ActionBook.Entry e) -> d.reviews().deadline(e.receipt()))
+                        .thenComparing(ActionBook.Entry::key))
+                .forEach(e -> {
+                    Instant deadline = d.reviews().deadline(e.receipt());
+                    Map<String, Object> row = row(e, ReviewBuilder.human(Duration.between(now, deadline)));
+                    row.put("deadline", deadline.toString());
+                    row.put("urgent", Duration.between(now, deadline).compareTo(Duration.ofMinutes(15)) < 0);
+                    waiting.add(row);
+                });
         List<Map<String, Object>> unknown = new ArrayList<>();
-        for (ActionBook.Entry e : d.book().byStatus(org, ReceiptStatus.UNKNOWN)) {
+        unknownEntries.stream().filter(shown).forEach(e -> {
             Map<String, Object> row = row(e, null);
             row.put("attempts", e.receipt().getAttempts().size());
             unknown.add(row);
-        }
+        });
         Map<String, Object> m = kit.base(s, "Queue");
         m.put("waiting", waiting);
         m.put("hasWaiting", !waiting.isEmpty());
         m.put("unknown", unknown);
         m.put("hasUnknown", !unknown.isEmpty());
+        m.put("tools", options(tools, toolFilter));
+        m.put("requesters", options(requesters, requesterFilter));
+        m.put("filtered", toolFilter != null || requesterFilter != null);
         ex.html(200, kit.pages.render("queue", m));
+    }
+
+    private static String blankToNull(String v) {
+        return v == null || v.isBlank() ? null : v;
+    }
+
+    private static List<Map<String, Object>> options(java.util.SortedSet<String> values, String selected) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (String v : values) {
+            out.add(Map.of("value", v, "selected", v.equals(selected)));
+        }
+        return out;
+    }
+
+    private static String tool(ActionBook.Entry e) {
+        return e.receipt().getProvider() + " / " + e.receipt().getToolName();
+    }
+
+    /** Who the action was requested for: the frozen proposal's principal ("unknown" before it is read). */
+    private static String requester(ActionBook.Entry e) {
+        io.actiongate.avro.ActionProposal p = e.proposal();
+        return p == null ? "unknown" : p.getPrincipalId();
     }
 
     private static Map<String, Object> row(ActionBook.Entry e, String timeLeft) {
@@ -231,7 +280,8 @@ public final class ApprovalApp implements ApproverHttpServer.App {
         row.put("key", e.key());
         row.put("taskId", k.taskId());
         row.put("toolCallId", k.toolCallId());
-        row.put("tool", e.receipt().getProvider() + " / " + e.receipt().getToolName());
+        row.put("tool", tool(e));
+        row.put("requester", requester(e));
         row.put("since", e.receipt().getUpdatedAt().toString());
         row.put("timeLeft", timeLeft);
         return row;
@@ -371,7 +421,8 @@ public final class ApprovalApp implements ApproverHttpServer.App {
             PageKit.AUDIT.info("step-up at the identity provider started action={} action_digest={} subject={} "
                     + "org={} remote={}", key, review.actionDigest(), PageKit.safe(s.identity().subject()),
                     PageKit.safe(s.identity().org()), ex.remote());
-            ex.redirect(begin.authorizationUrl().toString());
+            // a page of our own, not a redirect: CSP form-action 'self' would block a form post redirected elsewhere
+            ex.html(200, kit.pages.render("to-idp", Map.of("url", begin.authorizationUrl().toString())));
         } catch (io.actiongate.approver.oidc.OidcException e) {
             LOG.warn("step-up cannot start: {}", e.getMessage());
             refuse(ex, s, key, review.actionDigest(), Refusal.STEP_UP_FAILED, path);

@@ -473,6 +473,40 @@ class ApprovalAppTest {
     }
 
     @Test
+    void shouldSortTheQueueByDeadlineWithTimeLeftAndFilterByToolAndRequester() throws Exception {
+        ActionProposal soon = ActionProposal.newBuilder(Fixtures.email("T-0", "email-0")).setPrincipalId("user-9")
+                .build();
+        app.book.proposal("T-0/email-0", soon);
+        app.book.receipt("T-0/email-0", Fixtures.waiting(soon, app.clock.instant().minus(Duration.ofMinutes(25))));
+        ActionProposal hook = ActionProposal.newBuilder(Fixtures.email("T-5", "hook-5")).setProvider("webhook")
+                .setToolName("post_update").setOperation("post_update").build();
+        app.book.proposal("T-5/hook-5", hook);
+        app.book.receipt("T-5/hook-5", Fixtures.waiting(hook, app.clock.instant().minus(Duration.ofMinutes(10))));
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+
+        String all = browser.get(app.url("/queue")).body();
+        // approval wait 30 min: T-0 has 5 min left, T-5 20, T-1 30
+        assertThat(all.indexOf("/review/T-0/email-0")).isPositive().isLessThan(all.indexOf("/review/T-5/hook-5"));
+        assertThat(all.indexOf("/review/T-5/hook-5")).isLessThan(all.indexOf("/review/T-1/email-1"));
+        // (receipt times are milliseconds: a few hundred microseconds less than the full minute may be left)
+        assertThat(all).containsPattern("(4 min 59|5 min 0) s left").containsPattern("(19 min 59|20 min 0) s left");
+        assertThat(all).contains("class=\"urgent\"",
+                "<label for=\"filter-tool\">", "<label for=\"filter-requester\">", "data-label=\"Time left\"",
+                "<option value=\"webhook / post_update\">", "<option value=\"user-9\">");
+
+        String byTool = browser.get(app.url("/queue?tool=webhook+%2F+post_update")).body();
+        assertThat(byTool).contains("/review/T-5/hook-5").doesNotContain("/review/T-0/email-0")
+                .doesNotContain("/review/T-1/email-1").contains("<option value=\"webhook / post_update\" selected>");
+        String byRequester = browser.get(app.url("/queue?requester=user-9")).body();
+        assertThat(byRequester).contains("/review/T-0/email-0").doesNotContain("/review/T-5/hook-5")
+                .doesNotContain("/review/T-1/email-1");
+        String none = browser.get(app.url("/queue?requester=nobody")).body();
+        assertThat(none).contains("Nothing is waiting that matches the filter.");
+        String css = browser.get(app.url("/static/approver.css")).body();
+        assertThat(css).contains("@media (max-width: 40rem)", "td::before");
+    }
+
+    @Test
     void shouldShowAnUnknownActionsAttemptsAndEvidenceAndRecordTheOwnersResolutionAfterStepUp() throws Exception {
         ActionProposal p = Fixtures.email("T-2", "email-u");
         java.time.Instant t = app.clock.instant().minusSeconds(120);
