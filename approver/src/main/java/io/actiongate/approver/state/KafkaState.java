@@ -262,13 +262,6 @@ public final class KafkaState implements SharedState, AutoCloseable {
         return ByteBuffer.allocate(25 + value.length).put(type).put(nonce).putLong(version).put(value).array();
     }
 
-    /** Reads everything written before now (a marker claim, then waits for it). */
-    public void sync() {
-        String marker = "sync/" + Tokens.random();
-        awaitApplied(send(marker, record(CLAIM, Tokens.randomBytes(16), 0, new byte[0])));
-        send(marker, null);
-    }
-
     @Override
     public Optional<Versioned> get(String key) {
         Entry e = values.get(key);
