@@ -207,7 +207,17 @@ class ApprovalBrowserIT {
         assertThat(text("approve")).isEqualTo("Approve this exact action for one dispatch attempt");
         assertThat(text("cancel")).isEqualTo("Cancel \u2014 do not send");
         assertThat(text("action-digest")).isEqualTo(waiting.getActionDigest());
-        screenshot();
+        screenshot("approver-review.png");
+
+        // the queue as a phone shows it: rows become labelled cards, and everything stays reachable
+        org.openqa.selenium.Dimension size = d.manage().window().getSize();
+        d.manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
+        d.get(approver.publicUrl() + "/queue");
+        assertThat(d.findElement(By.cssSelector("#waiting tbody tr")).getSize().getWidth()).isLessThanOrEqualTo(390);
+        assertThat(d.findElement(By.id("filter-tool")).isDisplayed()).isTrue();
+        screenshot("approver-queue-phone.png");
+        d.manage().window().setSize(size);
+        openReview("approve-1");
 
         // a second tab holds the same review, to be replayed after the decision
         String first = d.getWindowHandle();
@@ -493,13 +503,13 @@ class ApprovalBrowserIT {
     }
 
     /** Saves the review page to target/ and, when -Dapprover.screenshot.dir is set, there too (docs/). */
-    private void screenshot() throws IOException {
+    private void screenshot(String name) throws IOException {
         Path shot = browser.driver.getScreenshotAs(OutputType.FILE).toPath();
         Path target = Files.createDirectories(Path.of("target"));
-        Files.copy(shot, target.resolve("approver-review.png"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(shot, target.resolve(name), StandardCopyOption.REPLACE_EXISTING);
         String dir = System.getProperty("approver.screenshot.dir");
         if (dir != null && !dir.isBlank()) {
-            Files.copy(shot, Path.of(dir).resolve("approver-review.png"), StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(shot, Path.of(dir).resolve(name), StandardCopyOption.REPLACE_EXISTING);
         }
     }
 
