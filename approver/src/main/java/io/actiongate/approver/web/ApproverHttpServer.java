@@ -16,7 +16,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.PathMappingsHandler;
-import org.eclipse.jetty.util.BlockingArrayQueue;
+import org.eclipse.jetty.server.handler.QoSHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
@@ -26,7 +26,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  *
  * <p>Slow and hostile clients: Jetty reads request heads without holding a thread, a {@link HeaderDeadline} closes
  * connections whose head does not complete within seconds, request bodies have their own deadline (see
- * {@link Exchange}), the worker pool and its job queue are bounded, and so is the number of connections. The health
+ * {@link Exchange}), the worker pool is bounded, so are the pages handled at once and those waiting for a turn
+ * (a QoSHandler: 503 beyond), and so is the number of connections. The health
  * probes are answered by their own tiny handlers, before any page code: they never wait on the app, the feed or a
  * slow client.
  */
@@ -43,8 +44,9 @@ public final class ApproverHttpServer implements AutoCloseable {
     private final HeaderDeadline headerDeadline;
 
     public ApproverHttpServer(String bindAddress, int port, HttpLimits limits, BooleanSupplier ready, App app) {
-        QueuedThreadPool pool = new QueuedThreadPool(limits.maxThreads(), Math.min(4, limits.maxThreads()), 30_000,
-                new BlockingArrayQueue<>(limits.maxQueued()));
+        // Jetty's own selector and I/O tasks share this pool's queue, so the queue stays unbounded (Jetty warns and
+        // may misbehave otherwise); page requests are bounded by the QoSHandler below, connections by the limit
+        QueuedThreadPool pool = new QueuedThreadPool(limits.maxThreads(), Math.min(4, limits.maxThreads()));
         pool.setName("approver-http");
         pool.setDaemon(true);
         server = new Server(pool);
@@ -64,7 +66,14 @@ public final class ApproverHttpServer implements AutoCloseable {
         PathMappingsHandler routes = new PathMappingsHandler();
         routes.addMapping(PathSpec.from("/health/live"), new Text(() -> 200, "ok\n"));
         routes.addMapping(PathSpec.from("/health/ready"), new Text(() -> ready.getAsBoolean() ? 200 : 503, null));
-        routes.addMapping(PathSpec.from("/"), new Pages(app, limits.bodyTimeoutMs()));
+        // at most threads - 4 pages at once (the acceptor, the selector and the probes keep theirs), at most
+        // queue.max waiting for a turn, each for at most the body deadline; beyond that 503 at once
+        QoSHandler pages = new QoSHandler(new Pages(app, limits.bodyTimeoutMs()));
+        pages.setMaxRequestCount(limits.maxThreads() - 4);
+        pages.setMaxSuspendedRequestCount(limits.maxQueued());
+        pages.setMaxSuspend(java.time.Duration.ofMillis(limits.bodyTimeoutMs()));
+        pages.setRejectStatusCode(503);
+        routes.addMapping(PathSpec.from("/"), pages);
         server.setHandler(routes);
     }
 

@@ -3,8 +3,9 @@ package io.actiongate.approver.web;
 import java.util.Map;
 
 /**
- * How much the approval service's HTTP surface gives any one client: a bounded worker pool and job queue, a bounded
- * number of connections, and deadlines of seconds for a request's headers and its body. Keys (all optional):
+ * How much the approval service's HTTP surface gives any one client: a bounded worker pool, bounded pages at once
+ * and waiting for a turn, a bounded number of connections, and deadlines of seconds for a request's headers and its
+ * body. Keys (all optional):
  * {@code approver.http.threads.max}, {@code approver.http.queue.max}, {@code approver.http.connections.max},
  * {@code approver.http.header.timeout.ms}, {@code approver.http.body.timeout.ms},
  * {@code approver.http.idle.timeout.ms}.
@@ -19,7 +20,7 @@ public record HttpLimits(int maxThreads, int maxQueued, int maxConnections, long
     public static final String BODY_TIMEOUT_MS = "approver.http.body.timeout.ms";
     public static final String IDLE_TIMEOUT_MS = "approver.http.idle.timeout.ms";
 
-    /** The defaults: 16 threads, 128 queued jobs, 512 connections, 10 s for headers and body, 30 s idle. */
+    /** The defaults: 16 threads, 128 pages waiting for a turn, 512 connections, 10 s for head and body, 30 s idle. */
     public static final HttpLimits DEFAULTS = new HttpLimits(16, 128, 512, 10_000, 10_000, 30_000);
 
     public HttpLimits {

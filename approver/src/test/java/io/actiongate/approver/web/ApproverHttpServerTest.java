@@ -139,6 +139,39 @@ class ApproverHttpServerTest {
     }
 
     @Test
+    void shouldRefuseWithServiceUnavailableBeyondThePagesAtOnceAndWaitingWhileProbesStillAnswer() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
+        server = new ApproverHttpServer("127.0.0.1", 0, new HttpLimits(8, 1, 512, 10_000, 10_000, 60_000),
+                () -> true, ex -> {
+                    busy.incrementAndGet();
+                    release.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                    ex.html(200, "done");
+                }).start();
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> slow = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            slow.add(http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/p" + i))
+                    .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (busy.get() < 4 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(busy.get()).as("pages at once: threads.max - 4").isEqualTo(4);
+        Thread.sleep(300); // the fifth waits for a turn
+
+        HttpResponse<String> refused = get("/p-extra", Duration.ofSeconds(5));
+        HttpResponse<String> live = get("/health/live", Duration.ofSeconds(3));
+        release.countDown();
+
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(live.statusCode()).isEqualTo(200);
+        for (var f : slow) {
+            assertThat(f.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
     void shouldReadLimitsAndRefuseNonsense() {
         HttpLimits l = HttpLimits.from(java.util.Map.of(HttpLimits.THREADS_MAX, "24",
                 HttpLimits.HEADER_TIMEOUT_MS, "3000"));
