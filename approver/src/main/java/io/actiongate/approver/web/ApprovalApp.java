@@ -123,8 +123,9 @@ public final class ApprovalApp implements ApproverHttpServer.App {
             return;
         }
         Session session = d.sessions().find(ex.cookie(SESSION_COOKIE)).orElse(null);
-        if (session != null) {
-            // the session lives sealed in its cookie: every answer carries it again (last seen, pending enrolment)
+        if (session != null && d.sessions().needsSealing(session)) {
+            // the session lives sealed in its cookie: an extended one goes back (its changing values do not: they
+            // are in the shared state, so concurrent answers cannot overwrite each other's)
             ex.beforeSend(() -> ex.setCookie(SESSION_COOKIE, d.sessions().seal(session), Exchange.SameSite.STRICT,
                     -1));
         }

@@ -1,6 +1,7 @@
 package io.actiongate.approver.web;
 
 import java.time.Instant;
+import java.util.Optional;
 
 import io.actiongate.approver.review.Identity;
 
@@ -14,8 +15,7 @@ public final class Session {
 
     /** What the cookie carries. */
     record Data(String id, String subject, String org, String email, String name, String csrf, long createdAt,
-                long lastSeen, Long factorConfirmedAt, String registrationChallenge, String registrationHandle,
-                String enrolChallenge, String pendingTotpSecret) {
+                long lastSeen) {
     }
 
     private final String id;
@@ -23,11 +23,10 @@ public final class Session {
     private final String csrf;
     private final Instant createdAt;
     private volatile Instant lastSeen;
-    private volatile Instant factorConfirmedAt;
-    private volatile String registrationChallenge;
-    private volatile String registrationHandle;
-    private volatile String enrolChallenge;
-    private volatile byte[] pendingTotpSecret;
+    private volatile boolean touched;
+    /** Where this session's changing values live (null for a transient session: they are not kept). */
+    private volatile SessionScratch scratch;
+    private volatile long endsAtMillis;
 
     Session(String id, Identity identity, Instant now) {
         this(id, identity, Tokens.random(), now, now);
@@ -47,22 +46,20 @@ public final class Session {
     }
 
     static Session of(Data d) {
-        Session s = new Session(d.id(), new Identity(d.subject(), d.org(), d.email(), d.name()), d.csrf(),
+        return new Session(d.id(), new Identity(d.subject(), d.org(), d.email(), d.name()), d.csrf(),
                 Instant.ofEpochMilli(d.createdAt()), Instant.ofEpochMilli(d.lastSeen()));
-        s.factorConfirmedAt = d.factorConfirmedAt() == null ? null : Instant.ofEpochMilli(d.factorConfirmedAt());
-        s.registrationChallenge = d.registrationChallenge();
-        s.registrationHandle = d.registrationHandle();
-        s.enrolChallenge = d.enrolChallenge();
-        s.pendingTotpSecret = d.pendingTotpSecret() == null ? null : Tokens.unb64(d.pendingTotpSecret());
-        return s;
     }
 
     Data data() {
         Identity i = identity;
-        byte[] totp = pendingTotpSecret;
         return new Data(id, i.subject(), i.org(), i.email(), i.name(), csrf, createdAt.toEpochMilli(),
-                lastSeen.toEpochMilli(), factorConfirmedAt == null ? null : factorConfirmedAt.toEpochMilli(),
-                registrationChallenge, registrationHandle, enrolChallenge, totp == null ? null : Tokens.b64(totp));
+                lastSeen.toEpochMilli());
+    }
+
+    Session attach(SessionScratch s, Instant endsAt) {
+        this.scratch = s;
+        this.endsAtMillis = endsAt.toEpochMilli();
+        return this;
     }
 
     public String id() {
@@ -85,50 +82,85 @@ public final class Session {
         return lastSeen;
     }
 
+    /** Records this request; whether the cookie needs sealing again (at most once a minute, to extend idle). */
     void touch(Instant now) {
-        lastSeen = now;
+        if (now.isAfter(lastSeen.plusSeconds(60))) {
+            lastSeen = now;
+            touched = true;
+        }
+    }
+
+    boolean touched() {
+        return touched;
+    }
+
+    private Optional<String> get(String name) {
+        SessionScratch s = scratch;
+        return s == null ? Optional.empty() : s.get(id, name);
+    }
+
+    private void put(String name, String value) {
+        SessionScratch s = scratch;
+        if (s != null) {
+            if (value == null) {
+                s.remove(id, name);
+            } else {
+                s.put(id, name, value, endsAtMillis);
+            }
+        }
     }
 
     public String registrationChallenge() {
-        return registrationChallenge;
+        return get("registration-challenge").orElse(null);
     }
 
     public void registrationChallenge(String c) {
-        registrationChallenge = c;
+        put("registration-challenge", c);
     }
 
     String registrationHandle() {
-        return registrationHandle;
+        return get("registration-handle").orElse(null);
     }
 
     void registrationHandle(String h) {
-        registrationHandle = h;
+        put("registration-handle", h);
     }
 
     /** Takes the pending enrolment challenge: it answers one confirmation at most. */
     String takeEnrolChallenge() {
-        String c = enrolChallenge;
-        enrolChallenge = null;
+        String c = get("enrol-challenge").orElse(null);
+        if (c != null) {
+            put("enrol-challenge", null);
+        }
         return c;
     }
 
     void enrolChallenge(String c) {
-        enrolChallenge = c;
+        put("enrol-challenge", c);
     }
 
     Instant factorConfirmedAt() {
-        return factorConfirmedAt;
+        return get("factor-confirmed-at").map(v -> Instant.ofEpochMilli(Long.parseLong(v))).orElse(null);
     }
 
     void factorConfirmedAt(Instant at) {
-        factorConfirmedAt = at;
+        put("factor-confirmed-at", at == null ? null : Long.toString(at.toEpochMilli()));
     }
 
     public byte[] pendingTotpSecret() {
-        return pendingTotpSecret == null ? null : pendingTotpSecret.clone();
+        SessionScratch s = scratch;
+        return s == null ? null : s.getSecret(id, "pending-totp").orElse(null);
     }
 
-    public void pendingTotpSecret(byte[] s) {
-        pendingTotpSecret = s == null ? null : s.clone();
+    public void pendingTotpSecret(byte[] secret) {
+        SessionScratch s = scratch;
+        if (s == null) {
+            return;
+        }
+        if (secret == null) {
+            s.remove(id, "pending-totp");
+        } else {
+            s.putSecret(id, "pending-totp", secret, endsAtMillis);
+        }
     }
 }

@@ -39,10 +39,19 @@ public final class Sessions {
         this.idle = idle;
         this.max = max;
         this.clock = clock;
+        this.scratch = new SessionScratch(state, sealer, clock);
     }
 
+    private final SessionScratch scratch;
+
     public Session create(Identity identity) {
-        return new Session(Tokens.random(), identity, clock.instant());
+        Instant now = clock.instant();
+        return new Session(Tokens.random(), identity, now).attach(scratch, now.plus(max));
+    }
+
+    /** Whether this answer must carry the session cookie again (it was extended). */
+    public boolean needsSealing(Session s) {
+        return s.touched();
     }
 
     /** The cookie value for this session as it is now. */
@@ -74,7 +83,7 @@ public final class Sessions {
             return Optional.empty();
         }
         s.touch(now);
-        return Optional.of(s);
+        return Optional.of(s.attach(scratch, s.createdAt().plus(max)));
     }
 
     /** Signs out: this session's cookie opens nothing any more, on any replica. */
@@ -88,8 +97,9 @@ public final class Sessions {
         return state.get(ENDED + sessionId).isPresent();
     }
 
-    /** Forgets sign-out marks of sessions that would have ended anyway. */
+    /** Forgets sign-out marks and changing values of sessions that would have ended anyway. */
     public void sweep() {
+        scratch.sweep();
         long now = clock.instant().toEpochMilli();
         for (String key : state.keys(ENDED)) {
             state.get(key).ifPresent(v -> {

@@ -443,6 +443,26 @@ class ApprovalAppTest {
     }
 
     @Test
+    void shouldKeepAPendingEnrolmentWhenAConcurrentAnswerCarriesAnOlderSessionCookie() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        String before = browser.cookie(ApprovalApp.SESSION_COOKIE);
+        String csrf = WebClient.input(browser.get(app.url("/stepup")).body(), "csrf");
+        String pending = browser.post(app.url("/stepup/totp"), app.origin, Map.of("csrf", csrf)).body();
+        byte[] secret = Totp.unbase32(WebClient.text(pending, "totp-secret"));
+
+        // the page's favicon request left with the older cookie, and its answer arrives last
+        WebClient favicon = new WebClient();
+        favicon.setCookie(ApprovalApp.SESSION_COOKIE, before);
+        favicon.get(app.url("/favicon.ico"));
+        String last = favicon.cookie(ApprovalApp.SESSION_COOKIE);
+        browser.setCookie(ApprovalApp.SESSION_COOKIE, last == null ? before : last);
+
+        String done = browser.post(app.url("/stepup/totp/confirm"), app.origin,
+                Map.of("csrf", csrf, "totp", code(secret))).body();
+        assertThat(done).contains("One-time code app set up.");
+    }
+
+    @Test
     void shouldRefuseASignInResponseThatThisBrowserDidNotStart() throws Exception {
         // no identity is queued: the token endpoint is never reached, so a queued one would leak into the next test
         HttpResponse<String> toIdp = browser.get(app.url("/login"));
