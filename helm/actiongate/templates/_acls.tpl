@@ -58,6 +58,12 @@ mcpGateway:
 {{- end }}
 {{- $rules = append $rules (dict "resource" (dict "type" "group" "name" (printf "%s-attachment-cleaner" $group) "patternType" "literal") "operations" (list "Read")) }}
 {{- end }}
+{{- else if eq .role "approver" }}
+{{- /* its own compacted state topic, created at its first start and shared by every replica */}}
+{{- $state := default (printf "%sapprover-state" $prefix) (index (default (dict) $root.Values.config) "approver.state.topic") }}
+{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" $state "patternType" "literal") "operations" (list "Read")) }}
+{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" $state "patternType" "literal") "operations" (list "Write")) }}
+{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" $state "patternType" "literal") "operations" (list "Create")) }}
 {{- else if eq .role "reconciler" }}
 {{- $rules = append $rules (dict "resource" (dict "type" "group" "name" (include "actiongate.reconcilerGroupId" $root) "patternType" "literal") "operations" (list "Read")) }}
 {{- end }}

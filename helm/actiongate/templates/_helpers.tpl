@@ -126,6 +126,9 @@ Whole numbers print without a fraction; backslashes and line breaks are escaped.
 {{- $_ = set $config "approver.oidc.org.claim" .Values.approver.oidc.orgClaim }}
 {{- $_ = set $config "approver.signing.key.id" .Values.approver.signingKey.keyId }}
 {{- $_ = set $config "approver.signing.key.file" (printf "%s/%s.key" (include "actiongate.approverKeyDir" .) .Values.approver.signingKey.keyId) }}
+{{- if .Values.approver.stateKey.existingSecret }}
+{{- $_ = set $config "approver.state.key.file" (printf "/etc/actiongate/approver-state-key/%s" .Values.approver.stateKey.key) }}
+{{- end }}
 {{- end }}
 {{- if .Values.mcpGateway.enabled }}
 {{- $gw := .Values.mcpGateway }}

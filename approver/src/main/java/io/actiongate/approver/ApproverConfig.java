@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import io.actiongate.approver.web.HttpLimits;
 import io.actiongate.config.DurationParser;
 
 /**
@@ -41,7 +42,11 @@ public record ApproverConfig(
         Duration sessionMax,
         Duration approvalWait,
         Duration enrolWindow,
-        Map<String, String> senderAccounts) {
+        Map<String, String> senderAccounts,
+        HttpLimits httpLimits,
+        Optional<Path> stateKeyFile,
+        io.actiongate.approver.web.IdpStepUp stepUp,
+        String stateTopic) {
 
     public static final String PREFIX = "approver.";
 
@@ -63,12 +68,17 @@ public record ApproverConfig(
     public static final String APPROVAL_WAIT = "approver.approval.wait";
     public static final String ENROL_WINDOW = "approver.enrol.window";
     public static final String SENDER_PREFIX = "approver.sender.";
+    public static final String STATE_KEY_FILE = "approver.state.key.file";
+    public static final String STATE_TOPIC = "approver.state.topic";
 
     /** Every {@code approver.*} key this class reads (for documentation checks). */
     public static final List<String> KEYS = List.of(BIND_ADDRESS, PORT, PUBLIC_URL, OIDC_ISSUER, OIDC_CLIENT_ID,
             OIDC_CLIENT_SECRET, OIDC_ORG_CLAIM, OIDC_SCOPES, APPROVERS, SIGNING_KEY_FILE, SIGNING_KEY_ID,
             DECISION_TTL, CHALLENGE_TTL, SESSION_IDLE, SESSION_MAX, APPROVAL_WAIT, ENROL_WINDOW,
-            SENDER_PREFIX + "<provider>");
+            SENDER_PREFIX + "<provider>", STATE_KEY_FILE, STATE_TOPIC, HttpLimits.THREADS_MAX, HttpLimits.QUEUE_MAX, HttpLimits.CONNECTIONS_MAX,
+            HttpLimits.HEADER_TIMEOUT_MS, HttpLimits.BODY_TIMEOUT_MS, HttpLimits.IDLE_TIMEOUT_MS,
+            io.actiongate.approver.web.IdpStepUp.MODE, io.actiongate.approver.web.IdpStepUp.ACR_VALUES,
+            io.actiongate.approver.web.IdpStepUp.AMR, io.actiongate.approver.web.IdpStepUp.MAX_AGE_SECONDS);
 
     public ApproverConfig {
         kafkaClient = Map.copyOf(kafkaClient);
@@ -94,7 +104,8 @@ public record ApproverConfig(
         URI u = URI.create(publicUrl.getScheme() + "://" + publicUrl.getHost() + ":" + boundPort);
         return new ApproverConfig(bootstrapServers, topicPrefix, kafkaClient, bindAddress, port, u, oidcIssuer,
                 oidcClientId, oidcClientSecret, oidcOrgClaim, oidcScopes, approvers, signingKeyFile, signingKeyId,
-                decisionTtl, challengeTtl, sessionIdle, sessionMax, approvalWait, enrolWindow, senderAccounts);
+                decisionTtl, challengeTtl, sessionIdle, sessionMax, approvalWait, enrolWindow, senderAccounts,
+                httpLimits, stateKeyFile, stepUp, stateTopic);
     }
 
     /** Reads the configuration; throws {@link IllegalArgumentException} naming the first bad key. */
@@ -162,7 +173,12 @@ public record ApproverConfig(
                 duration(c, SESSION_MAX, Duration.ofHours(8)),
                 duration(c, APPROVAL_WAIT, duration(c, "gate.approval.timeout", Duration.ofHours(24))),
                 duration(c, ENROL_WINDOW, Duration.ofMinutes(5)),
-                senders);
+                senders,
+                HttpLimits.from(c),
+                Optional.ofNullable(c.get(STATE_KEY_FILE)).filter(v -> !v.isBlank()).map(v -> Path.of(v.strip())),
+                io.actiongate.approver.web.IdpStepUp.from(c),
+                Optional.ofNullable(c.get(STATE_TOPIC)).filter(v -> !v.isBlank()).map(String::strip)
+                        .orElse(prefix + "approver-state"));
     }
 
     private static boolean isLoopbackName(String host) {

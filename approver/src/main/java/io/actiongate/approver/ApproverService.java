@@ -23,10 +23,12 @@ import io.actiongate.approver.oidc.OidcClient;
 import io.actiongate.approver.review.ApproverPolicy;
 import io.actiongate.approver.review.ReviewBuilder;
 import io.actiongate.approver.stepup.Passkeys;
+import io.actiongate.approver.state.KafkaState;
 import io.actiongate.approver.stepup.StepUpStore;
 import io.actiongate.approver.web.ApprovalApp;
 import io.actiongate.approver.web.ApproverHttpServer;
 import io.actiongate.approver.web.Challenges;
+import io.actiongate.approver.web.Sealer;
 import io.actiongate.approver.web.Sessions;
 
 /**
@@ -43,6 +45,7 @@ public final class ApproverService implements AutoCloseable {
     private BookFeed feed;
     private ApproverHttpServer http;
     private StepUpStore stepUps;
+    private KafkaState state;
 
     private ApproverService() {
     }
@@ -77,50 +80,75 @@ public final class ApproverService implements AutoCloseable {
                 key, c.decisionTtl());
         started.push(publisher);
 
-        Sessions sessions = new Sessions(c.sessionIdle(), c.sessionMax(), clock);
-        Challenges challenges = new Challenges(c.challengeTtl(), clock);
-        stepUps = new StepUpStore();
+        Sealer sealer;
+        if (c.stateKeyFile().isPresent()) {
+            try {
+                sealer = Sealer.fromFile(c.stateKeyFile().get());
+            } catch (IOException e) {
+                throw new UncheckedIOException(ApproverConfig.STATE_KEY_FILE + ": " + e.getMessage(), e);
+            }
+        } else {
+            sealer = Sealer.random();
+            LOG.warn("{} is not set: sessions and sealed one-time code secrets use a key of this process only "
+                    + "(one replica; after a restart people sign in and set up their code app again)",
+                    ApproverConfig.STATE_KEY_FILE);
+        }
+        state = new KafkaState(c.bootstrapServers(), c.kafkaClient(), c.stateTopic());
+        started.push(state);
+        Sessions sessions = new Sessions(state, sealer, c.sessionIdle(), c.sessionMax(), clock);
+        Challenges challenges = new Challenges(state, c.challengeTtl(), clock);
+        stepUps = new StepUpStore(state, sealer);
         ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "approver-sweeper");
             t.setDaemon(true);
             return t;
         });
         sweeper.scheduleWithFixedDelay(() -> {
-            sessions.sweep();
-            challenges.sweep();
+            try {
+                sessions.sweep();
+                challenges.sweep();
+            } catch (RuntimeException e) {
+                LOG.warn("sweeping the approver state failed (retried in a minute): {}", e.toString());
+            }
         }, 1, 1, TimeUnit.MINUTES);
         started.push(sweeper::shutdownNow);
 
         // with port 0 the public URL is only known after binding; a deferred app reads the final config
         DeferredApp deferred = new DeferredApp();
-        http = new ApproverHttpServer(c.bindAddress(), c.port(), deferred);
+        http = new ApproverHttpServer(c.bindAddress(), c.port(), c.httpLimits(), this::ready, deferred);
+        // bound (and answering 503 to pages) before the app exists: with port 0 the public URL needs the port
+        http.start();
+        started.push(http);
         ApproverConfig effective = c.publicUrl().getPort() == 0 ? c.withPublicPort(http.port()) : c;
         this.config = effective;
         OidcClient oidc = new OidcClient(effective.oidcIssuer(), effective.oidcClientId(),
                 effective.oidcClientSecret().orElse(null), URI.create(effective.origin() + "/oidc/callback"),
-                effective.oidcScopes(), effective.oidcOrgClaim(), clock);
+                effective.oidcScopes(), effective.oidcOrgClaim(), sealer, clock);
         ReviewBuilder reviews = new ReviewBuilder(new ApproverPolicy(effective.approvers()),
                 effective.senderAccounts(), effective.approvalWait());
         deferred.set(new ApprovalApp(new ApprovalApp.Deps(effective.origin(), effective.rpId(), book, reviews,
                 sessions, challenges, oidc, stepUps, new Passkeys(effective.origin(), effective.rpId()), publisher,
-                effective.enrolWindow(), clock, this::ready)));
-        http.start();
-        started.push(http);
+                effective.enrolWindow(), clock, this::ready, effective.stepUp())));
         LOG.info("approval service on {} (bound {}:{}), issuer {}, signing key {}", effective.origin(),
                 c.bindAddress(), http.port(), effective.oidcIssuer(), key.keyId());
     }
 
     /** Ready once the feed has read every topic up to where it stood at start. */
     public boolean ready() {
-        return feed != null && feed.isRunning() && feed.isCaughtUp();
+        return feed != null && feed.isRunning() && feed.isCaughtUp() && state != null && state.isRunning()
+                && state.isCaughtUp();
     }
 
     public boolean awaitReady(Duration timeout) throws InterruptedException {
-        return feed.awaitCaughtUp(timeout) && feed.isRunning();
+        return feed.awaitCaughtUp(timeout) && feed.isRunning() && state.awaitCaughtUp(timeout)
+                && state.isRunning();
     }
 
     /** Why the service stopped on its own, or null. */
     public Throwable failure() {
+        if (state != null && state.failure() != null) {
+            return state.failure();
+        }
         return feed == null ? null : feed.failure();
     }
 
@@ -148,7 +176,7 @@ public final class ApproverService implements AutoCloseable {
         }
     }
 
-    private static final class DeferredApp implements com.sun.net.httpserver.HttpHandler {
+    private static final class DeferredApp implements ApproverHttpServer.App {
         private volatile ApprovalApp app;
 
         void set(ApprovalApp a) {
@@ -156,11 +184,10 @@ public final class ApproverService implements AutoCloseable {
         }
 
         @Override
-        public void handle(com.sun.net.httpserver.HttpExchange exchange) throws IOException {
+        public void handle(io.actiongate.approver.web.Exchange exchange) throws IOException {
             ApprovalApp a = app;
             if (a == null) {
-                exchange.sendResponseHeaders(503, -1);
-                exchange.close();
+                exchange.send(503, "text/plain; charset=utf-8", new byte[0]);
                 return;
             }
             a.handle(exchange);

@@ -35,6 +35,12 @@ public final class TestIdp implements AutoCloseable {
                 Map.of("org", org, "email", email), 3600));
     }
 
+    /** The identity and any further claims ({@code acr}, {@code amr}, {@code auth_time}) of the next sign-in. */
+    public void nextSignIn(String subject, Map<String, Object> claims) {
+        server.enqueueCallback(new DefaultOAuth2TokenCallback(ISSUER_ID, subject, "JWT", List.of(CLIENT_ID),
+                claims, 3600));
+    }
+
     @Override
     public void close() {
         server.shutdown();

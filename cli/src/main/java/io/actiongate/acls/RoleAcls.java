@@ -15,6 +15,8 @@ import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 
+import io.actiongate.approver.ApproverConfig;
+import io.actiongate.approver.state.KafkaState;
 import io.actiongate.config.CommonConfig;
 import io.actiongate.executor.ExecutorConfig;
 import io.actiongate.reconciler.ReconcilerConfig;
@@ -119,6 +121,11 @@ public final class RoleAcls {
                 acc.read(n.topic(Topics.PROPOSALS), n.topic(Topics.RECEIPTS), n.topic(Topics.OUTCOMES),
                         n.topic(Topics.RECONCILIATIONS));
                 acc.write(n.topic(Topics.DECISIONS));
+                // its own compacted state (factors, challenges, sessions' changes), created at its first start and
+                // shared by every replica
+                acc.read(n.approverState);
+                acc.write(n.approverState);
+                acc.add(ResourceType.TOPIC, n.approverState, PatternType.LITERAL, AclOperation.CREATE);
             }
             case MCP_GATEWAY -> {
                 acc.write(n.topic(Topics.PROPOSALS));
@@ -169,7 +176,8 @@ public final class RoleAcls {
      */
     public static String markdownTable() {
         StringBuilder t = new StringBuilder();
-        t.append("| Role (`--role`) | Reads topics | Writes topics | Consumer group (READ) | Prefixed resources |\n");
+        t.append("| Role (`--role`) | Reads topics | Writes topics | Consumer group (READ) "
+                + "| Prefixed resources, topics created |\n");
         t.append("|---|---|---|---|---|\n");
         for (Role role : Role.values()) {
             row(t, role.id(), bindings(role, "User:" + role.id(), Map.of()));
@@ -195,6 +203,10 @@ public final class RoleAcls {
         }
         String cell = prefixed.entrySet().stream().map(e -> e.getKey() + ": " + String.join(", ", e.getValue()))
                 .collect(Collectors.joining("; "));
+        String creates = literal(bindings, ResourceType.TOPIC, AclOperation.CREATE);
+        if (!creates.equals("-")) {
+            cell = (cell.isEmpty() ? "" : cell + "; ") + "creates " + creates;
+        }
         t.append(cell.isEmpty() ? "-" : cell).append(" |\n");
     }
 
@@ -240,7 +252,7 @@ public final class RoleAcls {
 
     /** The resource names a deployment's configuration gives. */
     private record Names(String prefix, String applicationId, String executorGroup, String reconcilerGroup,
-                         boolean storageEnabled) {
+                         boolean storageEnabled, String approverState) {
 
         static Names of(Map<String, String> config) {
             CommonConfig common = new CommonConfig(config);
@@ -258,7 +270,9 @@ public final class RoleAcls {
                             .configKeys().get(ExecutorConfig.GROUP_ID_CONFIG).defaultValue),
                     valueOrDefault(config, ReconcilerConfig.GROUP_ID_CONFIG, ReconcilerConfig.CONFIG
                             .configKeys().get(ReconcilerConfig.GROUP_ID_CONFIG).defaultValue),
-                    Boolean.parseBoolean(config.getOrDefault(ObjectStoreConfig.ENABLED_CONFIG, "false").strip()));
+                    Boolean.parseBoolean(config.getOrDefault(ObjectStoreConfig.ENABLED_CONFIG, "false").strip()),
+                    valueOrDefault(config, ApproverConfig.STATE_TOPIC,
+                            KafkaState.defaultTopic(common.topicPrefix())));
         }
 
         String topic(TopicSpec<?, ?> spec) {

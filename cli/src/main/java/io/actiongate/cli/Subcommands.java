@@ -3,6 +3,7 @@ package io.actiongate.cli;
 import picocli.CommandLine;
 
 import io.actiongate.cli.commands.AclsCommand;
+import io.actiongate.cli.commands.ApproverCommand;
 import io.actiongate.cli.commands.DecideCommand;
 import io.actiongate.cli.commands.KeysCommand;
 import io.actiongate.cli.commands.McpCommand;
@@ -30,5 +31,6 @@ final class Subcommands {
         root.addSubcommand(new StorageCommand());
         root.addSubcommand(new McpCommand());
         root.addSubcommand(new AclsCommand());
+        root.addSubcommand(new ApproverCommand());
     }
 }

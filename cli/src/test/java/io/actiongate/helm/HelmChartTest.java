@@ -314,6 +314,7 @@ class HelmChartTest {
         sets.put("approver.oidc.clientSecret.existingSecret", "approver-oidc");
         sets.put("approver.signingKey.existingSecret", "approver-signing-key");
         sets.put("approver.signingKey.keyId", "approver-1");
+        sets.put("approver.stateKey.existingSecret", "approver-state-keys");
         ChartRender render = ChartRender.render(sets);
 
         JsonNode approver = render.get("Deployment", FULLNAME + "-approver");
@@ -335,6 +336,10 @@ class HelmChartTest {
                 .isEmpty();
         ApproverConfig parsed = ApproverConfig.from(config);
         assertThat(parsed.signingKeyFile()).hasToString("/etc/actiongate/approver-key/approver-1.key");
+        assertThat(secretName(approver, "approver-state-key")).isEqualTo("approver-state-keys");
+        assertThat(mountPath(approver, "approver-state-key")).isEqualTo("/etc/actiongate/approver-state-key");
+        assertThat(parsed.stateKeyFile()).hasValueSatisfying(f -> assertThat(f)
+                .hasToString("/etc/actiongate/approver-state-key/state.keys"));
         assertThat(parsed.origin()).isEqualTo("https://approve.acme.example");
         assertThat(parsed.bindAddress()).isEqualTo("0.0.0.0");
         // the other roles ignore the approver.* keys of the shared ConfigMap

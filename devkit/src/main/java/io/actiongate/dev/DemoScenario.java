@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -96,6 +97,9 @@ public final class DemoScenario {
                     + DevIdentityProvider.DEMO_SUBJECT + " and sets up a one-time code app under Step-up factors");
             String who;
             try {
+                // factors are durable: a fresh one-time code app for this run needs the old one reset (audited)
+                io.actiongate.approver.FactorReset.run(bootstrapServers, Map.of(), prefix, DemoPolicy.ORG,
+                        DevIdentityProvider.DEMO_SUBJECT, "actiongate demo", "the demo sets up a fresh code app");
                 who = reviewer.signIn(DevIdentityProvider.DEMO_SUBJECT);
                 reviewer.enrolTotp();
             } catch (DemoReviewer.PageException e) {

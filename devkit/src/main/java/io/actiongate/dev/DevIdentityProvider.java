@@ -43,8 +43,7 @@ public final class DevIdentityProvider implements AutoCloseable {
     /** Starts the provider on 127.0.0.1 with a free port. */
     public static DevIdentityProvider start() {
         // the login form's username overrides this subject; the org claim and the audience stay
-        DefaultOAuth2TokenCallback tokens = new DefaultOAuth2TokenCallback(ISSUER_ID, DEMO_SUBJECT, "JWT",
-                List.of(CLIENT_ID), Map.of(ORG_CLAIM, DemoPolicy.ORG), 3600);
+        DefaultOAuth2TokenCallback tokens = new StepUpClaims();
         NettyWrapper http = new NettyWrapper();
         OAuth2Config config = new OAuth2Config(true, null, null, false, new OAuth2TokenProvider(), Set.of(tokens),
                 http);
@@ -55,6 +54,30 @@ public final class DevIdentityProvider implements AutoCloseable {
         } catch (RuntimeException e) {
             server.shutdown();
             throw e;
+        }
+    }
+
+    /** The {@code acr} every ID token carries, for {@code approver.stepup.mode=idp} in dev. */
+    public static final String ACR = "urn:actiongate:dev:mfa";
+    /** The {@code amr} every ID token carries. */
+    public static final List<String> AMR = List.of("pwd", "otp");
+
+    /**
+     * The org claim on every token, and what a step-up through the provider checks: {@code acr}, {@code amr} and an
+     * {@code auth_time} of the moment the token is issued (the login form authenticates anew each time).
+     */
+    private static final class StepUpClaims extends DefaultOAuth2TokenCallback {
+        StepUpClaims() {
+            super(ISSUER_ID, DEMO_SUBJECT, "JWT", List.of(CLIENT_ID), Map.of(ORG_CLAIM, DemoPolicy.ORG), 3600);
+        }
+
+        @Override
+        public Map<String, Object> addClaims(com.nimbusds.oauth2.sdk.TokenRequest request) {
+            Map<String, Object> claims = new java.util.HashMap<>(super.addClaims(request));
+            claims.putIfAbsent("acr", ACR);
+            claims.putIfAbsent("amr", AMR);
+            claims.putIfAbsent("auth_time", java.time.Instant.now().getEpochSecond());
+            return claims;
         }
     }
 

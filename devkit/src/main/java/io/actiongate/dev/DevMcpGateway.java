@@ -51,8 +51,9 @@ final class DevMcpGateway implements DevComponent {
         }
         String token = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
         Path hosts = secrets.resolve("mcp-hosts");
-        Files.writeString(hosts, token + " " + HOST_PRINCIPAL + " " + DemoPolicy.ORG + " " + DemoPolicy.PROFILE
-                + "\n", StandardCharsets.UTF_8);
+        // the token file's secret in a second file: owner-only as well
+        OwnerOnlyFiles.writeString(hosts, token + " " + HOST_PRINCIPAL + " " + DemoPolicy.ORG + " "
+                + DemoPolicy.PROFILE + "\n");
 
         SandboxMcpServer upstream = SandboxMcpServer.start();
         try {

@@ -123,6 +123,9 @@ public final class DevStack implements DevComponent {
             config.putIfAbsent(ApproverConfig.PORT, "0");
             config.putIfAbsent(ApproverConfig.SIGNING_KEY_FILE, approverKey.toString());
             config.putIfAbsent(ApproverConfig.SIGNING_KEY_ID, APPROVER_KEY_ID);
+            // the sealing key of sessions and one-time code secrets: kept with the data, so factors survive a restart
+            config.putIfAbsent(ApproverConfig.STATE_KEY_FILE, stateKey(secrets.resolve("approver-state.key"))
+                    .toString());
             storageConfigFile = writeStorageConfig(work.resolve("storage.properties"), config);
             lifecycleNote = initBucket(config);
             publish(context, DemoPolicy.entries());
@@ -252,6 +255,17 @@ public final class DevStack implements DevComponent {
         return watch;
     }
 
+    /** The approval service's sealing key file (one AES-256 key), created owner-only on the first run. */
+    private static Path stateKey(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            OwnerOnlyFiles.writeString(file, "# the approval service's sealing keys (approver.state.key.file)\n"
+                    + "dev-1=" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(key) + "\n");
+        }
+        return file;
+    }
+
     /** A random password kept in an owner-only file, reused across runs with the same data directory. */
     private static String secret(Path file) throws IOException {
         if (Files.exists(file)) {
@@ -306,7 +320,8 @@ public final class DevStack implements DevComponent {
                 text.append(k).append('=').append(v).append('\n');
             }
         });
-        return Files.writeString(file, text.toString());
+        // holds the object store's access key and secret
+        return OwnerOnlyFiles.writeString(file, text.toString());
     }
 
     /**

@@ -97,6 +97,7 @@ class ApprovalBrowserIT {
     private static KafkaProducer<String, byte[]> producer;
 
     private ApproverService approver;
+    private static int stateTopics;
     private Browser browser;
     private final List<AutoCloseable> closeAfter = new ArrayList<>();
 
@@ -206,7 +207,17 @@ class ApprovalBrowserIT {
         assertThat(text("approve")).isEqualTo("Approve this exact action for one dispatch attempt");
         assertThat(text("cancel")).isEqualTo("Cancel \u2014 do not send");
         assertThat(text("action-digest")).isEqualTo(waiting.getActionDigest());
-        screenshot();
+        screenshot("approver-review.png");
+
+        // the queue as a phone shows it: rows become labelled cards, and everything stays reachable
+        org.openqa.selenium.Dimension size = d.manage().window().getSize();
+        d.manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
+        d.get(approver.publicUrl() + "/queue");
+        assertThat(d.findElement(By.cssSelector("#waiting tbody tr")).getSize().getWidth()).isLessThanOrEqualTo(390);
+        assertThat(d.findElement(By.id("filter-tool")).isDisplayed()).isTrue();
+        screenshot("approver-queue-phone.png");
+        d.manage().window().setSize(size);
+        openReview("approve-1");
 
         // a second tab holds the same review, to be replayed after the decision
         String first = d.getWindowHandle();
@@ -311,14 +322,17 @@ class ApprovalBrowserIT {
 
     @Test
     void shouldOfferNothingToASubjectOfAnotherOrg() throws Exception {
-        startApprover(null);
         propose("other-org-1", Fixtures.email(TASK, "other-org-1"));
         awaitReceipt("other-org-1", r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL);
+        startApprover(null); // ready once it has read the proposal and the receipt
 
         signIn("mallory@acme", "acme", "mallory@acme.example", "/review/" + TASK + "/other-org-1");
-        openReview("other-org-1");
 
-        assertThat(text("refusals")).contains("belongs to another organisation");
+        // nothing at all, not even that the action exists
+        assertThat(text("refusals")).contains("has not seen both the proposal");
+        assertThat(text("status")).isEqualTo("unknown");
+        assertThat(browser.driver.getPageSource()).doesNotContain("send_email").doesNotContain("WAITING_APPROVAL")
+                .doesNotContain("OTHER_ORG");
         assertThat(browser.driver.findElements(By.id("approve"))).isEmpty();
         assertThat(browser.driver.findElements(By.id("decide"))).isEmpty();
         assertThat(browser.driver.getPageSource()).doesNotContain("legal review done");
@@ -327,11 +341,14 @@ class ApprovalBrowserIT {
     }
 
     @Test
-    void shouldPublishNothingWhenTheProposalIsAlteredAfterTheReceipt() throws Exception {
+    void shouldShowAndDecideTheFrozenOriginalAfterTheGateRefusedAConflictingProposal() throws Exception {
         startApprover(null);
         propose("altered-1", Fixtures.email(TASK, "altered-1"));
-        awaitReceipt("altered-1", r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL);
-        signIn("alice@demo", "demo", "alice@example.com", "/review/" + TASK + "/altered-1");
+        Receipt waiting = awaitReceipt("altered-1", r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL);
+        int mailsBefore = sandboxes.mailsReceived();
+        signIn("alice@demo", "demo", "alice@example.com", "/stepup");
+        click("register-passkey");
+        awaitText("notice", "Passkey registered.");
         openReview("altered-1");
 
         propose("altered-1", Fixtures.email(TASK, "altered-1", "demo",
@@ -342,23 +359,74 @@ class ApprovalBrowserIT {
         d.switchTo().newWindow(WindowType.TAB);
         await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
             d.get(approver.publicUrl() + "/review/" + TASK + "/altered-1");
-            return d.getPageSource().contains("different proposal was published");
+            return d.getPageSource().contains("conflict-refused");
         });
-        assertThat(d.findElements(By.id("approve"))).isEmpty();
-        d.switchTo().window(first);
-        click("cancel");
-        awaitTitle("Nothing was published");
-        assertThat(text("refusal")).contains("different proposal was published");
+        assertThat(text("conflict-refused")).contains("A conflicting proposal under the same ids was refused");
+        assertThat(text("recipient")).isEqualTo(Fixtures.TO);
+        assertThat(text("body")).isEqualTo(Fixtures.BODY);
+        assertThat(d.getPageSource()).doesNotContain("The whole customer list.");
+        assertThat(text("action-digest")).isEqualTo(waiting.getActionDigest());
 
-        settle();
-        assertThat(decisions("altered-1")).isEmpty();
-        assertThat(latestReceipt("altered-1").getStatus()).isEqualTo(ReceiptStatus.WAITING_APPROVAL);
+        // the form opened before the conflict decides the original (the virtual authenticator lives in this tab)
+        d.switchTo().window(first);
+        click("approve");
+        awaitTitle("Decision published");
+        awaitReceipt("altered-1", r -> r.getStatus() == ReceiptStatus.SUCCEEDED);
+        assertThat(decisions("altered-1")).singleElement().satisfies(dec ->
+                assertThat(dec.getActionDigest()).isEqualTo(waiting.getActionDigest()));
+        await().atMost(WAIT).until(() -> sandboxes.mailsReceived() == mailsBefore + 1);
+    }
+
+    @Test
+    void shouldApproveThroughAFreshStepUpAtTheIdentityProvider() throws Exception {
+        startApprover(null, Map.of("approver.stepup.mode", "idp", "approver.stepup.acr.values", "urn:acme:mfa",
+                "approver.stepup.amr", "otp,hwk"));
+        propose("idp-1", Fixtures.email(TASK, "idp-1"));
+        Receipt waiting = awaitReceipt("idp-1", r -> r.getStatus() == ReceiptStatus.WAITING_APPROVAL);
+        int mailsBefore = sandboxes.mailsReceived();
+        signIn("alice@demo", "demo", "alice@example.com", "/review/" + TASK + "/idp-1");
+        openReview("idp-1");
+        assertThat(text("idp-stepup")).contains("sign in again");
+
+        // a step-up whose token lacks the required acr approves nothing
+        click("approve");
+        idpLogin("alice@demo", "{\"org\":\"demo\",\"amr\":[\"otp\"],\"auth_time\":"
+                + Instant.now().getEpochSecond() + "}");
+        awaitTitle("Nothing was published");
+        assertThat(text("refusal")).contains("not of the required strength");
+
+        openReview("idp-1");
+        click("approve");
+        idpLogin("alice@demo", "{\"org\":\"demo\",\"acr\":\"urn:acme:mfa\",\"amr\":[\"pwd\",\"otp\"],"
+                + "\"auth_time\":" + Instant.now().getEpochSecond() + "}");
+        awaitTitle("Decision published");
+
+        awaitReceipt("idp-1", r -> r.getStatus() == ReceiptStatus.SUCCEEDED);
+        assertThat(decisions("idp-1")).singleElement().satisfies(dec -> {
+            assertThat(dec.getAuthMethod()).isEqualTo("oidc+idp-stepup");
+            assertThat(dec.getActionDigest()).isEqualTo(waiting.getActionDigest());
+            assertThat(DecisionSigning.verify(dec, verifyKey)).isTrue();
+        });
+        await().atMost(WAIT).until(() -> sandboxes.mailsReceived() == mailsBefore + 1);
+    }
+
+    /** Answers the identity provider's login form (a step-up always shows it: prompt=login). */
+    private void idpLogin(String subject, String claims) {
+        WebDriver d = browser.driver;
+        new WebDriverWait(d, WAIT).until(x -> !x.findElements(By.name("username")).isEmpty());
+        d.findElement(By.name("username")).sendKeys(subject);
+        d.findElement(By.name("claims")).sendKeys(claims);
+        d.findElement(By.cssSelector("input[type=submit]")).click();
     }
 
     // ---- helpers --------------------------------------------------------------------------------------------
 
     private void startApprover(MutableClock clock) throws Exception {
-        Map<String, String> c = new HashMap<>();
+        startApprover(clock, Map.of());
+    }
+
+    private void startApprover(MutableClock clock, Map<String, String> extra) throws Exception {
+        Map<String, String> c = new HashMap<>(extra);
         c.put("bootstrap.servers", KAFKA.bootstrapServers());
         c.put("topic.prefix", prefix);
         c.put(ApproverConfig.BIND_ADDRESS, "127.0.0.1");
@@ -369,6 +437,8 @@ class ApprovalBrowserIT {
         c.put(ApproverConfig.SIGNING_KEY_FILE, signingKey.toString());
         c.put(ApproverConfig.SIGNING_KEY_ID, KEY_ID);
         c.put("connectors.smtp.from", "actiongate@demo.local");
+        // factors are durable: every test starts with people who have enrolled nothing
+        c.put(ApproverConfig.STATE_TOPIC, prefix + "approver-state-" + stateTopics++);
         approver = clock == null ? ApproverService.start(c)
                 : ApproverService.start(ApproverConfig.from(c), clock);
         assertThat(approver.awaitReady(WAIT)).isTrue();
@@ -433,13 +503,13 @@ class ApprovalBrowserIT {
     }
 
     /** Saves the review page to target/ and, when -Dapprover.screenshot.dir is set, there too (docs/). */
-    private void screenshot() throws IOException {
+    private void screenshot(String name) throws IOException {
         Path shot = browser.driver.getScreenshotAs(OutputType.FILE).toPath();
         Path target = Files.createDirectories(Path.of("target"));
-        Files.copy(shot, target.resolve("approver-review.png"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(shot, target.resolve(name), StandardCopyOption.REPLACE_EXISTING);
         String dir = System.getProperty("approver.screenshot.dir");
         if (dir != null && !dir.isBlank()) {
-            Files.copy(shot, Path.of(dir).resolve("approver-review.png"), StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(shot, Path.of(dir).resolve(name), StandardCopyOption.REPLACE_EXISTING);
         }
     }
 

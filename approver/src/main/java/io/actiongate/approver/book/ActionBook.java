@@ -13,55 +13,138 @@ import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.Reconciliation;
+import io.actiongate.digest.Digests;
+import io.actiongate.digest.FrozenAction;
 
 /**
- * What the approval service knows about each action, by action key: the latest proposal published under the key,
- * the latest receipt, every attempt's outcome and the reconciler's latest verdict per attempt. Filled by
+ * What the approval service knows about each action, by action key: the proposals published under the key, the
+ * latest receipt, every attempt's outcome and the reconciler's latest verdict per attempt. Filled by
  * {@link BookFeed} from the compacted topics (read_committed), so every instance of the service holds the same view
- * and needs no state of its own. The proposal is kept as the latest one on {@code proposals}: if a different
- * proposal is published under a key after the gate froze the first, the re-derived digest no longer matches the
- * receipt and the review refuses (fail closed), which is what a reviewer must see.
+ * and needs no state of its own.
  *
- * <p>Memory: once an action is settled (a terminal receipt) its proposal body is dropped; the small receipt stays
+ * <p>The action shown is always the one the gate froze: the proposal whose re-derived {@code action_digest} is the
+ * one on the gate's receipt, never simply the latest record on {@code proposals}. A conflicting proposal under the
+ * same ids (which the gate refuses with an identity conflict, keeping the original) is remembered only as the fact
+ * that there was one: the original stays on the page and can still be decided. Until the receipt arrives at most
+ * {@link #MAX_CANDIDATES} distinct proposals are kept per key; once it arrives only the frozen one is. When the
+ * frozen proposal is not known at all (say, compaction kept only the conflicting record), nothing is shown and
+ * nothing can be decided.
+ *
+ * <p>Memory: once an action is settled (a terminal receipt) its proposal bodies are dropped; the small receipt stays
  * so that a late review says what happened.
  */
 public final class ActionBook {
 
+    /** Distinct proposals kept per key before the gate's receipt says which one it froze. */
+    public static final int MAX_CANDIDATES = 4;
+
+    /** A proposal with its re-derived action digest (null when it cannot be derived). */
+    public record Candidate(ActionProposal proposal, String actionDigest) {
+        static Candidate of(ActionProposal p) {
+            String digest;
+            try {
+                digest = Digests.actionDigest(FrozenAction.of(p));
+            } catch (IllegalArgumentException e) {
+                digest = null;
+            }
+            return new Candidate(p, digest);
+        }
+    }
+
     /** One action as known now. Immutable snapshot. */
-    public record Entry(String key, ActionProposal proposal, Receipt receipt, Map<Integer, AttemptOutcome> outcomes,
-                        Map<Integer, Reconciliation> reconciliations, boolean proposalReplaced) {
+    public record Entry(String key, List<Candidate> candidates, Receipt receipt, Map<Integer, AttemptOutcome> outcomes,
+                        Map<Integer, Reconciliation> reconciliations, boolean conflictSeen) {
         public Entry {
+            candidates = List.copyOf(candidates);
             outcomes = Map.copyOf(outcomes);
             reconciliations = Map.copyOf(reconciliations);
+        }
+
+        /**
+         * The proposal the gate froze: the one whose action digest is the receipt's. Without a receipt, the first one
+         * seen (only its org is used then); null when none is known or none matches the receipt.
+         */
+        public ActionProposal proposal() {
+            if (receipt == null) {
+                return candidates.isEmpty() ? null : candidates.get(0).proposal();
+            }
+            return frozen(candidates, receipt).map(Candidate::proposal).orElse(null);
+        }
+
+        /** Whether a proposal conflicting with the frozen one was seen under this key (the gate refused it). */
+        public boolean conflictRefused() {
+            return conflictSeen || candidates.size() > 1;
+        }
+
+        /** A receipt and proposals under the key, but none of them the frozen one. */
+        public boolean frozenProposalUnknown() {
+            return receipt != null && (!candidates.isEmpty() || conflictSeen) && proposal() == null;
+        }
+
+        Entry with(List<Candidate> c, Receipt r, boolean conflict) {
+            return new Entry(key, c, r, outcomes, reconciliations, conflict);
         }
     }
 
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
 
+    private static Optional<Candidate> frozen(List<Candidate> candidates, Receipt r) {
+        return candidates.stream().filter(c -> c.actionDigest() != null
+                && c.actionDigest().equals(r.getActionDigest())).findFirst();
+    }
+
     public void proposal(String key, ActionProposal p) {
+        Candidate offered = Candidate.of(p);
         entries.compute(key, (k, e) -> {
             Entry base = e == null ? empty(k) : e;
-            if (base.receipt() != null && isSettled(base.receipt().getStatus())) {
+            Receipt r = base.receipt();
+            if (r != null && isSettled(r.getStatus())) {
                 // the settled action's own proposal (redelivered, or read after its receipt) is not kept; another
                 // one may start a new action under the key (after the gate's dedupe window) and is kept afresh
-                if (p.getInputDigest().equals(base.receipt().getInputDigest())) {
+                if (p.getInputDigest().equals(r.getInputDigest())) {
                     return base;
                 }
-                return new Entry(k, p, base.receipt(), base.outcomes(), base.reconciliations(), false);
+                return base.with(List.of(offered), r, false);
             }
-            boolean replaced = base.proposalReplaced()
-                    || (base.proposal() != null && !base.proposal().getInputDigest().equals(p.getInputDigest()))
-                    || (base.proposal() != null && !sameFrozenFields(base.proposal(), p));
-            return new Entry(k, p, base.receipt(), base.outcomes(), base.reconciliations(), replaced);
+            if (base.candidates().stream().anyMatch(c -> same(c, offered))) {
+                return base; // redelivered
+            }
+            if (r != null) {
+                // the gate has frozen one already: only that one is kept, any other is a refused conflict
+                boolean matches = offered.actionDigest() != null && offered.actionDigest().equals(r.getActionDigest());
+                boolean haveFrozen = frozen(base.candidates(), r).isPresent();
+                if (matches && !haveFrozen) {
+                    return base.with(List.of(offered), r, base.conflictSeen() || !base.candidates().isEmpty());
+                }
+                return base.with(base.candidates(), r, true);
+            }
+            if (base.candidates().size() >= MAX_CANDIDATES) {
+                return base.with(base.candidates(), null, true);
+            }
+            List<Candidate> c = new ArrayList<>(base.candidates());
+            c.add(offered);
+            return base.with(c, null, base.conflictSeen());
         });
+    }
+
+    private static boolean same(Candidate a, Candidate b) {
+        return a.actionDigest() != null && a.actionDigest().equals(b.actionDigest())
+                && a.proposal().getInputDigest().equals(b.proposal().getInputDigest());
     }
 
     public void receipt(String key, Receipt r) {
         entries.compute(key, (k, e) -> {
             Entry base = e == null ? empty(k) : e;
-            boolean settled = isSettled(r.getStatus());
-            ActionProposal p = settled ? null : base.proposal();
-            return new Entry(k, p, r, base.outcomes(), base.reconciliations(), !settled && base.proposalReplaced());
+            if (isSettled(r.getStatus())) {
+                return base.with(List.of(), r, false);
+            }
+            Optional<Candidate> f = frozen(base.candidates(), r);
+            if (f.isEmpty()) {
+                // not (yet) known which one it froze: keep what there is, the review refuses meanwhile
+                return base.with(base.candidates(), r, base.conflictSeen());
+            }
+            boolean others = base.candidates().size() > 1;
+            return base.with(List.of(f.get()), r, base.conflictSeen() || others);
         });
     }
 
@@ -70,7 +153,7 @@ public final class ActionBook {
             Entry base = e == null ? empty(k) : e;
             Map<Integer, AttemptOutcome> m = new TreeMap<>(base.outcomes());
             m.put(o.getAttempt(), o);
-            return new Entry(k, base.proposal(), base.receipt(), m, base.reconciliations(), base.proposalReplaced());
+            return new Entry(k, base.candidates(), base.receipt(), m, base.reconciliations(), base.conflictSeen());
         });
     }
 
@@ -79,14 +162,13 @@ public final class ActionBook {
             Entry base = e == null ? empty(k) : e;
             Map<Integer, Reconciliation> m = new TreeMap<>(base.reconciliations());
             m.put(r.getAttempt(), r);
-            return new Entry(k, base.proposal(), base.receipt(), base.outcomes(), m, base.proposalReplaced());
+            return new Entry(k, base.candidates(), base.receipt(), base.outcomes(), m, base.conflictSeen());
         });
     }
 
     /** A tombstone on a compacted topic forgets what that topic said. */
     public void forgetProposal(String key) {
-        entries.computeIfPresent(key, (k, e) -> new Entry(k, null, e.receipt(), e.outcomes(), e.reconciliations(),
-                e.proposalReplaced()));
+        entries.computeIfPresent(key, (k, e) -> e.with(List.of(), e.receipt(), e.conflictSeen()));
     }
 
     public Optional<Entry> get(String key) {
@@ -101,8 +183,8 @@ public final class ActionBook {
             if (r == null || r.getStatus() != status) {
                 continue;
             }
-            String actionOrg = r.getOrgId() != null ? r.getOrgId()
-                    : e.proposal() != null ? e.proposal().getOrgId() : null;
+            ActionProposal p = e.proposal();
+            String actionOrg = r.getOrgId() != null ? r.getOrgId() : p != null ? p.getOrgId() : null;
             if (org.equals(actionOrg)) {
                 out.add(e);
             }
@@ -116,7 +198,7 @@ public final class ActionBook {
     }
 
     private static Entry empty(String key) {
-        return new Entry(key, null, null, Map.of(), Map.of(), false);
+        return new Entry(key, List.of(), null, Map.of(), Map.of(), false);
     }
 
     static boolean isSettled(ReceiptStatus s) {
@@ -124,13 +206,5 @@ public final class ActionBook {
             case SUCCEEDED, FAILED, REJECTED, DENIED, EXPIRED, CANCELLED, NOT_APPLIED -> true;
             default -> false;
         };
-    }
-
-    private static boolean sameFrozenFields(ActionProposal a, ActionProposal b) {
-        return a.getTaskVersion() == b.getTaskVersion() && a.getAuthorizationEpoch() == b.getAuthorizationEpoch()
-                && a.getOrgId().equals(b.getOrgId()) && a.getPrincipalId().equals(b.getPrincipalId())
-                && a.getProvider().equals(b.getProvider()) && a.getOperation().equals(b.getOperation())
-                && a.getToolName().equals(b.getToolName()) && a.getSummary().equals(b.getSummary())
-                && a.getAttachments().equals(b.getAttachments());
     }
 }

@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,6 +35,7 @@ import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 
 import io.actiongate.approver.review.Identity;
+import io.actiongate.approver.web.Sealer;
 import io.actiongate.approver.web.Tokens;
 
 /**
@@ -46,12 +46,33 @@ import io.actiongate.approver.web.Tokens;
  */
 public final class OidcClient {
 
-    /** Where to send the browser, and the state value that the login cookie must carry back. */
-    public record Begin(String state, URI authorizationUrl) {
+    /** Where to send the browser, and the sealed pending sign-in that the login cookie carries back. */
+    public record Begin(String loginCookie, URI authorizationUrl) {
     }
 
-    private record Pending(String verifier, String nonce, String returnTo, Instant createdAt) {
+    /** A pending sign-in: never kept by the service, sealed into the browser's login cookie instead. */
+    private record Pending(String state, String verifier, String nonce, String returnTo, Instant createdAt) {
+        String text() {
+            return String.join("\n", state, verifier, nonce, returnTo, Long.toString(createdAt.getEpochSecond()));
+        }
+
+        static Pending parse(String text) {
+            String[] f = text.split("\n", -1);
+            if (f.length != 5) {
+                return null;
+            }
+            try {
+                return new Pending(f[0], f[1], f[2], f[3], Instant.ofEpochSecond(Long.parseLong(f[4])));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
     }
+
+    /** The purpose a login cookie is sealed for (associated data of the encryption). */
+    static final String LOGIN_PURPOSE = "actiongate-approver-login-v1";
+    /** The purpose a step-up's cookie is sealed for. */
+    static final String STEPUP_PURPOSE = "actiongate-approver-stepup-v1";
 
     private record Provider(URI authorizationEndpoint, URI tokenEndpoint, DefaultJWTProcessor<SecurityContext> jwt) {
     }
@@ -68,11 +89,18 @@ public final class OidcClient {
     private final Clock clock;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .followRedirects(HttpClient.Redirect.NEVER).build();
-    private final ConcurrentHashMap<String, Pending> pending = new ConcurrentHashMap<>();
+    private final Sealer sealer;
     private volatile Provider provider;
 
     public OidcClient(URI issuer, String clientId, String clientSecret, URI redirectUri, String scopes,
                       String orgClaim, Clock clock) {
+        this(issuer, clientId, clientSecret, redirectUri, scopes, orgClaim, Sealer.random(), clock);
+    }
+
+    /** With the sealer of the login cookie; replicas behind one URL share its key. */
+    public OidcClient(URI issuer, String clientId, String clientSecret, URI redirectUri, String scopes,
+                      String orgClaim, Sealer sealer, Clock clock) {
+        this.sealer = sealer;
         this.issuer = issuer;
         this.clientId = clientId;
         this.clientSecret = clientSecret;
@@ -82,15 +110,49 @@ public final class OidcClient {
         this.clock = clock;
     }
 
-    /** Starts a login that will come back to {@code returnTo} (a local path). */
+    /**
+     * Starts a login that will come back to {@code returnTo} (a local path). Nothing is kept here: the PKCE verifier,
+     * nonce, state and return target travel sealed in the login cookie, so unauthenticated {@code /login} requests
+     * cost no memory, whatever their number, and any replica can finish the sign-in.
+     */
     public Begin begin(String returnTo) throws OidcException {
+        return start(LOGIN_PURPOSE, safeReturn(returnTo), Map.of());
+    }
+
+    /**
+     * Starts a step-up through the identity provider (the OAuth step-up pattern of RFC 9470): a fresh authorization
+     * with {@code prompt=login}, {@code max_age=0} and the configured {@code acr_values}, so the provider
+     * authenticates the person again, with its own MFA. {@code payload} (base64url, no line breaks) comes back
+     * sealed with the result.
+     */
+    public Begin beginStepUp(String payload, String acrValues) throws OidcException {
+        Map<String, String> extra = new LinkedHashMap<>();
+        extra.put("prompt", "login");
+        extra.put("max_age", "0");
+        if (acrValues != null && !acrValues.isBlank()) {
+            extra.put("acr_values", acrValues);
+        }
+        return start(STEPUP_PURPOSE, payload, extra);
+    }
+
+    /** Whether {@code state} is the one of this sign-in cookie (a sign-in, not a step-up, is coming back). */
+    public boolean matchesLogin(String state, String loginCookie) {
+        return state != null && loginCookie != null && sealer.open(LOGIN_PURPOSE, loginCookie).map(Pending::parse)
+                .filter(p -> Tokens.same(state, p.state())).isPresent();
+    }
+
+    /** Whether this login cookie belongs to a step-up (not a sign-in). */
+    public boolean isStepUp(String loginCookie) {
+        return loginCookie != null && sealer.open(STEPUP_PURPOSE, loginCookie).isPresent();
+    }
+
+    private Begin start(String purpose, String payload, Map<String, String> extra) throws OidcException {
         Provider p = provider();
         Instant now = clock.instant();
-        pending.values().removeIf(x -> now.isAfter(x.createdAt().plus(LOGIN_TTL)));
         String state = Tokens.random();
         String verifier = Tokens.random();
         String nonce = Tokens.random();
-        pending.put(state, new Pending(verifier, nonce, safeReturn(returnTo), now));
+        String cookie = sealer.seal(purpose, new Pending(state, verifier, nonce, payload, now).text());
         Map<String, String> q = new LinkedHashMap<>();
         q.put("response_type", "code");
         q.put("client_id", clientId);
@@ -100,8 +162,37 @@ public final class OidcClient {
         q.put("nonce", nonce);
         q.put("code_challenge", s256(verifier));
         q.put("code_challenge_method", "S256");
+        q.putAll(extra);
         String sep = p.authorizationEndpoint().getRawQuery() == null ? "?" : "&";
-        return new Begin(state, URI.create(p.authorizationEndpoint() + sep + form(q)));
+        return new Begin(cookie, URI.create(p.authorizationEndpoint() + sep + form(q)));
+    }
+
+    /** A step-up's result: who authenticated, when and how, and the payload it was started with. */
+    public record StepUp(Identity identity, Instant startedAt, Instant authTime, String acr, List<String> amr,
+                         String payload) {
+    }
+
+    /** Finishes a step-up started by {@link #beginStepUp}; the caller checks auth_time, acr and amr. */
+    public StepUp completeStepUp(String state, String loginCookie, String code) throws OidcException {
+        Verified v = verify(STEPUP_PURPOSE, state, loginCookie, code);
+        JWTClaimsSet claims = v.claims();
+        Instant authTime;
+        try {
+            java.util.Date d = claims.getDateClaim("auth_time");
+            authTime = d == null ? null : d.toInstant();
+        } catch (java.text.ParseException e) {
+            authTime = null;
+        }
+        String acr;
+        List<String> amr;
+        try {
+            acr = claims.getStringClaim("acr");
+            List<String> a = claims.getStringListClaim("amr");
+            amr = a == null ? List.of() : List.copyOf(a);
+        } catch (java.text.ParseException e) {
+            throw new OidcException("the ID token's acr or amr is malformed");
+        }
+        return new StepUp(identity(claims), v.pending().createdAt(), authTime, acr, amr, v.pending().returnTo());
     }
 
     /** A login's result: who signed in and where they wanted to go. */
@@ -109,16 +200,26 @@ public final class OidcClient {
     }
 
     /**
-     * Finishes the login whose {@code state} came back on the callback and whose login cookie carried
-     * {@code cookieState}. The state is single use.
+     * Finishes the login whose {@code state} came back on the callback, with the login cookie this browser got from
+     * {@link #begin}. The callback clears the cookie, and the authorization code is single use at the identity
+     * provider (and bound to the cookie's PKCE verifier), so a replayed callback signs nobody in.
      */
-    public Completed complete(String state, String cookieState, String code) throws OidcException {
-        if (state == null || code == null || !Tokens.same(state, cookieState)) {
+    public Completed complete(String state, String loginCookie, String code) throws OidcException {
+        Verified v = verify(LOGIN_PURPOSE, state, loginCookie, code);
+        return new Completed(identity(v.claims()), v.pending().returnTo());
+    }
+
+    private record Verified(JWTClaimsSet claims, Pending pending) {
+    }
+
+    private Verified verify(String purpose, String state, String loginCookie, String code) throws OidcException {
+        Pending p = loginCookie == null ? null
+                : sealer.open(purpose, loginCookie).map(Pending::parse).orElse(null);
+        if (state == null || code == null || p == null || !Tokens.same(state, p.state())) {
             throw new OidcException("the sign-in response does not belong to this browser's sign-in");
         }
-        Pending p = pending.remove(state);
-        if (p == null || clock.instant().isAfter(p.createdAt().plus(LOGIN_TTL))) {
-            throw new OidcException("the sign-in expired or was already used; sign in again");
+        if (clock.instant().isAfter(p.createdAt().plus(LOGIN_TTL))) {
+            throw new OidcException("the sign-in expired; sign in again");
         }
         Provider prov = provider();
         Map<String, String> form = new LinkedHashMap<>();
@@ -162,6 +263,10 @@ public final class OidcClient {
         if (!p.nonce().equals(claims.getClaim("nonce"))) {
             throw new OidcException("the ID token's nonce does not match this sign-in");
         }
+        return new Verified(claims, p);
+    }
+
+    private Identity identity(JWTClaimsSet claims) throws OidcException {
         String subject = claims.getSubject();
         Object org = claims.getClaim(orgClaim);
         if (org instanceof List<?> list && list.size() == 1) {
@@ -172,8 +277,13 @@ public final class OidcClient {
         }
         Object email = claims.getClaim("email");
         Object name = claims.getClaim("name");
-        return new Completed(new Identity(subject, orgId, email instanceof String s ? s : null,
-                name instanceof String n ? n : null), p.returnTo());
+        String mail = email instanceof String s ? s : null;
+        String display = name instanceof String n ? n : null;
+        if (subject.length() > 256 || orgId.length() > 256 || (mail != null && mail.length() > 256)
+                || (display != null && display.length() > 256)) {
+            throw new OidcException("the ID token's subject, org, email or name is longer than 256 characters");
+        }
+        return new Identity(subject, orgId, mail, display);
     }
 
     private Provider provider() throws OidcException {
@@ -241,11 +351,39 @@ public final class OidcClient {
         return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
     }
 
-    /** Only local absolute paths, never another host ({@code //evil}, {@code /\evil}) or a scheme. */
-    static String safeReturn(String r) {
-        if (r == null || !r.startsWith("/") || r.startsWith("//") || r.startsWith("/\\") || r.contains("\r")
-                || r.contains("\n") || r.length() > 512) {
-            return "/queue";
+    /** Where a sign-in lands when the return target is missing or refused. */
+    public static final String DEFAULT_RETURN = "/queue";
+
+    /**
+     * The return target after sign-in, checked the way a browser's URL parser will read it: a path on this origin
+     * only. Browsers drop tab, CR and LF anywhere in a URL, strip leading and trailing spaces and control characters
+     * and read a backslash as a slash, so {@code /<TAB>/evil.example} becomes {@code //evil.example}, another host.
+     * Rather than predict every such rewrite, only the characters of a plain RFC 3986 path and query are accepted
+     * (no control character, space, backslash, quote or non-ASCII), it must start with exactly one slash, and it must
+     * resolve against a placeholder origin to that same origin. Anything else lands on {@link #DEFAULT_RETURN}.
+     */
+    public static String safeReturn(String r) {
+        if (r == null || r.isEmpty() || r.length() > 512 || r.charAt(0) != '/'
+                || (r.length() > 1 && (r.charAt(1) == '/' || r.charAt(1) == '\\'))) {
+            return DEFAULT_RETURN;
+        }
+        for (int i = 0; i < r.length(); i++) {
+            char c = r.charAt(i);
+            boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || "-._~!$&()*+,;=:@/?%".indexOf(c) >= 0;
+            if (!plain) {
+                return DEFAULT_RETURN;
+            }
+        }
+        try {
+            URI base = URI.create("https://approver.invalid");
+            URI resolved = base.resolve(r);
+            if (!"https".equals(resolved.getScheme()) || !"approver.invalid".equals(resolved.getHost())
+                    || resolved.getPort() != -1 || resolved.getRawUserInfo() != null) {
+                return DEFAULT_RETURN;
+            }
+        } catch (IllegalArgumentException e) {
+            return DEFAULT_RETURN;
         }
         return r;
     }

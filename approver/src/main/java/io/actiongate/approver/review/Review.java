@@ -27,7 +27,8 @@ public record Review(
         String waitingSince,
         String timeLeft,
         List<AttemptView> attempts,
-        List<Refusal> refusals) {
+        List<Refusal> refusals,
+        boolean conflictRefused) {
 
     /** What the issue asks every reviewer to read before approving. */
     public static final String CONSEQUENCES = "This will disclose the body above outside the private workspace. "
@@ -38,6 +39,17 @@ public record Review(
         attachments = List.copyOf(attachments);
         attempts = List.copyOf(attempts);
         refusals = List.copyOf(refusals);
+    }
+
+    /** A review that shows nothing of the action but its key, refused for {@code why}. */
+    public static Review nothing(String key, Refusal why) {
+        return new Review(key, null, null, "unknown", null, null, null, null, null, null, null, null, List.of(),
+                List.of(), null, null, null, null, List.of(), List.of(why), false);
+    }
+
+    /** Whether this is about another org's action: then the page must show nothing of it. */
+    public boolean hidden() {
+        return refusals.contains(Refusal.OTHER_ORG);
     }
 
     public boolean decidable() {

@@ -66,24 +66,30 @@ public final class ReviewBuilder {
         List<Refusal> refusals = new ArrayList<>();
         ActionProposal p = entry == null ? null : entry.proposal();
         Receipt r = entry == null ? null : entry.receipt();
+        // another org's action shows nothing at all, not even that it exists: the page reads as an unknown action
+        // (the audit log says OTHER_ORG); every org the key is known under is checked, receipt and proposals alike
+        if (entry != null && otherOrg(entry, who)) {
+            return Review.nothing(key, Refusal.OTHER_ORG);
+        }
+        if (entry != null && entry.frozenProposalUnknown()) {
+            return Review.nothing(key, Refusal.FROZEN_ACTION_UNKNOWN);
+        }
         if (p == null || r == null) {
             if (r != null && r.getStatus() != kind.status()) {
                 refusals.add(r.getStatus() == ReceiptStatus.EXPIRED ? Refusal.ACTION_EXPIRED : Refusal.NOT_WAITING);
             } else {
                 refusals.add(Refusal.UNKNOWN_ACTION);
             }
-            return new Review(key, null, null, r == null ? "unknown" : r.getStatus().name(),
-                    r == null ? null : r.getOrgId(), r == null ? null : r.getProvider(), null,
-                    r == null ? null : r.getOperation(), r == null ? null : r.getToolName(), null, null, null,
-                    List.of(), List.of(), null, r == null ? null : r.getActionDigest(), null, null,
-                    attempts(entry), refusals);
+            if (r == null) {
+                return Review.nothing(key, Refusal.UNKNOWN_ACTION);
+            }
+            return new Review(key, null, null, r.getStatus().name(), r.getOrgId(), r.getProvider(), null,
+                    r.getOperation(), r.getToolName(), null, null, null, List.of(), List.of(), null,
+                    r.getActionDigest(), null, null, attempts(entry), refusals, false);
         }
 
         if (r.getStatus() != kind.status()) {
             refusals.add(r.getStatus() == ReceiptStatus.EXPIRED ? Refusal.ACTION_EXPIRED : Refusal.NOT_WAITING);
-        }
-        if (entry.proposalReplaced()) {
-            refusals.add(Refusal.PROPOSAL_REPLACED);
         }
         String inputDigest = null;
         String actionDigest = null;
@@ -105,9 +111,7 @@ public final class ReviewBuilder {
                 || (r.getOrgId() != null && !r.getOrgId().equals(p.getOrgId()))) {
             refusals.add(Refusal.RECEIPT_MISMATCH);
         }
-        if (!ApproverPolicy.sameOrg(who.org(), p.getOrgId())) {
-            refusals.add(Refusal.OTHER_ORG);
-        } else if (!approvers.mayDecide(who.org(), who.subject(), p.getOrgId())) {
+        if (!approvers.mayDecide(who.org(), who.subject(), p.getOrgId())) {
             refusals.add(Refusal.NOT_AN_APPROVER);
         }
         String sender = senderAccounts.get(p.getProvider());
@@ -115,10 +119,8 @@ public final class ReviewBuilder {
             refusals.add(Refusal.SENDER_UNKNOWN);
         }
 
-        // what is shown is only what is known: another org's action shows nothing of its content
-        boolean mayRead = ApproverPolicy.sameOrg(who.org(), p.getOrgId());
         Review.Email email = null;
-        if (mayRead && "smtp".equals(p.getProvider()) && "send_email".equals(p.getOperation())) {
+        if ("smtp".equals(p.getProvider()) && "send_email".equals(p.getOperation())) {
             email = email(p.getInputJson());
             if (email == null) {
                 refusals.add(Refusal.INPUT_UNREADABLE);
@@ -131,12 +133,25 @@ public final class ReviewBuilder {
         }
         return new Review(key, p.getTaskId(), p.getToolCallId(), r.getStatus().name(), p.getOrgId(),
                 p.getProvider(), sender, p.getOperation(), p.getToolName(), email,
-                mayRead ? Visible.reveal(p.getInputJson()) : null,
-                mayRead ? Visible.reveal(p.getSummary()) : null,
-                mayRead ? sources(p) : List.of(),
-                mayRead ? attachments(p) : List.of(),
+                Visible.reveal(p.getInputJson()), Visible.reveal(p.getSummary()), sources(p), attachments(p),
                 inputDigest, actionDigest, waitingSince == null ? null : waitingSince.toString(), timeLeft,
-                attempts(entry), dedupe(refusals));
+                attempts(entry), dedupe(refusals), entry.conflictRefused());
+    }
+
+    /**
+     * Whether the action is another org's: by the gate's receipt when it names the org, otherwise by any proposal
+     * under the key (when in doubt, it is not shown).
+     */
+    private static boolean otherOrg(ActionBook.Entry entry, Identity who) {
+        if (entry.receipt() != null && entry.receipt().getOrgId() != null) {
+            return !ApproverPolicy.sameOrg(who.org(), entry.receipt().getOrgId());
+        }
+        return entry.candidates().stream().anyMatch(c -> !ApproverPolicy.sameOrg(who.org(), c.proposal().getOrgId()));
+    }
+
+    /** When the gate stops waiting for a decision on this receipt (its time plus the approval wait). */
+    public Instant deadline(Receipt r) {
+        return r.getUpdatedAt().plus(approvalWait);
     }
 
     private static List<Refusal> dedupe(List<Refusal> refusals) {

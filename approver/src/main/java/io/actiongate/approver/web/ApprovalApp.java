@@ -16,8 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +27,6 @@ import io.actiongate.approver.review.Refusal;
 import io.actiongate.approver.review.Review;
 import io.actiongate.approver.review.ReviewBuilder;
 import io.actiongate.approver.stepup.Passkeys;
-import io.actiongate.approver.stepup.StepUpException;
 import io.actiongate.approver.stepup.StepUpStore;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
@@ -44,48 +41,60 @@ import io.actiongate.key.ActionKey;
  * signs and publishes. Every refusal is one audit log line (logger {@code io.actiongate.approver.audit}) without
  * input bodies.
  */
-public final class ApprovalApp implements HttpHandler {
+public final class ApprovalApp implements ApproverHttpServer.App {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApprovalApp.class);
 
     public static final String SESSION_COOKIE = "__Host-ag_session";
     public static final String LOGIN_COOKIE = "__Host-ag_login";
+    /** A step-up through the identity provider in flight (sealed, SameSite=Lax: it must come back from the IdP). */
+    public static final String STEPUP_COOKIE = "__Host-ag_stepup";
     public static final String APPROVE_LABEL = "Approve this exact action for one dispatch attempt";
     public static final String CANCEL_LABEL = "Cancel \u2014 do not send";
 
     /** The dependencies the app serves from. */
     public record Deps(String origin, String rpId, ActionBook book, ReviewBuilder reviews, Sessions sessions,
                        Challenges challenges, OidcClient oidc, StepUpStore stepUps, Passkeys passkeys,
-                       DecisionSink decisions, Duration enrolWindow, Clock clock, BooleanSupplier ready) {
+                       DecisionSink decisions, Duration enrolWindow, Clock clock, BooleanSupplier ready,
+                       IdpStepUp idp) {
     }
 
     private final Deps d;
     private final PageKit kit = new PageKit();
     private final SignIn signIn;
     private final StepUpEnrolment enrolment;
+    private final StepUpCheck stepUpCheck;
     /** Actions this instance already published a decision for, by key, digest and kind. */
     private final ConcurrentHashMap<String, String> decided = new ConcurrentHashMap<>();
 
     public ApprovalApp(Deps deps) {
         this.d = deps;
         this.signIn = new SignIn(deps, kit);
-        this.enrolment = new StepUpEnrolment(deps, kit);
+        this.stepUpCheck = new StepUpCheck(deps);
+        this.enrolment = new StepUpEnrolment(deps, kit, stepUpCheck);
     }
 
     @Override
-    public void handle(HttpExchange http) throws IOException {
-        Exchange ex = new Exchange(http);
+    public void handle(Exchange ex) {
         try {
             route(ex);
+        } catch (Exchange.BodyException e) {
+            LOG.info("request {} {} refused: {}", ex.method(), PageKit.safe(ex.path()), e.getMessage());
+            answerFailure(ex, e.status(), "The request could not be read", e.getMessage());
         } catch (IOException | RuntimeException e) {
-            LOG.warn("request {} {} failed: {}", ex.method(), ex.path(), e.toString());
-            try {
-                ex.html(500, kit.message(null, "Something went wrong", null, "Nothing was published.", null));
-            } catch (IOException | RuntimeException ignored) {
-                // the response had started already
-            }
-        } finally {
-            ex.close();
+            LOG.warn("request {} {} failed: {}", ex.method(), PageKit.safe(ex.path()), e.toString());
+            answerFailure(ex, 500, "Something went wrong", null);
+        }
+    }
+
+    private void answerFailure(Exchange ex, int status, String title, String problem) {
+        if (ex.sent()) {
+            return; // the response had started already
+        }
+        try {
+            ex.html(status, kit.message(null, title, problem, "Nothing was published.", null));
+        } catch (IOException | RuntimeException ignored) {
+            // the connection is gone
         }
     }
 
@@ -94,16 +103,6 @@ public final class ApprovalApp implements HttpHandler {
         String method = ex.method();
         boolean get = method.equals("GET") || method.equals("HEAD");
         boolean post = method.equals("POST");
-        if (get && path.equals("/health/live")) {
-            ex.send(200, "text/plain; charset=utf-8", "ok\n".getBytes(StandardCharsets.UTF_8));
-            return;
-        }
-        if (get && path.equals("/health/ready")) {
-            boolean ok = d.ready().getAsBoolean();
-            ex.send(ok ? 200 : 503, "text/plain; charset=utf-8",
-                    (ok ? "ready\n" : "not ready\n").getBytes(StandardCharsets.UTF_8));
-            return;
-        }
         if (get && path.startsWith("/static/")) {
             String name = path.substring("/static/".length());
             byte[] body = Pages.staticFile(name);
@@ -120,10 +119,16 @@ public final class ApprovalApp implements HttpHandler {
             return;
         }
         if (get && path.equals("/oidc/callback")) {
-            signIn.callback(ex);
+            signIn.callback(ex, this);
             return;
         }
         Session session = d.sessions().find(ex.cookie(SESSION_COOKIE)).orElse(null);
+        if (session != null && d.sessions().needsSealing(session)) {
+            // the session lives sealed in its cookie: an extended one goes back (its changing values do not: they
+            // are in the shared state, so concurrent answers cannot overwrite each other's)
+            ex.beforeSend(() -> ex.setCookie(SESSION_COOKIE, d.sessions().seal(session), Exchange.SameSite.STRICT,
+                    -1));
+        }
         if (get && session == null) {
             ex.redirect("/login?return=" + java.net.URLEncoder.encode(path, StandardCharsets.UTF_8));
             return;
@@ -140,8 +145,8 @@ public final class ApprovalApp implements HttpHandler {
         if (get && (path.equals("/") || path.equals("/queue"))) {
             queue(ex, session);
         } else if (post && path.equals("/logout")) {
-            d.sessions().end(session.id());
-            ex.setCookie(SESSION_COOKIE + "=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0");
+            d.sessions().end(session);
+            ex.beforeSend(() -> ex.clearCookie(SESSION_COOKIE, Exchange.SameSite.STRICT));
             ex.html(200, kit.message(null, "Signed out", null, "You are signed out.",
                     PageKit.link("/login", "Sign in")));
         } else if (path.startsWith("/review/") || path.startsWith("/resolve/")) {
@@ -161,6 +166,8 @@ public final class ApprovalApp implements HttpHandler {
             }
         } else if (get && path.equals("/stepup")) {
             enrolment.page(ex, session, null, null, false);
+        } else if (post && path.equals("/stepup/confirm")) {
+            enrolment.confirmExisting(ex, session);
         } else if (post && path.equals("/stepup/passkey")) {
             enrolment.registerPasskey(ex, session);
         } else if (post && path.equals("/stepup/totp")) {
@@ -197,26 +204,75 @@ public final class ApprovalApp implements HttpHandler {
 
     // ---- queue ----------------------------------------------------------------------------------------------
 
+    /**
+     * The org's queue: waiting actions soonest deadline first with the time left, then the actions whose outcome is
+     * unknown; both filterable by tool and by requester (the proposal's principal), the choices being those present.
+     */
     private void queue(Exchange ex, Session s) throws IOException {
         Instant now = d.clock().instant();
         String org = s.identity().org();
-        List<Map<String, Object>> waiting = new ArrayList<>();
-        for (ActionBook.Entry e : d.book().byStatus(org, ReceiptStatus.WAITING_APPROVAL)) {
-            Review r = d.reviews().build(e.key(), e, s.identity(), ReviewBuilder.Kind.APPROVAL, now);
-            waiting.add(row(e, r.timeLeft()));
+        String toolFilter = blankToNull(ex.query("tool"));
+        String requesterFilter = blankToNull(ex.query("requester"));
+        java.util.SortedSet<String> tools = new java.util.TreeSet<>();
+        java.util.SortedSet<String> requesters = new java.util.TreeSet<>();
+        List<ActionBook.Entry> waitingEntries = d.book().byStatus(org, ReceiptStatus.WAITING_APPROVAL);
+        List<ActionBook.Entry> unknownEntries = d.book().byStatus(org, ReceiptStatus.UNKNOWN);
+        for (List<ActionBook.Entry> list : List.of(waitingEntries, unknownEntries)) {
+            for (ActionBook.Entry e : list) {
+                tools.add(tool(e));
+                requesters.add(requester(e));
+            }
         }
+        java.util.function.Predicate<ActionBook.Entry> shown = e -> (toolFilter == null || toolFilter.equals(tool(e)))
+                && (requesterFilter == null || requesterFilter.equals(requester(e)));
+        List<Map<String, Object>> waiting = new ArrayList<>();
+        waitingEntries.stream().filter(shown)
+                .sorted(java.util.Comparator.comparing((ActionBook.Entry e) -> d.reviews().deadline(e.receipt()))
+                        .thenComparing(ActionBook.Entry::key))
+                .forEach(e -> {
+                    Instant deadline = d.reviews().deadline(e.receipt());
+                    Map<String, Object> row = row(e, ReviewBuilder.human(Duration.between(now, deadline)));
+                    row.put("deadline", deadline.toString());
+                    row.put("urgent", Duration.between(now, deadline).compareTo(Duration.ofMinutes(15)) < 0);
+                    waiting.add(row);
+                });
         List<Map<String, Object>> unknown = new ArrayList<>();
-        for (ActionBook.Entry e : d.book().byStatus(org, ReceiptStatus.UNKNOWN)) {
+        unknownEntries.stream().filter(shown).forEach(e -> {
             Map<String, Object> row = row(e, null);
             row.put("attempts", e.receipt().getAttempts().size());
             unknown.add(row);
-        }
+        });
         Map<String, Object> m = kit.base(s, "Queue");
         m.put("waiting", waiting);
         m.put("hasWaiting", !waiting.isEmpty());
         m.put("unknown", unknown);
         m.put("hasUnknown", !unknown.isEmpty());
+        m.put("tools", options(tools, toolFilter));
+        m.put("requesters", options(requesters, requesterFilter));
+        m.put("filtered", toolFilter != null || requesterFilter != null);
         ex.html(200, kit.pages.render("queue", m));
+    }
+
+    private static String blankToNull(String v) {
+        return v == null || v.isBlank() ? null : v;
+    }
+
+    private static List<Map<String, Object>> options(java.util.SortedSet<String> values, String selected) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (String v : values) {
+            out.add(Map.of("value", v, "selected", v.equals(selected)));
+        }
+        return out;
+    }
+
+    private static String tool(ActionBook.Entry e) {
+        return e.receipt().getProvider() + " / " + e.receipt().getToolName();
+    }
+
+    /** Who the action was requested for: the frozen proposal's principal ("unknown" before it is read). */
+    private static String requester(ActionBook.Entry e) {
+        io.actiongate.avro.ActionProposal p = e.proposal();
+        return p == null ? "unknown" : p.getPrincipalId();
     }
 
     private static Map<String, Object> row(ActionBook.Entry e, String timeLeft) {
@@ -225,7 +281,8 @@ public final class ApprovalApp implements HttpHandler {
         row.put("key", e.key());
         row.put("taskId", k.taskId());
         row.put("toolCallId", k.toolCallId());
-        row.put("tool", e.receipt().getProvider() + " / " + e.receipt().getToolName());
+        row.put("tool", tool(e));
+        row.put("requester", requester(e));
         row.put("since", e.receipt().getUpdatedAt().toString());
         row.put("timeLeft", timeLeft);
         return row;
@@ -257,10 +314,17 @@ public final class ApprovalApp implements HttpHandler {
             m.put("challenge", c.id());
             m.put("challengeExpiry", c.expiresAt().toString());
             m.put("rpId", d.rpId());
-            m.put("credentials", d.stepUps().passkeys(org, subject).stream().map(StepUpStore.Passkey::id)
-                    .collect(Collectors.joining(",")));
-            m.put("hasTotp", d.stepUps().hasTotp(org, subject));
-            m.put("hasStepUp", d.stepUps().hasAny(org, subject));
+            if (d.idp().enabled()) {
+                m.put("credentials", "");
+                m.put("hasTotp", false);
+                m.put("hasStepUp", true);
+                m.put("idpStepUp", true);
+            } else {
+                m.put("credentials", d.stepUps().passkeys(org, subject).stream().map(StepUpStore.Passkey::id)
+                        .collect(Collectors.joining(",")));
+                m.put("hasTotp", d.stepUps().hasTotp(org, subject));
+                m.put("hasStepUp", d.stepUps().hasAny(org, subject));
+            }
             m.put("buttons", approval
                     ? List.of(button("APPROVE", "approve", APPROVE_LABEL, true),
                               button("REJECT", "cancel", CANCEL_LABEL, false))
@@ -285,12 +349,17 @@ public final class ApprovalApp implements HttpHandler {
         all.add(extra);
         return new Review(r.key(), r.taskId(), r.toolCallId(), r.status(), r.org(), r.provider(), r.senderAccount(),
                 r.operation(), r.toolName(), r.email(), r.inputJson(), r.summary(), r.sources(), r.attachments(),
-                r.inputDigest(), r.actionDigest(), r.waitingSince(), r.timeLeft(), r.attempts(), all);
+                r.inputDigest(), r.actionDigest(), r.waitingSince(), r.timeLeft(), r.attempts(), all,
+                r.conflictRefused());
     }
 
     private void decide(Exchange ex, Session s, String key, ReviewBuilder.Kind kind, String path) throws IOException {
         String decisionField = ex.field("decision");
         DecisionType type = parseType(decisionField, kind);
+        if (d.idp().enabled() && type != null && type != DecisionType.REJECT) {
+            startIdpStepUp(ex, s, key, kind, type, path);
+            return;
+        }
         // the challenge is consumed first, so that whatever happens next this form can never post again
         Challenges.Consumed consumed = d.challenges().consume(ex.field("challenge"), s.id(), s.identity().subject(),
                 key);
@@ -313,24 +382,120 @@ public final class ApprovalApp implements HttpHandler {
         }
         String authMethod = "oidc";
         if (type != DecisionType.REJECT) {
-            String org = s.identity().org();
-            String subject = s.identity().subject();
-            if (d.stepUps().locked(org, subject, d.clock().instant())) {
-                refuse(ex, s, key, review.actionDigest(), Refusal.STEP_UP_LOCKED, path);
+            StepUpCheck.Result stepUp = stepUpCheck.verify(ex, s, consumed.challenge().id());
+            if (!stepUp.ok()) {
+                refuse(ex, s, key, review.actionDigest(), switch (stepUp.outcome()) {
+                    case LOCKED -> Refusal.STEP_UP_LOCKED;
+                    case NONE_OFFERED -> Refusal.STEP_UP_REQUIRED;
+                    default -> Refusal.STEP_UP_FAILED;
+                }, path);
                 return;
             }
-            String method = stepUp(ex, s, consumed.challenge());
-            if (method == null || method.startsWith("!")) {
-                if (method != null) {
-                    d.stepUps().recordFailure(org, subject, d.clock().instant());
-                }
-                refuse(ex, s, key, review.actionDigest(),
-                        method == null ? Refusal.STEP_UP_REQUIRED : Refusal.STEP_UP_FAILED, path);
-                return;
-            }
-            authMethod = method;
+            authMethod = stepUp.method();
         }
-        String decisionId = "apr-" + sha256Hex(consumed.challenge().id()).substring(0, 32);
+        publish(ex, s, key, kind, type, review, consumed.challenge(), authMethod, path);
+    }
+
+    /** The review's step-up through the identity provider: the challenge is checked now and consumed on return. */
+    private void startIdpStepUp(Exchange ex, Session s, String key, ReviewBuilder.Kind kind, DecisionType type,
+                                String path) throws IOException {
+        String challengeId = ex.field("challenge");
+        Challenges.Consumed peek = d.challenges().peek(challengeId, s.id(), s.identity().subject(), key);
+        if (!peek.ok()) {
+            refuse(ex, s, key, null, peek.refusal(), path);
+            return;
+        }
+        Review review = build(key, s, kind);
+        if (!review.decidable()) {
+            refuse(ex, s, key, review.actionDigest(), review.refusals().get(0), path);
+            return;
+        }
+        if (!review.actionDigest().equals(peek.challenge().actionDigest())) {
+            refuse(ex, s, key, review.actionDigest(), Refusal.CHALLENGE_MISMATCH, path);
+            return;
+        }
+        String payload = Tokens.b64(JSON.writeValueAsBytes(new PendingStepUp(s.id(), s.identity().subject(),
+                s.identity().org(), challengeId, key, kind.name(), type.name(), path)));
+        try {
+            OidcClient.Begin begin = d.oidc().beginStepUp(payload, d.idp().acrParameter());
+            ex.setCookie(STEPUP_COOKIE, begin.loginCookie(), Exchange.SameSite.LAX, 600);
+            PageKit.AUDIT.info("step-up at the identity provider started action={} action_digest={} subject={} "
+                    + "org={} remote={}", key, review.actionDigest(), PageKit.safe(s.identity().subject()),
+                    PageKit.safe(s.identity().org()), ex.remote());
+            // a page of our own, not a redirect: CSP form-action 'self' would block a form post redirected elsewhere
+            ex.html(200, kit.pages.render("to-idp", Map.of("url", begin.authorizationUrl().toString())));
+        } catch (io.actiongate.approver.oidc.OidcException e) {
+            LOG.warn("step-up cannot start: {}", e.getMessage());
+            refuse(ex, s, key, review.actionDigest(), Refusal.STEP_UP_FAILED, path);
+        }
+    }
+
+    /** What a step-up at the identity provider carries there and back (sealed in its cookie). */
+    record PendingStepUp(String sessionId, String subject, String org, String challenge, String key, String kind,
+                         String type, String path) {
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * {@code /oidc/callback} of a step-up: the new ID token must be the session's person, authenticated again just
+     * now with the required strength; then the review's challenge is consumed and the decision published as for a
+     * local step-up. The session cookie is SameSite=Strict and does not come back from the identity provider; the
+     * sealed step-up cookie names the session, and a signed-out session decides nothing.
+     */
+    void finishIdpStepUp(Exchange ex) throws IOException {
+        String cookie = ex.cookie(STEPUP_COOKIE);
+        ex.clearCookie(STEPUP_COOKIE, Exchange.SameSite.LAX);
+        OidcClient.StepUp r;
+        PendingStepUp p;
+        try {
+            r = d.oidc().completeStepUp(ex.query("state"), cookie, ex.query("code"));
+            p = JSON.readValue(Tokens.unb64(r.payload()), PendingStepUp.class);
+        } catch (io.actiongate.approver.oidc.OidcException | IOException | RuntimeException e) {
+            PageKit.AUDIT.info("refused step-up at the identity provider: {} remote={}", PageKit.safe(e.getMessage()),
+                    ex.remote());
+            ex.html(401, kit.message(null, "Nothing was published", "The identity provider's step-up did not "
+                    + "verify. Nothing was published.", null, PageKit.link("/queue", "Back to the queue")));
+            return;
+        }
+        Session s = Session.transientFor(p.sessionId(), r.identity(), d.clock().instant());
+        ReviewBuilder.Kind kind = ReviewBuilder.Kind.valueOf(p.kind());
+        DecisionType type = DecisionType.valueOf(p.type());
+        if (!r.identity().subject().equals(p.subject()) || !r.identity().org().equals(p.org())) {
+            refuse(ex, s, p.key(), null, Refusal.STEP_UP_FAILED, p.path());
+            return;
+        }
+        if (d.sessions().signedOut(p.sessionId())) {
+            refuse(ex, s, p.key(), null, Refusal.SESSION_INVALID, p.path());
+            return;
+        }
+        Refusal weak = d.idp().check(r, d.clock().instant());
+        if (weak != null) {
+            refuse(ex, s, p.key(), null, weak, p.path());
+            return;
+        }
+        Challenges.Consumed consumed = d.challenges().consume(p.challenge(), p.sessionId(), p.subject(), p.key());
+        if (!consumed.ok()) {
+            refuse(ex, s, p.key(), null, consumed.refusal(), p.path());
+            return;
+        }
+        Review review = build(p.key(), s, kind);
+        if (!review.decidable()) {
+            refuse(ex, s, p.key(), review.actionDigest(), review.refusals().get(0), p.path());
+            return;
+        }
+        if (!review.actionDigest().equals(consumed.challenge().actionDigest())) {
+            refuse(ex, s, p.key(), review.actionDigest(), Refusal.CHALLENGE_MISMATCH, p.path());
+            return;
+        }
+        publish(ex, s, p.key(), kind, type, review, consumed.challenge(), "oidc+idp-stepup", p.path());
+    }
+
+    private void publish(Exchange ex, Session s, String key, ReviewBuilder.Kind kind, DecisionType type,
+                         Review review, Challenges.Challenge challenge, String authMethod, String path)
+            throws IOException {
+        String decisionId = "apr-" + sha256Hex(challenge.id()).substring(0, 32);
         if (decided.putIfAbsent(decidedKey(key, review.actionDigest(), kind), decisionId) != null) {
             refuse(ex, s, key, review.actionDigest(), Refusal.ALREADY_DECIDED, path);
             return;
@@ -376,43 +541,6 @@ public final class ApprovalApp implements HttpHandler {
             case "RESOLVE_NO_EFFECT" -> kind == ReviewBuilder.Kind.RESOLUTION ? DecisionType.RESOLVE_NO_EFFECT : null;
             default -> null;
         };
-    }
-
-    /**
-     * The step-up over this review's challenge: the auth method when it verifies, null when none was offered, or a
-     * string starting with {@code !} when one was offered and failed.
-     */
-    private String stepUp(Exchange ex, Session s, Challenges.Challenge c) throws IOException {
-        String org = s.identity().org();
-        String subject = s.identity().subject();
-        String credentialId = ex.field("webauthn_id");
-        if (credentialId != null && !credentialId.isBlank()) {
-            StepUpStore.Passkey pk = d.stepUps().passkey(org, subject, credentialId).orElse(null);
-            byte[] challengeBytes = Tokens.unb64(c.id());
-            byte[] id = Tokens.unb64(credentialId);
-            byte[] clientData = Tokens.unb64(ex.field("webauthn_client_data"));
-            byte[] authData = Tokens.unb64(ex.field("webauthn_authenticator_data"));
-            byte[] signature = Tokens.unb64(ex.field("webauthn_signature"));
-            String uh = ex.field("webauthn_user_handle");
-            byte[] userHandle = uh == null || uh.isBlank() ? null : Tokens.unb64(uh);
-            if (pk == null || id == null || clientData == null || authData == null || signature == null) {
-                return "!passkey";
-            }
-            try {
-                long counter = d.passkeys().verify(pk.record(), challengeBytes, id, userHandle, authData, clientData,
-                        signature);
-                pk.record().setCounter(counter);
-                return "oidc+webauthn";
-            } catch (StepUpException e) {
-                LOG.info("step-up failed for subject {}: {}", PageKit.safe(subject), e.getMessage());
-                return "!passkey";
-            }
-        }
-        String totp = ex.field("totp");
-        if (totp != null && !totp.isBlank()) {
-            return d.stepUps().useTotp(org, subject, totp, d.clock().instant()) ? "oidc+totp" : "!totp";
-        }
-        return null;
     }
 
     private void refuse(Exchange ex, Session s, String key, String digest, Refusal r, String path) throws IOException {

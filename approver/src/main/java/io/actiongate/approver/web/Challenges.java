@@ -1,18 +1,24 @@
 package io.actiongate.approver.web;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.actiongate.approver.review.Refusal;
+import io.actiongate.approver.state.SharedState;
 
 /**
- * Single-use review challenges. Each review page gets a fresh 256-bit challenge bound to the session, the subject,
- * the action key and the {@code action_digest} shown, expiring after a short time. The same bytes are the WebAuthn
- * challenge of the step-up, so the authenticator signs this one review. {@link #consume} removes the challenge
- * atomically before anything else happens: a replayed form, a double click or a second tab posting the same form finds
- * nothing.
+ * Single-use review challenges, in the {@link SharedState} every replica reads. Each review page gets a fresh
+ * 256-bit challenge bound to the session, the subject, the action key and the {@code action_digest} shown, expiring
+ * after a short time. The same bytes are the WebAuthn challenge of the step-up, so the authenticator signs this one
+ * review, and the decision id is derived from it, so the gate's deployment-wide single use of decision ids backs
+ * this one. {@link #consume} claims the challenge before anything else happens, on whichever replica the form
+ * arrives: a replayed form, a double click or a second tab posting the same form, to this replica or another,
+ * finds it used.
  */
 public final class Challenges {
 
@@ -28,29 +34,59 @@ public final class Challenges {
         }
     }
 
-    private final ConcurrentHashMap<String, Challenge> challenges = new ConcurrentHashMap<>();
+    /** As stored (JSON without a time module: epoch milliseconds). */
+    record Stored(String id, String sessionId, String subject, String actionKey, String actionDigest,
+                  long expiresAtMillis) {
+        static Stored of(Challenge c) {
+            return new Stored(c.id(), c.sessionId(), c.subject(), c.actionKey(), c.actionDigest(),
+                    c.expiresAt().toEpochMilli());
+        }
+
+        Challenge challenge() {
+            return new Challenge(id, sessionId, subject, actionKey, actionDigest, Instant.ofEpochMilli(expiresAtMillis));
+        }
+    }
+
+    private static final String ISSUED = "challenge/";
+    private static final String USED = "challenge-used/";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final SharedState state;
     private final Duration ttl;
     private final Clock clock;
 
-    public Challenges(Duration ttl, Clock clock) {
+    public Challenges(SharedState state, Duration ttl, Clock clock) {
+        this.state = state;
         this.ttl = ttl;
         this.clock = clock;
     }
 
     public Challenge issue(String sessionId, String subject, String actionKey, String actionDigest) {
-        sweep();
         Challenge c = new Challenge(Tokens.random(), sessionId, subject, actionKey, actionDigest,
                 clock.instant().plus(ttl));
-        challenges.put(c.id(), c);
+        try {
+            state.compareAndSet(ISSUED + c.id(), 0, JSON.writeValueAsBytes(Stored.of(c)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return c;
     }
 
     /**
-     * Removes the challenge {@code id} and checks that it belongs to this session, subject and action and has not
-     * expired. Whatever the result, the challenge can never be used again.
+     * Claims the challenge {@code id} and checks that it belongs to this session, subject and action and has not
+     * expired. Whatever the result, the challenge can never be used again, on any replica.
      */
     public Consumed consume(String id, String sessionId, String subject, String actionKey) {
-        Challenge c = id == null ? null : challenges.remove(id);
+        if (id == null || id.isBlank() || id.length() > 64 || !state.claim(USED + id)) {
+            return new Consumed(null, Refusal.CHALLENGE_UNKNOWN);
+        }
+        Challenge c = state.get(ISSUED + id).map(v -> {
+            try {
+                return JSON.readValue(v.value(), Stored.class).challenge();
+            } catch (IOException e) {
+                return null;
+            }
+        }).orElse(null);
         if (c == null) {
             return new Consumed(null, Refusal.CHALLENGE_UNKNOWN);
         }
@@ -66,13 +102,60 @@ public final class Challenges {
         return new Consumed(c, null);
     }
 
-    /** Forgets challenges expired for longer than their lifetime (kept that long to say "expired", not "unknown"). */
+    /**
+     * Checks the challenge like {@link #consume} without using it (a step-up through the identity provider consumes
+     * it when the person comes back).
+     */
+    public Consumed peek(String id, String sessionId, String subject, String actionKey) {
+        if (id == null || id.isBlank() || id.length() > 64 || state.get(USED + id).isPresent()) {
+            return new Consumed(null, Refusal.CHALLENGE_UNKNOWN);
+        }
+        Challenge c = state.get(ISSUED + id).map(v -> {
+            try {
+                return JSON.readValue(v.value(), Stored.class).challenge();
+            } catch (IOException e) {
+                return null;
+            }
+        }).orElse(null);
+        if (c == null || !Tokens.same(c.sessionId(), sessionId) || !c.subject().equals(subject)) {
+            return new Consumed(c, Refusal.CHALLENGE_UNKNOWN);
+        }
+        if (!c.actionKey().equals(actionKey)) {
+            return new Consumed(c, Refusal.CHALLENGE_MISMATCH);
+        }
+        if (!clock.instant().isBefore(c.expiresAt())) {
+            return new Consumed(c, Refusal.CHALLENGE_EXPIRED);
+        }
+        return new Consumed(c, null);
+    }
+
+    /**
+     * Forgets challenges expired for longer than their lifetime (kept that long to say "expired", not "unknown"),
+     * with their use marks. A used mark outlives its challenge only until the next sweep.
+     */
     public void sweep() {
         Instant now = clock.instant();
-        challenges.values().removeIf(c -> now.isAfter(c.expiresAt().plus(ttl)));
+        for (String key : state.keys(ISSUED)) {
+            Challenge c = state.get(key).map(v -> {
+                try {
+                    return JSON.readValue(v.value(), Stored.class).challenge();
+                } catch (IOException e) {
+                    return null;
+                }
+            }).orElse(null);
+            if (c == null || now.isAfter(c.expiresAt().plus(ttl))) {
+                state.forget(key);
+                state.forget(USED + key.substring(ISSUED.length()));
+            }
+        }
+        for (String used : state.keys(USED)) {
+            if (state.get(ISSUED + used.substring(USED.length())).isEmpty()) {
+                state.forget(used);
+            }
+        }
     }
 
     public int size() {
-        return challenges.size();
+        return state.keys(ISSUED).size();
     }
 }

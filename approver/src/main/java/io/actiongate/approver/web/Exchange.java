@@ -1,142 +1,190 @@
 package io.actiongate.approver.web;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.URLDecoder;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
-import com.sun.net.httpserver.HttpExchange;
+import org.eclipse.jetty.http.HttpCookie;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.FormFields;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
 
 /**
- * One request and its response, with the security headers every answer carries: a strict Content-Security-Policy
- * (scripts and styles only from this origin, no inline script, no framing), no caching, no referrer to other sites,
- * no sniffing.
+ * One request and its response on Jetty, with the security headers every answer carries: a strict
+ * Content-Security-Policy (scripts and styles only from this origin, no inline script, no framing), no caching, no
+ * referrer to other sites, no sniffing. Cookies, query and form parsing are Jetty's; a form body must arrive within
+ * the body deadline and stay under 64 KiB and 64 fields.
  */
 public final class Exchange {
 
     public static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
             + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
     private static final int MAX_FORM_BYTES = 64 * 1024;
+    private static final int MAX_FORM_FIELDS = 64;
 
-    private final HttpExchange http;
-    private Map<String, String> form;
+    /** A cookie's SameSite mode. */
+    public enum SameSite { STRICT, LAX }
 
-    Exchange(HttpExchange http) {
-        this.http = http;
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private final long bodyTimeoutMs;
+    private Fields query;
+    private Fields form;
+    private boolean sent;
+    private Runnable beforeSend;
+
+    Exchange(Request request, Response response, Callback callback, long bodyTimeoutMs) {
+        this.request = request;
+        this.response = response;
+        this.callback = callback;
+        this.bodyTimeoutMs = bodyTimeoutMs;
     }
 
     public String method() {
-        return http.getRequestMethod();
+        return request.getMethod();
     }
 
     public String path() {
-        return http.getRequestURI().getRawPath();
+        String p = request.getHttpURI().getPath();
+        return p == null ? "/" : p;
     }
 
     public String header(String name) {
-        return http.getRequestHeaders().getFirst(name);
+        return request.getHeaders().get(name);
     }
 
     public String remote() {
-        return http.getRemoteAddress() == null ? "?" : http.getRemoteAddress().getAddress().getHostAddress();
+        String r = Request.getRemoteAddr(request);
+        return r == null ? "?" : r;
     }
 
     /** A query parameter (first value), decoded. */
     public String query(String name) {
-        return parse(http.getRequestURI().getRawQuery()).get(name);
+        if (query == null) {
+            try {
+                query = Request.extractQueryParameters(request, StandardCharsets.UTF_8);
+            } catch (RuntimeException e) {
+                query = Fields.EMPTY; // a malformed query: every parameter is absent
+            }
+        }
+        return query.getValue(name);
     }
 
     public String cookie(String name) {
-        List<String> headers = http.getRequestHeaders().get("Cookie");
-        if (headers == null) {
-            return null;
-        }
-        for (String h : headers) {
-            for (String part : h.split(";")) {
-                int eq = part.indexOf('=');
-                if (eq > 0 && part.substring(0, eq).strip().equals(name)) {
-                    return part.substring(eq + 1).strip();
-                }
+        List<HttpCookie> cookies = Request.getCookies(request);
+        for (HttpCookie c : cookies) {
+            if (c.getName().equals(name)) {
+                return c.getValue();
             }
         }
         return null;
     }
 
-    /** The url-encoded form body (first value per name); at most 64 KiB. */
-    public Map<String, String> form() throws IOException {
+    /** The url-encoded form body (first value per name), read within the body deadline. */
+    public Fields form() throws IOException {
         if (form == null) {
             String type = header("Content-Type");
-            if (type == null
-                    || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/x-www-form-urlencoded")) {
-                form = Map.of();
+            if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/x-www-form-urlencoded")) {
+                form = Fields.EMPTY;
                 return form;
             }
-            try (InputStream in = http.getRequestBody()) {
-                byte[] body = in.readNBytes(MAX_FORM_BYTES + 1);
-                if (body.length > MAX_FORM_BYTES) {
-                    throw new IOException("form too large");
-                }
-                form = parse(new String(body, StandardCharsets.UTF_8));
+            try {
+                form = FormFields.from(request, StandardCharsets.UTF_8, MAX_FORM_FIELDS, MAX_FORM_BYTES)
+                        .get(bodyTimeoutMs, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                throw new BodyException(408, "the form did not arrive in time");
+            } catch (ExecutionException e) {
+                throw new BodyException(413, "the form is too large or malformed");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
             }
         }
         return form;
     }
 
     public String field(String name) throws IOException {
-        return form().get(name);
+        return form().getValue(name);
     }
 
-    static Map<String, String> parse(String raw) {
-        Map<String, String> m = new HashMap<>();
-        if (raw == null || raw.isEmpty()) {
-            return m;
+    /** A request body that was too slow, too large or malformed: answered with its status, nothing else done. */
+    public static final class BodyException extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final int status;
+
+        BodyException(int status, String message) {
+            super(message);
+            this.status = status;
         }
-        for (String pair : raw.split("&")) {
-            int eq = pair.indexOf('=');
-            String k = eq < 0 ? pair : pair.substring(0, eq);
-            String v = eq < 0 ? "" : pair.substring(eq + 1);
-            try {
-                m.putIfAbsent(URLDecoder.decode(k, StandardCharsets.UTF_8),
-                        URLDecoder.decode(v, StandardCharsets.UTF_8));
-            } catch (IllegalArgumentException e) {
-                // a malformed escape: the field is absent
-            }
+
+        public int status() {
+            return status;
         }
-        return m;
     }
 
-    public void setCookie(String value) {
-        http.getResponseHeaders().add("Set-Cookie", value);
+    /** Sets a {@code Path=/; HttpOnly; Secure} cookie (the {@code __Host-} prefix rules); maxAge -1 for a session. */
+    public void setCookie(String name, String value, SameSite sameSite, long maxAgeSeconds) {
+        HttpCookie.Builder b = HttpCookie.build(name, value).path("/").httpOnly(true).secure(true)
+                .sameSite(sameSite == SameSite.STRICT ? HttpCookie.SameSite.STRICT : HttpCookie.SameSite.LAX);
+        if (maxAgeSeconds >= 0) {
+            b.maxAge(maxAgeSeconds);
+        }
+        Response.addCookie(response, b.build());
+    }
+
+    public void clearCookie(String name, SameSite sameSite) {
+        setCookie(name, "", sameSite, 0);
     }
 
     private void securityHeaders() {
-        var h = http.getResponseHeaders();
-        h.set("Content-Security-Policy", CSP);
-        h.set("X-Frame-Options", "DENY");
-        h.set("X-Content-Type-Options", "nosniff");
+        HttpFields.Mutable h = response.getHeaders();
+        h.put("Content-Security-Policy", CSP);
+        h.put("X-Frame-Options", "DENY");
+        h.put("X-Content-Type-Options", "nosniff");
         // not no-referrer: under it browsers send "Origin: null" on form posts, and the origin check needs the origin
-        h.set("Referrer-Policy", "same-origin");
-        h.set("Cross-Origin-Opener-Policy", "same-origin");
-        h.set("Cross-Origin-Resource-Policy", "same-origin");
-        h.set("Permissions-Policy", "publickey-credentials-get=(self), publickey-credentials-create=(self)");
-        h.set("Cache-Control", "no-store");
+        h.put("Referrer-Policy", "same-origin");
+        h.put("Cross-Origin-Opener-Policy", "same-origin");
+        h.put("Cross-Origin-Resource-Policy", "same-origin");
+        h.put("Permissions-Policy", "publickey-credentials-get=(self), publickey-credentials-create=(self)");
+        h.put(new HttpField(HttpHeader.CACHE_CONTROL, "no-store"));
+    }
+
+    /** Runs once just before the response is sent (the session cookie is sealed again then). */
+    public void beforeSend(Runnable r) {
+        beforeSend = r;
+    }
+
+    public boolean sent() {
+        return sent;
     }
 
     public void send(int status, String contentType, byte[] body) throws IOException {
+        if (sent) {
+            throw new IllegalStateException("response already sent");
+        }
+        sent = true;
+        Runnable hook = beforeSend;
+        beforeSend = null;
+        if (hook != null) {
+            hook.run();
+        }
         securityHeaders();
-        http.getResponseHeaders().set("Content-Type", contentType);
-        if (method().equals("HEAD")) {
-            http.sendResponseHeaders(status, -1);
-            return;
-        }
-        http.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        try (OutputStream out = http.getResponseBody()) {
-            out.write(body);
-        }
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        boolean head = method().equals("HEAD");
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, (long) body.length);
+        response.write(true, head ? ByteBuffer.allocate(0) : ByteBuffer.wrap(body), callback);
     }
 
     public void html(int status, String html) throws IOException {
@@ -144,11 +192,15 @@ public final class Exchange {
     }
 
     public void redirect(String location) throws IOException {
-        http.getResponseHeaders().set("Location", location);
+        response.getHeaders().put(HttpHeader.LOCATION, location);
         send(303, "text/plain; charset=utf-8", new byte[0]);
     }
 
-    void close() {
-        http.close();
+    /** After the app: a request nothing answered is failed, so the connection never hangs. */
+    void finish() {
+        if (!sent) {
+            sent = true;
+            callback.failed(new IllegalStateException("no response"));
+        }
     }
 }

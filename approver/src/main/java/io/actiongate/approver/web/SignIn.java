@@ -28,8 +28,7 @@ final class SignIn {
     void login(Exchange ex) throws IOException {
         try {
             OidcClient.Begin begin = d.oidc().begin(ex.query("return"));
-            ex.setCookie(ApprovalApp.LOGIN_COOKIE + "=" + begin.state()
-                    + "; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=600");
+            ex.setCookie(ApprovalApp.LOGIN_COOKIE, begin.loginCookie(), Exchange.SameSite.LAX, 600);
             ex.redirect(begin.authorizationUrl().toString());
         } catch (OidcException e) {
             LOG.warn("sign-in cannot start: {}", e.getMessage());
@@ -37,8 +36,13 @@ final class SignIn {
         }
     }
 
-    void callback(Exchange ex) throws IOException {
-        ex.setCookie(ApprovalApp.LOGIN_COOKIE + "=; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=0");
+    void callback(Exchange ex, ApprovalApp app) throws IOException {
+        if (ex.query("error") == null && d.oidc().isStepUp(ex.cookie(ApprovalApp.STEPUP_COOKIE))
+                && !d.oidc().matchesLogin(ex.query("state"), ex.cookie(ApprovalApp.LOGIN_COOKIE))) {
+            app.finishIdpStepUp(ex);
+            return;
+        }
+        ex.clearCookie(ApprovalApp.LOGIN_COOKIE, Exchange.SameSite.LAX);
         if (ex.query("error") != null) {
             PageKit.AUDIT.info("refused sign-in: the identity provider answered error={} remote={}",
                     PageKit.safe(ex.query("error")), ex.remote());
@@ -50,7 +54,7 @@ final class SignIn {
             OidcClient.Completed done = d.oidc().complete(ex.query("state"), ex.cookie(ApprovalApp.LOGIN_COOKIE),
                     ex.query("code"));
             Session s = d.sessions().create(done.identity());
-            ex.setCookie(ApprovalApp.SESSION_COOKIE + "=" + s.id() + "; Path=/; HttpOnly; Secure; SameSite=Strict");
+            ex.setCookie(ApprovalApp.SESSION_COOKIE, d.sessions().seal(s), Exchange.SameSite.STRICT, -1);
             PageKit.AUDIT.info("signed in subject={} org={} remote={}", PageKit.safe(done.identity().subject()),
                     PageKit.safe(done.identity().org()), ex.remote());
             // a page of our own, not a redirect: the SameSite=Strict cookie is sent on the navigation it starts

@@ -58,7 +58,7 @@
         set(form, 'webauthn_authenticator_data', b64u(r.authenticatorData));
         set(form, 'webauthn_signature', b64u(r.signature));
         set(form, 'webauthn_user_handle', r.userHandle ? b64u(r.userHandle) : '');
-        set(form, 'decision', button.value);
+        if (button.name) { set(form, button.name, button.value); }
         form.submit();
       }).catch(function (e) {
         busy = false;
@@ -93,6 +93,8 @@
   document.addEventListener('DOMContentLoaded', function () {
     var decide = document.getElementById('decide');
     if (decide) { setupDecide(decide); }
+    var confirm = document.getElementById('confirm-factor');
+    if (confirm) { setupDecide(confirm); }
     var register = document.getElementById('register');
     if (register) { setupRegister(register); }
   });

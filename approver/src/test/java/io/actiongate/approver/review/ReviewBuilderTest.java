@@ -55,19 +55,52 @@ class ReviewBuilderTest {
     }
 
     @Test
-    void shouldRefuseWhenTheProposalShownIsNotTheFrozenAction() {
+    void shouldShowTheFrozenOriginalAfterAConflictingProposalWasRefusedAndStillLetItBeDecided() {
         ActionProposal frozen = Fixtures.email("T-1", "c-1");
         ActionBook book = bookWith(frozen);
-        // a proposal under the same key with another body arrives after the receipt
+        // a proposal under the same ids with another body arrives after the receipt: the gate refuses it
         ActionProposal altered = Fixtures.email("T-1", "c-1", "demo",
                 Fixtures.emailInput(Fixtures.TO, Fixtures.SUBJECT, "Forward the customer list."), Fixtures.SUMMARY);
         book.proposal("T-1/c-1", altered);
 
         Review r = review(book, ALICE);
 
-        assertThat(r.decidable()).isFalse();
-        assertThat(r.refusals()).contains(Refusal.PROPOSAL_REPLACED, Refusal.INPUT_DIGEST_MISMATCH,
-                Refusal.ACTION_DIGEST_MISMATCH);
+        assertThat(r.decidable()).isTrue();
+        assertThat(r.conflictRefused()).isTrue();
+        assertThat(r.email().body()).isEqualTo(Fixtures.BODY);
+        assertThat(r.actionDigest()).isEqualTo(Fixtures.waiting(frozen, NOW).getActionDigest());
+    }
+
+    @Test
+    void shouldShowTheProposalTheReceiptFrozeWhicheverArrivedFirst() {
+        ActionProposal first = Fixtures.email("T-1", "c-1");
+        ActionProposal second = Fixtures.email("T-1", "c-1", "demo",
+                Fixtures.emailInput(Fixtures.TO, Fixtures.SUBJECT, "Forward the customer list."), Fixtures.SUMMARY);
+        // on different partitions the approver may read the conflicting one first; the gate's receipt decides
+        ActionBook book = new ActionBook();
+        book.proposal("T-1/c-1", second);
+        book.proposal("T-1/c-1", first);
+        book.receipt("T-1/c-1", Fixtures.waiting(first, NOW));
+
+        Review r = review(book, ALICE);
+
+        assertThat(r.decidable()).isTrue();
+        assertThat(r.conflictRefused()).isTrue();
+        assertThat(r.email().body()).isEqualTo(Fixtures.BODY);
+        assertThat(book.get("T-1/c-1").orElseThrow().candidates()).as("only the frozen one is kept").hasSize(1);
+    }
+
+    @Test
+    void shouldKeepABoundedNumberOfProposalsPerKeyBeforeTheReceipt() {
+        ActionBook book = new ActionBook();
+        for (int i = 0; i < ActionBook.MAX_CANDIDATES + 20; i++) {
+            book.proposal("T-1/c-1", Fixtures.email("T-1", "c-1", "demo",
+                    Fixtures.emailInput(Fixtures.TO, "s" + i, Fixtures.BODY), Fixtures.SUMMARY));
+        }
+
+        ActionBook.Entry e = book.get("T-1/c-1").orElseThrow();
+        assertThat(e.candidates()).hasSize(ActionBook.MAX_CANDIDATES);
+        assertThat(e.conflictRefused()).isTrue();
     }
 
     @Test
@@ -83,13 +116,18 @@ class ReviewBuilderTest {
     }
 
     @Test
-    void shouldRefuseWhenOnlyTheSummaryDiffersFromTheFrozenAction() {
+    void shouldShowNothingWhenOnlyAProposalOtherThanTheFrozenOneIsKnown() {
         ActionProposal p = Fixtures.email("T-1", "c-1");
         ActionBook book = new ActionBook();
         book.receipt("T-1/c-1", Fixtures.waiting(p, NOW));
         book.proposal("T-1/c-1", ActionProposal.newBuilder(p).setSummary("Harmless note to self").build());
 
-        assertThat(review(book, ALICE).refusals()).containsExactly(Refusal.ACTION_DIGEST_MISMATCH);
+        Review r = review(book, ALICE);
+
+        assertThat(r.refusals()).containsExactly(Refusal.FROZEN_ACTION_UNKNOWN);
+        assertThat(r.summary()).isNull();
+        assertThat(r.email()).isNull();
+        assertThat(r.inputJson()).isNull();
     }
 
     @Test
@@ -98,9 +136,49 @@ class ReviewBuilderTest {
                 new Identity("mallory", "other-org", null, null));
 
         assertThat(r.refusals()).containsExactly(Refusal.OTHER_ORG);
+        assertNothingShown(r);
+    }
+
+    @Test
+    void shouldShowNoAttemptsOrgToolOrStatusOfAnotherOrgsUnknownAction() {
+        ActionProposal p = Fixtures.email("T-1", "c-1");
+        ActionBook book = new ActionBook();
+        book.receipt("T-1/c-1", io.actiongate.avro.Receipt.newBuilder(Fixtures.receipt(p, ReceiptStatus.UNKNOWN,
+                NOW)).setAttempts(List.of(io.actiongate.avro.AttemptSummary.newBuilder().setAttempt(1)
+                .setStatus(io.actiongate.avro.OutcomeStatus.UNKNOWN).setDispatched(true).setHttpStatus(null)
+                .setErrorCode("RESPONSE_TIMEOUT").setStartedAt(NOW).setFinishedAt(NOW).build())).build());
+        book.reconciliation("T-1/c-1", io.actiongate.avro.Reconciliation.newBuilder().setTaskId("T-1")
+                .setToolCallId("c-1").setAttempt(1).setVerdict(io.actiongate.avro.Verdict.STILL_UNKNOWN)
+                .setEvidence("mailbox of the demo org").setLookups(3).setCheckedAt(NOW).build());
+        Identity mallory = new Identity("mallory", "other-org", null, null);
+
+        for (ReviewBuilder.Kind kind : ReviewBuilder.Kind.values()) {
+            Review withoutProposal = builder.build("T-1/c-1", book.get("T-1/c-1").get(), mallory, kind, NOW);
+            assertThat(withoutProposal.refusals()).containsExactly(Refusal.OTHER_ORG);
+            assertNothingShown(withoutProposal);
+        }
+        book.proposal("T-1/c-1", p);
+        assertNothingShown(builder.build("T-1/c-1", book.get("T-1/c-1").get(), mallory,
+                ReviewBuilder.Kind.RESOLUTION, NOW));
+        assertThat(Refusal.OTHER_ORG.message()).as("reads as an unknown action")
+                .isEqualTo(Refusal.UNKNOWN_ACTION.message());
+        assertThat(Refusal.OTHER_ORG.shownName()).isEqualTo("UNKNOWN_ACTION");
+    }
+
+    private static void assertNothingShown(Review r) {
+        assertThat(r.decidable()).isFalse();
         assertThat(r.email()).isNull();
         assertThat(r.inputJson()).isNull();
         assertThat(r.summary()).isNull();
+        assertThat(r.attempts()).isEmpty();
+        assertThat(r.sources()).isEmpty();
+        assertThat(r.org()).isNull();
+        assertThat(r.toolName()).isNull();
+        assertThat(r.provider()).isNull();
+        assertThat(r.operation()).isNull();
+        assertThat(r.actionDigest()).isNull();
+        assertThat(r.status()).isEqualTo("unknown");
+        assertThat(r.timeLeft()).isNull();
     }
 
     @Test

@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import com.sun.net.httpserver.HttpHandler;
-
 import io.actiongate.approver.TestIdp;
 import io.actiongate.approver.book.ActionBook;
 import io.actiongate.approver.decision.DecisionPublisher;
@@ -20,6 +18,8 @@ import io.actiongate.approver.oidc.OidcClient;
 import io.actiongate.approver.review.ApproverPolicy;
 import io.actiongate.approver.review.ReviewBuilder;
 import io.actiongate.approver.stepup.Passkeys;
+import io.actiongate.approver.state.LocalState;
+import io.actiongate.approver.state.SharedState;
 import io.actiongate.approver.stepup.StepUpStore;
 import io.actiongate.avro.Decision;
 
@@ -30,14 +30,28 @@ public final class AppHarness implements AutoCloseable {
     public final MutableClock clock = new MutableClock(Instant.now());
     public final List<Decision> published = new CopyOnWriteArrayList<>();
     public final KeyPair keys;
+    public final SharedState state;
+    public final Sealer sealer = Sealer.random();
     public final String origin;
     private final ApproverHttpServer server;
-    private volatile HttpHandler app;
+    private volatile ApprovalApp app;
 
     public AppHarness(TestIdp idp) throws Exception {
+        this(idp, new LocalState());
+    }
+
+    /** On the given shared state (two harnesses on one state are two replicas). */
+    public AppHarness(TestIdp idp, SharedState state) throws Exception {
+        this(idp, state, IdpStepUp.LOCAL);
+    }
+
+    /** With the given step-up mode. */
+    public AppHarness(TestIdp idp, SharedState state, IdpStepUp stepUp) throws Exception {
+        this.state = state;
         keys = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
         SigningKey key = SigningKey.of("approver-test", keys.getPrivate());
-        server = new ApproverHttpServer("127.0.0.1", 0, ex -> app.handle(ex)).start();
+        server = new ApproverHttpServer("127.0.0.1", 0, HttpLimits.DEFAULTS, () -> true, ex -> app.handle(ex))
+                .start();
         origin = "http://localhost:" + server.port();
         DecisionSink sink = (r, now) -> {
             Decision d = DecisionPublisher.signed(r, key, Duration.ofMinutes(10), now);
@@ -45,13 +59,13 @@ public final class AppHarness implements AutoCloseable {
             return d;
         };
         OidcClient oidc = new OidcClient(URI.create(idp.issuer()), TestIdp.CLIENT_ID, null,
-                URI.create(origin + "/oidc/callback"), "openid email", "org", clock);
+                URI.create(origin + "/oidc/callback"), "openid email", "org", sealer, clock);
         app = new ApprovalApp(new ApprovalApp.Deps(origin, "localhost", book,
                 new ReviewBuilder(new ApproverPolicy(List.of()), Map.of("smtp", "assistant@example.com"),
                         Duration.ofMinutes(30)),
-                new Sessions(Duration.ofMinutes(15), Duration.ofHours(8), clock),
-                new Challenges(Duration.ofMinutes(5), clock), oidc, new StepUpStore(),
-                new Passkeys(origin, "localhost"), sink, Duration.ofMinutes(5), clock, () -> true));
+                new Sessions(state, sealer, Duration.ofMinutes(15), Duration.ofHours(8), clock),
+                new Challenges(state, Duration.ofMinutes(5), clock), oidc, new StepUpStore(state, sealer),
+                new Passkeys(origin, "localhost"), sink, Duration.ofMinutes(5), clock, () -> true, stepUp));
     }
 
     public String url(String path) {

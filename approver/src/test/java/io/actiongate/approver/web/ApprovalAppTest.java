@@ -272,9 +272,13 @@ class ApprovalAppTest {
         WebClient mallory = new WebClient();
         signIn(mallory, "mallory-sub", "acme", "mallory@acme.example");
         String page = mallory.get(app.url("/review/T-1/email-1")).body();
+        String unknown = mallory.get(app.url("/review/T-404/none")).body();
 
-        assertThat(page).contains("belongs to another organisation").doesNotContain(Fixtures.BODY)
-                .doesNotContain("id=\"approve\"");
+        // nothing at all: the page is the one of a key that does not exist
+        assertThat(page.replace("T-1/email-1", "KEY")).isEqualTo(unknown.replace("T-404/none", "KEY"));
+        assertThat(page).doesNotContain(Fixtures.BODY).doesNotContain("id=\"approve\"").doesNotContain("send_email")
+                .doesNotContain("smtp").doesNotContain("WAITING_APPROVAL").doesNotContain("OTHER_ORG")
+                .doesNotContain(Digests.actionDigest(FrozenAction.of(email)));
         assertThat(WebClient.input(page, "challenge")).isNull();
 
         // a challenge stolen from Alice's page does not help: it is bound to her session
@@ -289,19 +293,173 @@ class ApprovalAppTest {
     }
 
     @Test
-    void shouldPublishNothingWhenTheProposalChangesAfterTheReviewOpened() throws Exception {
+    void shouldKeepShowingAndDecidingTheFrozenOriginalAfterAConflictingProposal() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
+        byte[] secret = enrolTotp(browser);
         String page = browser.get(app.url("/review/T-1/email-1")).body();
+        // a conflicting proposal under the same ids: the gate refuses it and keeps waiting on the original
         app.book.proposal("T-1/email-1", Fixtures.email("T-1", "email-1", "demo",
                 Fixtures.emailInput("partner@example.com", Fixtures.SUBJECT, "The whole customer list."),
                 Fixtures.SUMMARY));
 
-        HttpResponse<String> r = browser.post(app.url("/review/T-1/email-1"), app.origin, form(page, "REJECT"));
+        String reopened = browser.get(app.url("/review/T-1/email-1")).body();
+        assertThat(WebClient.text(reopened, "recipient")).isEqualTo(Fixtures.TO);
+        assertThat(WebClient.text(reopened, "body")).isEqualTo(Fixtures.BODY);
+        assertThat(reopened).doesNotContain("The whole customer list.").doesNotContain("partner@example.com")
+                .contains("id=\"conflict-refused\"", "A conflicting proposal under the same ids was refused",
+                        "id=\"approve\"");
 
-        assertThat(r.statusCode()).isEqualTo(409);
-        assertThat(r.body()).contains("different proposal was published under this action key");
-        assertThat(app.published).isEmpty();
-        assertThat(browser.get(app.url("/review/T-1/email-1")).body()).doesNotContain("id=\"approve\"");
+        // the form opened before the conflict still decides the original
+        Map<String, String> f = form(page, "APPROVE");
+        f.put("totp", code(secret));
+        HttpResponse<String> r = browser.post(app.url("/review/T-1/email-1"), app.origin, f);
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(app.published).singleElement().satisfies(d ->
+                assertThat(d.getActionDigest()).isEqualTo(Digests.actionDigest(FrozenAction.of(email))));
+    }
+
+    @Test
+    void shouldNeverLandOnAnotherOriginAfterSignIn() throws Exception {
+        for (String attack : new String[] {"/\t/evil.example/x", "/\\evil.example", "//evil.example",
+                "/\n/evil.example", " /queue", "https://evil.example/", "/queue\"><script>", "/%09/../x\u0000"}) {
+            WebClient who = new WebClient();
+            idp.nextSignIn("alice-sub", "demo", "alice@example.com");
+            HttpResponse<String> r = who.follow(app.url("/login?return="
+                    + java.net.URLEncoder.encode(attack, java.nio.charset.StandardCharsets.UTF_8)));
+            assertThat(r.body()).as(attack).contains("Signed in")
+                    .contains("<meta http-equiv=\"refresh\" content=\"0;url=/queue\">");
+        }
+        WebClient who = new WebClient();
+        idp.nextSignIn("alice-sub", "demo", "alice@example.com");
+        assertThat(who.follow(app.url("/login?return=/review/T-1/email-1")).body())
+                .contains("content=\"0;url=/review/T-1/email-1\"");
+    }
+
+    @Test
+    void shouldKeepNoPendingSignInInTheServiceAndRefuseAnAlteredLoginCookie() throws Exception {
+        HttpResponse<String> toIdp = browser.get(app.url("/login"));
+        String cookie = browser.cookie(ApprovalApp.LOGIN_COOKIE);
+        assertThat(cookie).as("the pending sign-in travels sealed in the cookie").hasSizeLessThan(1024);
+        assertThat(cookie).doesNotContain("queue");
+
+        String authorize = toIdp.headers().firstValue("Location").orElseThrow();
+        WebClient forger = new WebClient();
+        forger.get(app.url("/login"));
+        // another browser's cookie, or this one altered, does not finish this browser's sign-in
+        String flipped = (cookie.charAt(5) == 'A' ? "B" : "A");
+        for (String bad : new String[] {forger.cookie(ApprovalApp.LOGIN_COOKIE),
+                cookie.substring(0, 5) + flipped + cookie.substring(6)}) {
+            WebClient attacker = new WebClient();
+            attacker.setCookie(ApprovalApp.LOGIN_COOKIE, bad);
+            HttpResponse<String> callback = attacker.follow(authorize);
+            assertThat(callback.statusCode()).isEqualTo(401);
+            assertThat(attacker.cookie(ApprovalApp.SESSION_COOKIE)).isNull();
+        }
+    }
+
+    @Test
+    void shouldNotLetAFreshSignInReplaceOrAddAStepUpFactor() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        byte[] victims = enrolTotp(browser);
+
+        // whoever can complete an IdP sign-in as Alice, fresh, within the enrolment window
+        WebClient attacker = new WebClient();
+        signIn(attacker, "alice-sub", "demo", "alice@example.com");
+        String stepup = attacker.get(app.url("/stepup")).body();
+        assertThat(stepup).contains("id=\"confirm-factor\"").doesNotContain("id=\"totp-begin\"")
+                .doesNotContain("id=\"register\"");
+        String csrf = WebClient.input(stepup, "csrf");
+
+        HttpResponse<String> newTotp = attacker.post(app.url("/stepup/totp"), app.origin, Map.of("csrf", csrf));
+        HttpResponse<String> passkey = attacker.post(app.url("/stepup/passkey"), app.origin, Map.of("csrf", csrf,
+                "attestation_object", "AAAA", "client_data", "AAAA"));
+
+        assertThat(newTotp.statusCode()).isEqualTo(400);
+        assertThat(newTotp.body()).contains("needs a step-up with one you already have")
+                .doesNotContain("id=\"totp-secret\"");
+        assertThat(passkey.statusCode()).isEqualTo(400);
+        assertThat(passkey.body()).contains("needs a step-up with one you already have");
+        assertThat(app.book.get("T-1/email-1")).isPresent();
+        // the attacker's session cannot approve, and Alice's own app still works
+        String page = attacker.get(app.url("/review/T-1/email-1")).body();
+        Map<String, String> f = form(page, "APPROVE");
+        f.put("totp", "123456".equals(code(victims)) ? "654321" : "123456");
+        assertThat(attacker.post(app.url("/review/T-1/email-1"), app.origin, f).statusCode()).isEqualTo(409);
+        String alices = browser.get(app.url("/review/T-1/email-1")).body();
+        Map<String, String> g = form(alices, "APPROVE");
+        g.put("totp", code(victims));
+        assertThat(browser.post(app.url("/review/T-1/email-1"), app.origin, g).statusCode()).isEqualTo(200);
+        assertThat(app.published).singleElement().satisfies(d -> assertThat(d.getAuthMethod()).isEqualTo("oidc+totp"));
+    }
+
+    @Test
+    void shouldReplaceTheOneTimeCodeAppOnlyAfterAStepUpWithTheOldOne() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        byte[] old = enrolTotp(browser);
+        String stepup = browser.get(app.url("/stepup")).body();
+        String csrf = WebClient.input(stepup, "csrf");
+        String wrong = "123456".equals(code(old)) ? "654321" : "123456";
+
+        HttpResponse<String> refused = browser.post(app.url("/stepup/confirm"), app.origin,
+                Map.of("csrf", csrf, "totp", wrong));
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(browser.post(app.url("/stepup/totp"), app.origin, Map.of("csrf", csrf)).body())
+                .doesNotContain("id=\"totp-secret\"");
+
+        HttpResponse<String> confirmed = browser.post(app.url("/stepup/confirm"), app.origin,
+                Map.of("csrf", csrf, "totp", code(old)));
+        assertThat(confirmed.body()).contains("You may add or replace a factor now.");
+        String pending = browser.post(app.url("/stepup/totp"), app.origin, Map.of("csrf", csrf)).body();
+        byte[] replacement = Totp.unbase32(WebClient.text(pending, "totp-secret"));
+        app.clock.advance(Duration.ofSeconds(30));
+        assertThat(browser.post(app.url("/stepup/totp/confirm"), app.origin,
+                Map.of("csrf", csrf, "totp", code(replacement))).body()).contains("One-time code app set up.");
+        app.clock.advance(Duration.ofSeconds(30));
+
+        String page = browser.get(app.url("/review/T-1/email-1")).body();
+        Map<String, String> f = form(page, "APPROVE");
+        f.put("totp", code(old));
+        assertThat(browser.post(app.url("/review/T-1/email-1"), app.origin, f).statusCode())
+                .as("the replaced app's codes are refused").isEqualTo(409);
+        String again = browser.get(app.url("/review/T-1/email-1")).body();
+        Map<String, String> g = form(again, "APPROVE");
+        g.put("totp", code(replacement));
+        assertThat(browser.post(app.url("/review/T-1/email-1"), app.origin, g).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldCloseEnrolmentAgainAfterTheConfirmationWindow() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        byte[] old = enrolTotp(browser);
+        String csrf = WebClient.input(browser.get(app.url("/stepup")).body(), "csrf");
+        browser.post(app.url("/stepup/confirm"), app.origin, Map.of("csrf", csrf, "totp", code(old)));
+        app.clock.advance(Duration.ofMinutes(5).plusSeconds(1));
+
+        HttpResponse<String> late = browser.post(app.url("/stepup/totp"), app.origin, Map.of("csrf", csrf));
+
+        assertThat(late.statusCode()).isEqualTo(400);
+        assertThat(late.body()).doesNotContain("id=\"totp-secret\"");
+    }
+
+    @Test
+    void shouldKeepAPendingEnrolmentWhenAConcurrentAnswerCarriesAnOlderSessionCookie() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        String before = browser.cookie(ApprovalApp.SESSION_COOKIE);
+        String csrf = WebClient.input(browser.get(app.url("/stepup")).body(), "csrf");
+        String pending = browser.post(app.url("/stepup/totp"), app.origin, Map.of("csrf", csrf)).body();
+        byte[] secret = Totp.unbase32(WebClient.text(pending, "totp-secret"));
+
+        // the page's favicon request left with the older cookie, and its answer arrives last
+        WebClient favicon = new WebClient();
+        favicon.setCookie(ApprovalApp.SESSION_COOKIE, before);
+        favicon.get(app.url("/favicon.ico"));
+        String last = favicon.cookie(ApprovalApp.SESSION_COOKIE);
+        browser.setCookie(ApprovalApp.SESSION_COOKIE, last == null ? before : last);
+
+        String done = browser.post(app.url("/stepup/totp/confirm"), app.origin,
+                Map.of("csrf", csrf, "totp", code(secret))).body();
+        assertThat(done).contains("One-time code app set up.");
     }
 
     @Test
@@ -332,6 +490,40 @@ class ApprovalAppTest {
 
         assertThat(queue.indexOf("/review/T-0/email-0")).isPositive().isLessThan(queue.indexOf("/review/T-1/email-1"));
         assertThat(queue).doesNotContain("T-9").contains("min").contains("left");
+    }
+
+    @Test
+    void shouldSortTheQueueByDeadlineWithTimeLeftAndFilterByToolAndRequester() throws Exception {
+        ActionProposal soon = ActionProposal.newBuilder(Fixtures.email("T-0", "email-0")).setPrincipalId("user-9")
+                .build();
+        app.book.proposal("T-0/email-0", soon);
+        app.book.receipt("T-0/email-0", Fixtures.waiting(soon, app.clock.instant().minus(Duration.ofMinutes(25))));
+        ActionProposal hook = ActionProposal.newBuilder(Fixtures.email("T-5", "hook-5")).setProvider("webhook")
+                .setToolName("post_update").setOperation("post_update").build();
+        app.book.proposal("T-5/hook-5", hook);
+        app.book.receipt("T-5/hook-5", Fixtures.waiting(hook, app.clock.instant().minus(Duration.ofMinutes(10))));
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+
+        String all = browser.get(app.url("/queue")).body();
+        // approval wait 30 min: T-0 has 5 min left, T-5 20, T-1 30
+        assertThat(all.indexOf("/review/T-0/email-0")).isPositive().isLessThan(all.indexOf("/review/T-5/hook-5"));
+        assertThat(all.indexOf("/review/T-5/hook-5")).isLessThan(all.indexOf("/review/T-1/email-1"));
+        // (receipt times are milliseconds: a few hundred microseconds less than the full minute may be left)
+        assertThat(all).containsPattern("(4 min 59|5 min 0) s left").containsPattern("(19 min 59|20 min 0) s left");
+        assertThat(all).contains("class=\"urgent\"",
+                "<label for=\"filter-tool\">", "<label for=\"filter-requester\">", "data-label=\"Time left\"",
+                "<option value=\"webhook / post_update\">", "<option value=\"user-9\">");
+
+        String byTool = browser.get(app.url("/queue?tool=webhook+%2F+post_update")).body();
+        assertThat(byTool).contains("/review/T-5/hook-5").doesNotContain("/review/T-0/email-0")
+                .doesNotContain("/review/T-1/email-1").contains("<option value=\"webhook / post_update\" selected>");
+        String byRequester = browser.get(app.url("/queue?requester=user-9")).body();
+        assertThat(byRequester).contains("/review/T-0/email-0").doesNotContain("/review/T-5/hook-5")
+                .doesNotContain("/review/T-1/email-1");
+        String none = browser.get(app.url("/queue?requester=nobody")).body();
+        assertThat(none).contains("Nothing is waiting that matches the filter.");
+        String css = browser.get(app.url("/static/approver.css")).body();
+        assertThat(css).contains("@media (max-width: 40rem)", "td::before");
     }
 
     @Test

@@ -13,7 +13,9 @@ import io.actiongate.approver.review.Refusal;
 class ChallengesAndSessionsTest {
 
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T22:00:00Z"));
-    private final Challenges challenges = new Challenges(Duration.ofMinutes(5), clock);
+    private final io.actiongate.approver.state.SharedState state = new io.actiongate.approver.state.LocalState();
+    private final Challenges challenges = new Challenges(state, Duration.ofMinutes(5), clock);
+    private final Sealer sealer = Sealer.random();
 
     @Test
     void shouldConsumeAChallengeOnlyOnce() {
@@ -51,21 +53,64 @@ class ChallengesAndSessionsTest {
     }
 
     @Test
+    void shouldForgetExpiredChallengesAndTheirUseMarks() {
+        Challenges.Challenge used = challenges.issue("s1", "alice", "T-1/c-1", "sha256:aa");
+        challenges.consume(used.id(), "s1", "alice", "T-1/c-1");
+        challenges.issue("s1", "alice", "T-1/c-1", "sha256:aa");
+        assertThat(challenges.size()).isEqualTo(2);
+
+        clock.advance(Duration.ofMinutes(10).plusSeconds(1));
+        challenges.sweep();
+
+        assertThat(challenges.size()).isZero();
+        assertThat(state.keys("")).isEmpty();
+        assertThat(challenges.consume(used.id(), "s1", "alice", "T-1/c-1").ok()).isFalse();
+    }
+
+    @Test
     void shouldEndSessionsWhenIdleOrTooOld() {
-        Sessions sessions = new Sessions(Duration.ofMinutes(15), Duration.ofHours(1), clock);
+        Sessions sessions = new Sessions(state, sealer, Duration.ofMinutes(15), Duration.ofHours(1), clock);
         Identity alice = new Identity("alice", "demo", null, null);
-        Session idle = sessions.create(alice);
+        String idle = sessions.seal(sessions.create(alice));
         Session busy = sessions.create(alice);
+        String busyCookie = sessions.seal(busy);
 
         for (int i = 0; i < 4; i++) {
             clock.advance(Duration.ofMinutes(14));
-            assertThat(sessions.find(busy.id())).isPresent();
+            Session found = sessions.find(busyCookie).orElseThrow();
+            busyCookie = sessions.seal(found); // every answer carries the touched session again
         }
-        assertThat(sessions.find(idle.id())).as("idle for 56 min").isEmpty();
+        assertThat(sessions.find(idle)).as("idle for 56 min").isEmpty();
         clock.advance(Duration.ofMinutes(5));
-        assertThat(sessions.find(busy.id())).as("older than the maximum").isEmpty();
+        assertThat(sessions.find(busyCookie)).as("older than the maximum").isEmpty();
         assertThat(sessions.find(null)).isEmpty();
         assertThat(sessions.find("forged")).isEmpty();
-        assertThat(busy.csrf()).isNotEqualTo(idle.csrf()).hasSizeGreaterThanOrEqualTo(43);
+        assertThat(busy.csrf()).hasSizeGreaterThanOrEqualTo(43);
+    }
+
+    @Test
+    void shouldOpenASessionOnEveryReplicaSharingTheKeyAndEndItEverywhereAtSignOut() {
+        Sessions replicaA = new Sessions(state, sealer, Duration.ofMinutes(15), Duration.ofHours(8), clock);
+        Sessions replicaB = new Sessions(state, sealer, Duration.ofMinutes(15), Duration.ofHours(8), clock);
+        Sessions otherKey = new Sessions(state, Sealer.random(), Duration.ofMinutes(15), Duration.ofHours(8), clock);
+        Session s = replicaA.create(new Identity("alice", "demo", "alice@example.com", "Alice"));
+        String cookie = replicaA.seal(s);
+
+        assertThat(replicaB.find(cookie)).get().satisfies(x -> {
+            assertThat(x.identity().subject()).isEqualTo("alice");
+            assertThat(x.csrf()).isEqualTo(s.csrf());
+        });
+        assertThat(otherKey.find(cookie)).as("another key opens nothing").isEmpty();
+        char c = cookie.charAt(cookie.length() - 3);
+        String tampered = cookie.substring(0, cookie.length() - 3) + (c == 'A' ? 'B' : 'A')
+                + cookie.substring(cookie.length() - 2);
+        assertThat(replicaB.find(tampered)).isEmpty();
+
+        replicaA.end(s);
+
+        assertThat(replicaB.find(cookie)).as("a copy of the cookie after sign-out").isEmpty();
+        clock.advance(Duration.ofHours(9));
+        replicaB.sweep();
+        assertThat(state.keys("session-ended/")).isEmpty();
     }
 }

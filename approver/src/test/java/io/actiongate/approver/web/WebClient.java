@@ -78,6 +78,10 @@ public final class WebClient {
         return cookies.get(name);
     }
 
+    public void setCookie(String name, String value) {
+        cookies.put(name, value);
+    }
+
     public void dropCookie(String name) {
         cookies.remove(name);
     }

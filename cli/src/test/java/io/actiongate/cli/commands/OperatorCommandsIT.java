@@ -97,6 +97,35 @@ class OperatorCommandsIT {
     }
 
     @Test
+    void approverResetFactorsShouldEmptyAPersonsFactorsEverywhereAndLeaveAnAuditRecord() throws Exception {
+        String topic = io.actiongate.approver.state.KafkaState.defaultTopic(prefix);
+        try (var state = new io.actiongate.approver.state.KafkaState(KAFKA.bootstrapServers(), Map.of(), topic)) {
+            assertThat(state.awaitCaughtUp(Duration.ofSeconds(30))).isTrue();
+            var store = new io.actiongate.approver.stepup.StepUpStore(state,
+                    io.actiongate.approver.web.Sealer.random());
+            assertThat(store.setTotp("acme", "bob", new byte[20], 1, true)).isTrue();
+        }
+
+        Cli.Result reset = Cli.run(kafkaArgs("approver", "reset-factors", "--org", "acme", "--subject", "bob",
+                "--reason", "lost phone"));
+        Cli.Result missing = Cli.run(kafkaArgs("approver", "reset-factors", "--org", "acme"));
+
+        assertThat(reset.exitCode()).as(reset.err()).isZero();
+        assertThat(reset.out()).contains("reset the step-up factors of bob in acme", "audit record audit/reset-factors/");
+        assertThat(missing.exitCode()).isNotZero();
+        assertThat(missing.err()).contains("--subject");
+        try (var state = new io.actiongate.approver.state.KafkaState(KAFKA.bootstrapServers(), Map.of(), topic)) {
+            assertThat(state.awaitCaughtUp(Duration.ofSeconds(30))).isTrue();
+            assertThat(new io.actiongate.approver.stepup.StepUpStore(state,
+                    io.actiongate.approver.web.Sealer.random()).hasAny("acme", "bob")).isFalse();
+            List<String> audits = state.keys("audit/reset-factors/");
+            assertThat(audits).singleElement().satisfies(k -> assertThat(new String(state.get(k).orElseThrow()
+                    .value(), java.nio.charset.StandardCharsets.UTF_8)).contains("\"subject\":\"bob\"",
+                    "\"reason\":\"lost phone\"", "\"had_factors\":true"));
+        }
+    }
+
+    @Test
     void policyPutAndDeleteShouldPublishDecodableRecordsAndTombstones() throws Exception {
         Path file = dir.resolve("policy.json");
         Files.writeString(file, """

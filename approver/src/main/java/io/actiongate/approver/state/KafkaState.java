@@ -1,0 +1,331 @@
+package io.actiongate.approver.state;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.actiongate.approver.web.Tokens;
+
+/**
+ * {@link SharedState} on the compacted topic {@code {prefix}approver-state}, of the approval service alone, read
+ * from the beginning by every replica. Everything goes to partition 0, so the topic is one total order that every
+ * replica applies the same way: a compare-and-set record takes effect only if the key is at its expected version
+ * when the log reaches it, a claim only if the key was not claimed before. A writer waits until its own reader has
+ * applied its record and then knows whether it won. So two replicas that accept the same one-time code, or consume
+ * the same challenge, at the same instant cannot both succeed.
+ *
+ * <p>Compaction keeps the latest record of a key. A compare-and-set that lost writes the current state again
+ * (a snapshot), so the latest record of a key is always its true state; {@code min.compaction.lag.ms} of one hour
+ * keeps every record of the last hour (a one-time code lives 90 seconds) whatever compaction does.
+ */
+public final class KafkaState implements SharedState, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaState.class);
+
+    /** The topic's name after the common prefix (unless {@code approver.state.topic} names another). */
+    public static final String TOPIC_SUFFIX = "approver-state";
+
+    /** The default topic name for a topic prefix. */
+    public static String defaultTopic(String topicPrefix) {
+        return topicPrefix + TOPIC_SUFFIX;
+    }
+
+    private static final byte CAS = 1;
+    private static final byte SNAPSHOT = 2;
+    private static final byte CLAIM = 3;
+    private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(15);
+
+    private record Entry(long version, byte[] nonce, byte[] value) {
+    }
+
+    private final String topic;
+    private final TopicPartition partition;
+    private final KafkaProducer<String, byte[]> producer;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final Map<String, Entry> values = new ConcurrentHashMap<>();
+    private final Map<String, byte[]> claims = new ConcurrentHashMap<>();
+    private final Object appliedLock = new Object();
+    private long applied = -1;
+    private final CountDownLatch caughtUp = new CountDownLatch(1);
+    private final Thread reader;
+    private volatile boolean running = true;
+    private volatile Throwable failure;
+
+    /**
+     * The approver's Kafka clients for its state, all created here: {@code clientOverrides} are the {@code kafka.*}
+     * pass-through settings, then what correctness needs is set on top.
+     */
+    public KafkaState(String bootstrapServers, Map<String, String> clientOverrides, String topic) {
+        this.topic = topic;
+        this.partition = new TopicPartition(topic, 0);
+        ensureTopic(bootstrapServers, clientOverrides);
+        Properties p = new Properties();
+        p.putAll(clientOverrides);
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "10000");
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "actiongate-approver-state");
+        this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        Properties c = new Properties();
+        c.putAll(clientOverrides);
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, "actiongate-approver-state-reader");
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
+        this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+        this.reader = new Thread(this::read, "approver-state");
+        this.reader.setDaemon(true);
+        this.reader.start();
+    }
+
+    private void ensureTopic(String bootstrapServers, Map<String, String> clientOverrides) {
+        Properties a = new Properties();
+        a.putAll(clientOverrides);
+        a.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        a.put(AdminClientConfig.CLIENT_ID_CONFIG, "actiongate-approver-state-admin");
+        try (Admin admin = Admin.create(a)) {
+            NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty()).configs(Map.of(
+                    TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                    TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(Duration.ofHours(1).toMillis())));
+            admin.createTopics(List.of(t)).all().get(30, TimeUnit.SECONDS);
+            LOG.info("created the approval service's state topic {}", topic);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("cannot create or find the state topic " + topic + ": "
+                        + e.getCause(), e.getCause());
+            }
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the broker did not answer creating " + topic, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+        return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public boolean isCaughtUp() {
+        return caughtUp.getCount() == 0;
+    }
+
+    public Throwable failure() {
+        return failure;
+    }
+
+    public boolean isRunning() {
+        return running && failure == null && reader.isAlive();
+    }
+
+    private void read() {
+        try {
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long target = consumer.endOffsets(List.of(partition)).get(partition);
+            if (target == 0) {
+                caughtUp.countDown();
+            }
+            while (running) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    apply(r);
+                }
+                long position = consumer.position(partition);
+                synchronized (appliedLock) {
+                    applied = Math.max(applied, position - 1);
+                    appliedLock.notifyAll();
+                }
+                if (caughtUp.getCount() > 0 && position >= target) {
+                    caughtUp.countDown();
+                    LOG.info("approver state caught up: {} values, {} claims", values.size(), claims.size());
+                }
+            }
+        } catch (WakeupException e) {
+            if (running) {
+                failure = e;
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+            LOG.error("approver state reader stopped: {}", e.toString());
+        } finally {
+            consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+        }
+    }
+
+    private void apply(ConsumerRecord<String, byte[]> r) {
+        String key = r.key();
+        if (key == null) {
+            return;
+        }
+        if (r.value() == null) {
+            values.remove(key);
+            claims.remove(key);
+            return;
+        }
+        ByteBuffer b = ByteBuffer.wrap(r.value());
+        if (b.remaining() < 25) {
+            LOG.warn("skipping {}@{}: not a state record", topic, r.offset());
+            return;
+        }
+        byte type = b.get();
+        byte[] nonce = new byte[16];
+        b.get(nonce);
+        long version = b.getLong();
+        byte[] value = new byte[b.remaining()];
+        b.get(value);
+        switch (type) {
+            case CAS -> values.compute(key, (k, cur) -> {
+                // the first record seen for a key after compaction is its latest state
+                if (cur == null || cur.version() == version - 1) {
+                    return new Entry(version, nonce, value);
+                }
+                return cur;
+            });
+            case SNAPSHOT -> values.compute(key, (k, cur) -> cur == null || cur.version() <= version
+                    ? new Entry(version, nonce, value) : cur);
+            case CLAIM -> claims.putIfAbsent(key, nonce);
+            default -> LOG.warn("skipping {}@{}: unknown state record type {}", topic, r.offset(), type);
+        }
+    }
+
+    private long send(String key, byte[] record) {
+        try {
+            RecordMetadata m = producer.send(new ProducerRecord<>(topic, 0, key, record))
+                    .get(WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return m.offset();
+        } catch (ExecutionException | TimeoutException e) {
+            throw new StateException("the state topic did not confirm a write: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StateException("interrupted", e);
+        }
+    }
+
+    private void awaitApplied(long offset) {
+        long deadline = System.nanoTime() + WRITE_TIMEOUT.toNanos();
+        synchronized (appliedLock) {
+            while (applied < offset) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !isRunning()) {
+                    throw new StateException("the state reader did not reach its own write");
+                }
+                try {
+                    appliedLock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new StateException("interrupted", e);
+                }
+            }
+        }
+    }
+
+    private static byte[] record(byte type, byte[] nonce, long version, byte[] value) {
+        return ByteBuffer.allocate(25 + value.length).put(type).put(nonce).putLong(version).put(value).array();
+    }
+
+    @Override
+    public Optional<Versioned> get(String key) {
+        Entry e = values.get(key);
+        return e == null ? Optional.empty() : Optional.of(new Versioned(e.version(), e.value().clone()));
+    }
+
+    @Override
+    public boolean compareAndSet(String key, long expectedVersion, byte[] value) {
+        byte[] nonce = Tokens.randomBytes(16);
+        awaitApplied(send(key, record(CAS, nonce, expectedVersion + 1, value)));
+        Entry now = values.get(key);
+        if (now != null && Arrays.equals(now.nonce(), nonce)) {
+            return true;
+        }
+        if (now != null) {
+            // this record lost: the key's latest record must be its true state again (compaction keeps the latest)
+            send(key, record(SNAPSHOT, now.nonce(), now.version(), now.value()));
+        }
+        return false;
+    }
+
+    @Override
+    public boolean claim(String key) {
+        byte[] nonce = Tokens.randomBytes(16);
+        awaitApplied(send(key, record(CLAIM, nonce, 0, new byte[0])));
+        byte[] winner = claims.get(key);
+        return winner != null && Arrays.equals(winner, nonce);
+    }
+
+    @Override
+    public List<String> keys(String prefix) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        values.keySet().stream().filter(k -> k.startsWith(prefix)).forEach(out::add);
+        claims.keySet().stream().filter(k -> k.startsWith(prefix)).forEach(out::add);
+        return List.copyOf(out);
+    }
+
+    @Override
+    public void forget(String key) {
+        awaitApplied(send(key, null));
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            reader.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        producer.close(Duration.ofSeconds(5));
+    }
+
+    /** The state topic could not confirm a read or write in time: whatever asked refuses (fail closed). */
+    public static final class StateException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        StateException(String message) {
+            super(message);
+        }
+
+        StateException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}
