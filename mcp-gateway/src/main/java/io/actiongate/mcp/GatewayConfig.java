@@ -11,7 +11,22 @@ import java.util.Map;
  * {@code topic.prefix}) plus the {@code mcp.gateway.*} keys documented in the README.
  */
 public record GatewayConfig(String bootstrapServers, String topicPrefix, String host, int port, Path tokensFile,
-        String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams) {
+        String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams, Map<String, String> kafka) {
+
+    /** {@code kafka.X} is passed to the gateway's Kafka clients (producer and policy consumer) as {@code X}. */
+    public static final String KAFKA_PREFIX = "kafka.";
+
+    public GatewayConfig {
+        upstreams = List.copyOf(upstreams);
+        kafka = Map.copyOf(kafka);
+    }
+
+    @Override
+    public String toString() {
+        // kafka.* may hold credentials (sasl.jaas.config): only their names
+        return "GatewayConfig[" + bootstrapServers + " " + topicPrefix + " " + host + ":" + port + " upstreams="
+                + upstreams.stream().map(UpstreamConfig::name).toList() + " kafka=" + kafka.keySet() + "]";
+    }
 
     public static final String BOOTSTRAP_SERVERS_CONFIG = "bootstrap.servers";
     public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
@@ -22,11 +37,17 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
     public static final String ANSWER_TIMEOUT_MS_CONFIG = "mcp.gateway.answer.timeout.ms";
     public static final String UPSTREAMS_CONFIG = "mcp.gateway.upstreams";
     public static final String UPSTREAM_PREFIX = "mcp.gateway.upstream.";
+    /** An upstream's name: also the first half of its tools' operations ({@code NAME/TOOL}). */
+    static final java.util.regex.Pattern UPSTREAM_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+
+    /** The provider of an upstream whose tools run on the upstream itself (the {@code mcp} connector). */
+    public static final String MCP_PROVIDER = "mcp";
 
     /**
-     * One upstream MCP server: {@code mcp.gateway.upstream.NAME.url}, {@code .endpoint}, {@code .provider}, and
-     * {@code .operations} ({@code tool:operation,...}: the provider operation that runs a tool; default the tool's
-     * own name).
+     * One upstream MCP server: {@code mcp.gateway.upstream.NAME.url}, {@code .endpoint}, {@code .provider} (default
+     * {@code mcp}: approved calls run on the upstream's own tool, operation {@code NAME/TOOL}) and, for any other
+     * provider only, {@code .operations} ({@code tool:operation,...}: the provider operation that runs a tool;
+     * default the tool's own name).
      */
     public record UpstreamConfig(String name, String url, String endpoint, String provider,
             Map<String, String> operations) {
@@ -36,7 +57,11 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
         }
 
         public String operation(String tool) {
-            return operations.getOrDefault(tool, tool);
+            return operation(name, provider, operations, tool);
+        }
+
+        static String operation(String name, String provider, Map<String, String> operations, String tool) {
+            return MCP_PROVIDER.equals(provider) ? name + "/" + tool : operations.getOrDefault(tool, tool);
         }
     }
 
@@ -47,10 +72,19 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
             if (n.isEmpty()) {
                 continue;
             }
+            if (!UPSTREAM_NAME.matcher(n).matches()) {
+                throw new IllegalArgumentException(UPSTREAMS_CONFIG + ": '" + n + "' is not an upstream name ("
+                        + UPSTREAM_NAME.pattern() + ")");
+            }
+            String provider = config.getOrDefault(UPSTREAM_PREFIX + n + ".provider", MCP_PROVIDER).strip();
+            Map<String, String> operations = operations(UPSTREAM_PREFIX + n + ".operations",
+                    config.get(UPSTREAM_PREFIX + n + ".operations"));
+            if (MCP_PROVIDER.equals(provider) && !operations.isEmpty()) {
+                throw new IllegalArgumentException(UPSTREAM_PREFIX + n + ".operations: the tools of an mcp upstream "
+                        + "are their own operations (" + n + "/TOOL); map operations only for another provider");
+            }
             upstreams.add(new UpstreamConfig(n, required(config, UPSTREAM_PREFIX + n + ".url"),
-                    config.getOrDefault(UPSTREAM_PREFIX + n + ".endpoint", "/mcp"),
-                    required(config, UPSTREAM_PREFIX + n + ".provider"),
-                    operations(UPSTREAM_PREFIX + n + ".operations", config.get(UPSTREAM_PREFIX + n + ".operations"))));
+                    config.getOrDefault(UPSTREAM_PREFIX + n + ".endpoint", "/mcp"), provider, operations));
         }
         if (upstreams.isEmpty()) {
             throw new IllegalArgumentException(UPSTREAMS_CONFIG + ": name at least one upstream MCP server");
@@ -63,11 +97,18 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
         if (timeout <= 0) {
             throw new IllegalArgumentException(ANSWER_TIMEOUT_MS_CONFIG + ": must be positive");
         }
+        Map<String, String> kafka = new java.util.TreeMap<>();
+        config.forEach((k, v) -> {
+            if (k.startsWith(KAFKA_PREFIX) && k.length() > KAFKA_PREFIX.length() && v != null) {
+                kafka.put(k.substring(KAFKA_PREFIX.length()), v);
+            }
+        });
+        kafka.remove("bootstrap.servers"); // bootstrap.servers is the gateway's own key
         return new GatewayConfig(required(config, BOOTSTRAP_SERVERS_CONFIG),
                 config.getOrDefault(TOPIC_PREFIX_CONFIG, "actiongate."),
                 config.getOrDefault(HOST_CONFIG, "0.0.0.0"), port,
                 Path.of(required(config, TOKENS_FILE_CONFIG)), required(config, REVIEW_URL_CONFIG),
-                Duration.ofMillis(timeout), List.copyOf(upstreams));
+                Duration.ofMillis(timeout), upstreams, kafka);
     }
 
     private static Map<String, String> operations(String key, String value) {

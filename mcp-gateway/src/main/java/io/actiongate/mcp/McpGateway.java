@@ -32,6 +32,8 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
 import io.actiongate.client.ActionGateClient;
 
 /**
@@ -47,6 +49,7 @@ public final class McpGateway implements AutoCloseable {
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private Server jetty;
     private int port;
+    private GatewayMetrics metrics;
 
     private McpGateway() {
     }
@@ -64,8 +67,10 @@ public final class McpGateway implements AutoCloseable {
 
     private void startAll(GatewayConfig config) throws Exception {
         BearerTokens tokens = BearerTokens.load(config.tokensFile());
-        ActionGateClient client = ActionGateClient.builder().bootstrapServers(config.bootstrapServers())
-                .topicPrefix(config.topicPrefix()).build();
+        ActionGateClient.Builder clientBuilder = ActionGateClient.builder().bootstrapServers(config.bootstrapServers())
+                .topicPrefix(config.topicPrefix());
+        config.kafka().forEach(clientBuilder::kafkaProperty);
+        ActionGateClient client = clientBuilder.build();
         started.push(client);
         PolicyView policy = new PolicyView(policyConsumer(config), config.topicPrefix()).start(Duration.ofSeconds(60));
         started.push(policy);
@@ -75,7 +80,9 @@ public final class McpGateway implements AutoCloseable {
             started.push(upstream);
             upstreams.add(upstream.connect());
         }
-        GatewayTools tools = new GatewayTools(client, policy, config.reviewUrl(), config.answerTimeout());
+        metrics = new GatewayMetrics(new PrometheusRegistry());
+        GatewayTools tools = new GatewayTools(client, policy, config.reviewUrl(), config.answerTimeout(), metrics);
+        GatewayHealth health = new GatewayHealth(policy, upstreams, metrics);
 
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
                 .builder()
@@ -109,12 +116,21 @@ public final class McpGateway implements AutoCloseable {
         jetty.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
+        FilterHolder errors = new FilterHolder(new JsonRpcErrorFilter());
+        errors.setAsyncSupported(true);
+        context.addFilter(errors, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
         FilterHolder auth = new FilterHolder(new BearerAuthFilter(tokens));
         auth.setAsyncSupported(true);
-        context.addFilter(auth, "/*", EnumSet.of(DispatcherType.REQUEST));
+        context.addFilter(auth, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
         ServletHolder mcp = new ServletHolder(transport);
         mcp.setAsyncSupported(true);
         context.addServlet(mcp, ENDPOINT);
+        context.addServlet(new ServletHolder(health), GatewayHealth.LIVE);
+        context.addServlet(new ServletHolder(health), GatewayHealth.READY);
+        context.addServlet(new ServletHolder(health), GatewayHealth.METRICS);
+        // every error body is a JSON-RPC error object: never a stack trace, a class name or an HTML page
+        context.setErrorHandler(new JsonRpcErrorHandler());
+        jetty.setErrorHandler(new JsonRpcErrorHandler());
         jetty.setHandler(context);
         jetty.start();
         started.push(jetty::stop);
@@ -128,8 +144,14 @@ public final class McpGateway implements AutoCloseable {
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.putAll(config.kafka());
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "actiongate-mcp-gateway-policy");
         return new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** The registry {@code /metrics} serves. */
+    public PrometheusRegistry metrics() {
+        return metrics.registry();
     }
 
     /** The HTTP port (the bound one when configured as 0). */

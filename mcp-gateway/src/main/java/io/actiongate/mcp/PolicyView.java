@@ -39,7 +39,7 @@ final class PolicyView implements AutoCloseable {
 
     /** What an operator trusted about one tool. */
     record TrustedTool(String provider, String toolName, String operation, String schemaHash, Boolean readOnlyHint,
-            String approval, boolean enabled) {
+            String approval, boolean enabled, int maxInputBytes) {
 
         /** A read that needs nobody: the only kind the gateway calls upstream without a proposal. */
         boolean isTrustedRead(String currentSchemaHash) {
@@ -53,6 +53,7 @@ final class PolicyView implements AutoCloseable {
     private final Map<String, TrustedTool> tools = new ConcurrentHashMap<>();
     private final Map<String, Long> epochs = new ConcurrentHashMap<>();
     private final Map<String, Long> tasks = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> activeTasks = new ConcurrentHashMap<>();
     private final Map<String, java.util.Set<String>> grants = new ConcurrentHashMap<>();
     private final Map<String, Boolean> integrations = new ConcurrentHashMap<>();
     private volatile boolean running = true;
@@ -106,6 +107,16 @@ final class PolicyView implements AutoCloseable {
         return v == null ? OptionalLong.empty() : OptionalLong.of(v);
     }
 
+    /** Whether the task is {@code ACTIVE}; empty for a task the policy does not know. */
+    Optional<Boolean> taskActive(String task) {
+        return Optional.ofNullable(activeTasks.get(task));
+    }
+
+    /** Whether the view still follows the policy topic (false once its thread stopped on an error). */
+    boolean following() {
+        return thread != null && thread.isAlive() && running;
+    }
+
     private void run() {
         try {
             while (running) {
@@ -144,11 +155,13 @@ final class PolicyView implements AutoCloseable {
         Object body = record.getBody();
         if (body instanceof ToolDescriptor t) {
             tools.put(t.getProvider() + ":" + t.getToolName(), new TrustedTool(t.getProvider(), t.getToolName(),
-                    t.getOperation(), t.getSchemaHash(), t.getReadOnlyHint(), t.getApproval().name(), t.getEnabled()));
+                    t.getOperation(), t.getSchemaHash(), t.getReadOnlyHint(), t.getApproval().name(), t.getEnabled(),
+                    t.getMaxInputBytes()));
         } else if (body instanceof AuthorizationEpoch e) {
             epochs.put(e.getOrgId(), e.getEpoch());
         } else if (body instanceof TaskState s) {
             tasks.put(s.getTaskId(), s.getVersion());
+            activeTasks.put(s.getTaskId(), s.getStatus() == io.actiongate.avro.LifecycleStatus.ACTIVE);
         } else if (body instanceof Grant g) {
             grants.put(g.getOrgId() + ":" + g.getProfileId(), java.util.Set.copyOf(g.getTools()));
         } else if (body instanceof Integration i) {
@@ -163,6 +176,7 @@ final class PolicyView implements AutoCloseable {
             epochs.remove(key.substring("epoch:".length()));
         } else if (key.startsWith("task:")) {
             tasks.remove(key.substring("task:".length()));
+            activeTasks.remove(key.substring("task:".length()));
         } else if (key.startsWith("grant:")) {
             grants.remove(key.substring("grant:".length()));
         } else if (key.startsWith("integration:")) {

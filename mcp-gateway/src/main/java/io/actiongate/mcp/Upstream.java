@@ -29,6 +29,8 @@ final class Upstream implements AutoCloseable {
     private final Map<String, String> operations;
     private final McpSyncClient client;
     private List<McpSchema.Tool> tools = List.of();
+    private long lastPing;
+    private boolean lastReachable;
 
     Upstream(GatewayConfig.UpstreamConfig config, Duration timeout) {
         this(config.name(), config.provider(), config.operations(), config.url(), config.endpoint(), timeout);
@@ -59,13 +61,37 @@ final class Upstream implements AutoCloseable {
         return provider;
     }
 
-    /** The provider operation that runs {@code tool} (configured, or the tool's own name). */
+    /**
+     * The provider operation that runs {@code tool}: {@code NAME/TOOL} for an {@code mcp} upstream, else the configured
+     * one or the tool's own name.
+     */
     String operation(String tool) {
-        return operations.getOrDefault(tool, tool);
+        return GatewayConfig.UpstreamConfig.operation(name, provider, operations, tool);
     }
 
     List<McpSchema.Tool> tools() {
         return tools;
+    }
+
+    /**
+     * Whether the upstream answers a ping now (asked at most every five seconds; readiness probes come often).
+     * Names of upstreams only in logs: the answer is a boolean.
+     */
+    synchronized boolean reachable() {
+        long now = System.nanoTime();
+        if (lastPing != 0 && now - lastPing < 5_000_000_000L) {
+            return lastReachable;
+        }
+        boolean ok;
+        try {
+            client.ping();
+            ok = true;
+        } catch (RuntimeException e) {
+            ok = false;
+        }
+        lastPing = now;
+        lastReachable = ok;
+        return ok;
     }
 
     McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {

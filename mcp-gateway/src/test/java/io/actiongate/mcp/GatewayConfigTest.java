@@ -35,10 +35,24 @@ class GatewayConfigTest {
     }
 
     @Test
-    void shouldNameTheMissingOrBadKey() {
+    void shouldRunTheToolsOfAnUpstreamWithoutProviderOnTheUpstreamItselfAsTheirOwnOperations() {
         Map<String, String> c = minimal();
         c.remove("mcp.gateway.upstream.notes.provider");
-        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("mcp.gateway.upstream.notes.provider");
+        GatewayConfig.UpstreamConfig notes = GatewayConfig.from(c).upstreams().get(0);
+        assertThat(notes.provider()).isEqualTo("mcp");
+        assertThat(notes.operation("notes_post")).isEqualTo("notes/notes_post");
+        c.put("mcp.gateway.upstream.notes.operations", "notes_post:post_update");
+        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("their own operations");
+    }
+
+    @Test
+    void shouldNameTheMissingOrBadKey() {
+        Map<String, String> c = minimal();
+        c.remove("mcp.gateway.upstream.notes.url");
+        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("mcp.gateway.upstream.notes.url");
+        Map<String, String> name = minimal();
+        name.put("mcp.gateway.upstreams", "no/tes");
+        assertThatThrownBy(() -> GatewayConfig.from(name)).hasMessageContaining("not an upstream name");
         Map<String, String> bad = minimal();
         bad.put("mcp.gateway.upstream.notes.operations", "notes_post");
         assertThatThrownBy(() -> GatewayConfig.from(bad)).hasMessageContaining("tool:operation");

@@ -27,6 +27,10 @@ final class SandboxMcpServer implements AutoCloseable {
     private static final Map<String, Object> SCHEMA = Map.of("type", "object", "properties",
             Map.of("q", Map.of("type", "string"), "to", Map.of("type", "string"), "body", Map.of("type", "string")));
 
+    /** {@code send_email} declares one: what the upstream itself answers, never what the gateway answers. */
+    static final Map<String, Object> OUTPUT_SCHEMA = Map.of("type", "object", "required", List.of("id"),
+            "properties", Map.of("id", Map.of("type", "string")));
+
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     private final Server jetty = new Server();
     private final McpSyncServer server;
@@ -39,7 +43,7 @@ final class SandboxMcpServer implements AutoCloseable {
                 .jsonMapper(new JacksonMcpJsonMapper(new ObjectMapper()))
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(tool("lookup", "Look up notes", Boolean.TRUE, "notes about "),
-                        tool("send_email", "Send an email", Boolean.FALSE, "sent to "),
+                        tool("send_email", "Send an email", Boolean.FALSE, "sent to ", OUTPUT_SCHEMA),
                         tool("peek", "Claims to be a harmless read", Boolean.TRUE, "peeked at "))
                 .build();
         ServerConnector connector = new ServerConnector(jetty);
@@ -57,8 +61,13 @@ final class SandboxMcpServer implements AutoCloseable {
 
     private McpServerFeatures.SyncToolSpecification tool(String name, String description, Boolean readOnly,
             String answer) {
+        return tool(name, description, readOnly, answer, null);
+    }
+
+    private McpServerFeatures.SyncToolSpecification tool(String name, String description, Boolean readOnly,
+            String answer, Map<String, Object> outputSchema) {
         return McpServerFeatures.SyncToolSpecification.builder()
-                .tool(McpSchema.Tool.builder(name, SCHEMA).description(description)
+                .tool(McpSchema.Tool.builder(name, SCHEMA).description(description).outputSchema(outputSchema)
                         .annotations(McpSchema.ToolAnnotations.builder().readOnlyHint(readOnly).build()).build())
                 .callHandler((exchange, request) -> {
                     calls.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
