@@ -149,12 +149,13 @@ final class GatewayTools {
         String schemaHash = Upstream.schemaHash(tool);
         // a read passes straight through only with the operator's trust and the host's own grant; anything less
         // goes to the gate, which says why (PROFILE_NOT_GRANTED, INTEGRATION_DISABLED, ...)
-        boolean trustedRead = policy.tool(upstream.provider(), tool.name())
-                .map(t -> t.isTrustedRead(schemaHash)).orElse(false)
+        Optional<PolicyView.TrustedTool> trusted = policy.tool(upstream.provider(), tool.name())
+                .filter(t -> t.isTrustedRead(schemaHash));
+        boolean trustedRead = trusted.isPresent()
                 && policy.allows(identity.orgId(), identity.profileId(), upstream.provider(), tool.name());
         if (trustedRead) {
-            PolicyView.TrustedTool trusted = policy.tool(upstream.provider(), tool.name()).orElseThrow();
-            Optional<ReadChecks.Refusal> refused = reads.check(identity, context.get(CONTEXT_TASK), trusted, arguments);
+            Optional<ReadChecks.Refusal> refused = reads.check(identity, context.get(CONTEXT_TASK), trusted.get(),
+                    arguments);
             if (refused.isPresent()) {
                 metrics.call(tool.name(), "read_refused");
                 LOG.info("read of {} refused: {}", tool.name(), refused.get().code());

@@ -220,7 +220,7 @@ public final class SandboxMcpServer implements AutoCloseable {
         }
     }
 
-    /** Makes the next call of the post tool misbehave once. */
+    /** Makes the next call of the post tool misbehave once ({@code null}: behave). */
     public void failNext(Fault fault) {
         nextFault.set(fault);
     }
