@@ -89,8 +89,10 @@ final class DevMcpGateway implements DevComponent {
                 d.put(c + "status-tool", SandboxMcpServer.STATUS_TOOL);
             } else if (userConfig.containsKey(p + "url")) {
                 d.put(c + "url", userConfig.get(p + "url"));
-                if (userConfig.containsKey(p + "endpoint")) {
-                    d.put(c + "endpoint", userConfig.get(p + "endpoint"));
+                for (String key : List.of("endpoint", "credential")) {
+                    if (userConfig.containsKey(p + key)) {
+                        d.put(c + key, userConfig.get(p + key));
+                    }
                 }
             }
         }

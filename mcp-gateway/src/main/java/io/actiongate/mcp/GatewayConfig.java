@@ -50,7 +50,7 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
      * default the tool's own name).
      */
     public record UpstreamConfig(String name, String url, String endpoint, String provider,
-            Map<String, String> operations) {
+            Map<String, String> operations, String credential) {
 
         public UpstreamConfig {
             operations = Map.copyOf(operations);
@@ -84,7 +84,8 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
                         + "are their own operations (" + n + "/TOOL); map operations only for another provider");
             }
             upstreams.add(new UpstreamConfig(n, required(config, UPSTREAM_PREFIX + n + ".url"),
-                    config.getOrDefault(UPSTREAM_PREFIX + n + ".endpoint", "/mcp"), provider, operations));
+                    config.getOrDefault(UPSTREAM_PREFIX + n + ".endpoint", "/mcp"), provider, operations,
+                    credential(UPSTREAM_PREFIX + n + ".credential", config.get(UPSTREAM_PREFIX + n + ".credential"))));
         }
         if (upstreams.isEmpty()) {
             throw new IllegalArgumentException(UPSTREAMS_CONFIG + ": name at least one upstream MCP server");
@@ -109,6 +110,17 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
                 config.getOrDefault(HOST_CONFIG, "0.0.0.0"), port,
                 Path.of(required(config, TOKENS_FILE_CONFIG)), required(config, REVIEW_URL_CONFIG),
                 Duration.ofMillis(timeout), upstreams, kafka);
+    }
+
+    private static String credential(String key, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String ref = value.strip();
+        if (!ref.startsWith("env:") && !ref.startsWith("file:")) {
+            throw new IllegalArgumentException(key + ": a secret reference, env:NAME or file:PATH, never the secret");
+        }
+        return ref;
     }
 
     private static Map<String, String> operations(String key, String value) {

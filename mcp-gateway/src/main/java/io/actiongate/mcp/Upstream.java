@@ -13,6 +13,7 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 
+import io.actiongate.connector.spi.ConnectorContext;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.Jcs;
 
@@ -33,15 +34,33 @@ final class Upstream implements AutoCloseable {
     private boolean lastReachable;
 
     Upstream(GatewayConfig.UpstreamConfig config, Duration timeout) {
-        this(config.name(), config.provider(), config.operations(), config.url(), config.endpoint(), timeout);
+        this(config.name(), config.provider(), config.operations(), config.url(), config.endpoint(), timeout,
+                config.credential() == null ? null
+                        : ConnectorContext.of(Map.of()).secret(config.credential()).orElse(null));
     }
 
     Upstream(String name, String provider, Map<String, String> operations, String baseUrl, String endpoint,
             Duration timeout) {
+        this(name, provider, operations, baseUrl, endpoint, timeout, null);
+    }
+
+    /** {@code secret}: the resolved bearer credential the upstream wants, or null. */
+    private Upstream(String name, String provider, Map<String, String> operations, String baseUrl, String endpoint,
+            Duration timeout, String secret) {
         this.name = name;
         this.provider = provider;
         this.operations = Map.copyOf(operations);
-        this.client = McpClient.sync(HttpClientStreamableHttpTransport.builder(baseUrl).endpoint(endpoint).build())
+        HttpClientStreamableHttpTransport.Builder transport = HttpClientStreamableHttpTransport.builder(baseUrl)
+                .endpoint(endpoint);
+        if (secret != null) {
+            if (secret.chars().anyMatch(c -> c < 0x21 || c == 0x7f)) {
+                throw new IllegalArgumentException("the credential of upstream " + name
+                        + " holds spaces or control characters");
+            }
+            transport.addHttpRequestCustomizer((builder, method, uri, body, context) ->
+                    builder.header("Authorization", "Bearer " + secret));
+        }
+        this.client = McpClient.sync(transport.build())
                 .requestTimeout(timeout)
                 .clientInfo(McpSchema.Implementation.builder("actiongate-mcp-gateway", "1").build())
                 .build();

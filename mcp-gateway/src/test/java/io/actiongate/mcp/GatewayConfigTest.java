@@ -46,6 +46,16 @@ class GatewayConfigTest {
     }
 
     @Test
+    void shouldTakeAnUpstreamCredentialOnlyAsASecretReference() {
+        Map<String, String> c = minimal();
+        c.put("mcp.gateway.upstream.notes.credential", "env:NOTES_TOKEN");
+        assertThat(GatewayConfig.from(c).upstreams().get(0).credential()).isEqualTo("env:NOTES_TOKEN");
+        c.put("mcp.gateway.upstream.notes.credential", "ghp_inline-secret");
+        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("secret reference")
+                .hasMessageNotContaining("ghp_inline-secret");
+    }
+
+    @Test
     void shouldNameTheMissingOrBadKey() {
         Map<String, String> c = minimal();
         c.remove("mcp.gateway.upstream.notes.url");

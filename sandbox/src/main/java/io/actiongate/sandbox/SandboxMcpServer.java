@@ -67,6 +67,7 @@ public final class SandboxMcpServer implements AutoCloseable {
     private final Map<String, String> effects = new ConcurrentHashMap<>();
     private final AtomicInteger applied = new AtomicInteger();
     private final AtomicReference<Fault> nextFault = new AtomicReference<>();
+    private final AtomicReference<String> lastAuthorization = new AtomicReference<>("");
     private final Server jetty = new Server();
     private final McpSyncServer server;
     private final int port;
@@ -88,6 +89,12 @@ public final class SandboxMcpServer implements AutoCloseable {
         connector.setPort(requestedPort);
         jetty.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
+        // remembers the credential a caller presented (tests check that one is sent); the sandbox requires none
+        context.addFilter(new org.eclipse.jetty.ee10.servlet.FilterHolder((jakarta.servlet.Filter) (req, res, chain) -> {
+            String authorization = ((jakarta.servlet.http.HttpServletRequest) req).getHeader("Authorization");
+            lastAuthorization.set(authorization == null ? "" : authorization);
+            chain.doFilter(req, res);
+        }), "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
         ServletHolder holder = new ServletHolder(transport);
         holder.setAsyncSupported(true);
         context.addServlet(holder, "/mcp");
@@ -223,6 +230,11 @@ public final class SandboxMcpServer implements AutoCloseable {
     /** Makes the next call of the post tool misbehave once ({@code null}: behave). */
     public void failNext(Fault fault) {
         nextFault.set(fault);
+    }
+
+    /** The {@code Authorization} header of the last request ({@code ""} without one). */
+    public String lastAuthorization() {
+        return lastAuthorization.get();
     }
 
     /** The base URL; the endpoint is {@code /mcp}. */

@@ -76,6 +76,19 @@ class SandboxMcpConnectorTest {
     }
 
     @Test
+    void shouldSendTheUpstreamsCredentialFromItsSecretReferenceAndNeverShowIt(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path secret = java.nio.file.Files.writeString(dir.resolve("notes-token"), "notes-s3cret-42\n");
+        upstream.failNext(Fault.REJECT);
+
+        DispatchResult result = connector("connectors.mcp.upstream.notes.credential", "file:" + secret)
+                .dispatch(request("idem-1", INPUT));
+
+        assertThat(upstream.lastAuthorization()).isEqualTo("Bearer notes-s3cret-42");
+        assertThat(result.toString()).doesNotContain("notes-s3cret-42");
+    }
+
+    @Test
     void shouldSendTheBareInputAndTheKeyInMetaToAPlainUpstream() {
         DispatchResult result = connector("connectors.mcp.upstream.notes.wrapper", "plain")
                 .dispatch(request("idem-1", INPUT));

@@ -120,8 +120,7 @@ final class McpConnector implements Connector {
                             "the input does not validate against the tool's input schema");
                 }
             }
-            McpSchema.CallToolRequest call = McpSchema.CallToolRequest.builder()
-                    .name(op.tool())
+            McpSchema.CallToolRequest call = McpSchema.CallToolRequest.builder(op.tool())
                     .arguments(arguments(upstream.wrapper(), input, request))
                     .meta(meta(request))
                     .build();
@@ -182,8 +181,8 @@ final class McpConnector implements Connector {
                     + " has no status tool: the owner decides");
         }
         try (Session session = open(upstream.get(), request.actionKey(), request.idempotencyKey())) {
-            McpSchema.CallToolResult answer = session.client().callTool(McpSchema.CallToolRequest.builder()
-                    .name(statusTool).arguments(Map.of(STATUS_ARGUMENT, request.idempotencyKey())).build());
+            McpSchema.CallToolResult answer = session.client().callTool(McpSchema.CallToolRequest.builder(statusTool)
+                    .arguments(Map.of(STATUS_ARGUMENT, request.idempotencyKey())).build());
             return outcomes.forStatus(answer, upstream.get().successMember());
         } catch (RuntimeException e) {
             return LookupResult.stillUnknown("the status tool was not answered: " + e.getClass().getSimpleName());
@@ -196,7 +195,7 @@ final class McpConnector implements Connector {
                 .endpoint(upstream.endpoint())
                 .jsonMapper(new JacksonMcpJsonMapper(Json.MAPPER))
                 .connectTimeout(upstream.connectTimeout())
-                .httpRequestCustomizer((builder, method, uri, body, context) -> {
+                .addHttpRequestCustomizer((builder, method, uri, body, context) -> {
                     if (upstream.credential() != null) {
                         builder.header("Authorization", "Bearer " + upstream.credential());
                     }
