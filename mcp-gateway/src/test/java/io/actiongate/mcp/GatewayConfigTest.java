@@ -46,6 +46,19 @@ class GatewayConfigTest {
     }
 
     @Test
+    void shouldPassKafkaKeysToTheGatewaysClientsWithoutShowingThem() {
+        Map<String, String> c = minimal();
+        c.put("kafka.security.protocol", "SASL_SSL");
+        c.put("kafka.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule password=\"p4ss\";");
+        c.put("kafka.bootstrap.servers", "elsewhere:9092");
+        GatewayConfig config = GatewayConfig.from(c);
+        assertThat(config.kafka()).containsEntry("security.protocol", "SASL_SSL").containsKey("sasl.jaas.config")
+                .doesNotContainKey("bootstrap.servers");
+        assertThat(config.bootstrapServers()).isEqualTo("127.0.0.1:1");
+        assertThat(config.toString()).contains("sasl.jaas.config").doesNotContain("p4ss");
+    }
+
+    @Test
     void shouldTakeAnUpstreamCredentialOnlyAsASecretReference() {
         Map<String, String> c = minimal();
         c.put("mcp.gateway.upstream.notes.credential", "env:NOTES_TOKEN");

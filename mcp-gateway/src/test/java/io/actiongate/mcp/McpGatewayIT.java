@@ -41,6 +41,8 @@ class McpGatewayIT {
     private static final String TOKEN = "host-token-0123456789abcdef";
     /** A host of the same org whose profile is granted nothing. */
     private static final String UNGRANTED_TOKEN = "other-host-token-0123456789";
+    /** What the upstream wants from the gateway (its secret reference is a file). */
+    private static final String UPSTREAM_TOKEN = "upstream-token-abcdef";
 
     @TempDir
     static Path dir;
@@ -68,6 +70,8 @@ class McpGatewayIT {
         config.put(GatewayConfig.UPSTREAMS_CONFIG, "sandbox");
         config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.url", upstream.url());
         config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.provider", GateFixture.PROVIDER);
+        config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.credential",
+                "file:" + Files.writeString(dir.resolve("upstream-token"), UPSTREAM_TOKEN + "\n"));
         GatewayConfig gatewayConfig = GatewayConfig.from(config);
         // the operator trusts two tools, and only those
         List<ToolDescriptor> imported = McpImport.run(gatewayConfig, "sandbox",
@@ -238,6 +242,7 @@ class McpGatewayIT {
         assertThat(result.content()).singleElement().isInstanceOfSatisfying(McpSchema.TextContent.class,
                 t -> assertThat(t.text()).isEqualTo("notes about disk"));
         assertThat(upstream.calls("lookup")).isEqualTo(before + 1);
+        assertThat(upstream.lastAuthorization()).isEqualTo("Bearer " + UPSTREAM_TOKEN);
     }
 
     @Test

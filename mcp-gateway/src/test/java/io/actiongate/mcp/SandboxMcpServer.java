@@ -31,6 +31,7 @@ final class SandboxMcpServer implements AutoCloseable {
     static final Map<String, Object> OUTPUT_SCHEMA = Map.of("type", "object", "required", List.of("id"),
             "properties", Map.of("id", Map.of("type", "string")));
 
+    private volatile String lastAuthorization = "";
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     private final Server jetty = new Server();
     private final McpSyncServer server;
@@ -51,6 +52,12 @@ final class SandboxMcpServer implements AutoCloseable {
         connector.setPort(0);
         jetty.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
+        // the bearer credential the gateway presented (the sandbox requires none)
+        context.addFilter(new org.eclipse.jetty.ee10.servlet.FilterHolder((jakarta.servlet.Filter) (req, res, chain) -> {
+            String authorization = ((jakarta.servlet.http.HttpServletRequest) req).getHeader("Authorization");
+            lastAuthorization = authorization == null ? "" : authorization;
+            chain.doFilter(req, res);
+        }), "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
         ServletHolder holder = new ServletHolder(transport);
         holder.setAsyncSupported(true);
         context.addServlet(holder, "/mcp");
@@ -77,6 +84,11 @@ final class SandboxMcpServer implements AutoCloseable {
                             null, null);
                 })
                 .build();
+    }
+
+    /** The {@code Authorization} header of the last request ({@code ""} without one). */
+    String lastAuthorization() {
+        return lastAuthorization;
     }
 
     String url() {
