@@ -84,8 +84,14 @@ class DevMcpUpstreamIT {
         return (Map<String, Object>) result.structuredContent();
     }
 
-    private static void approve(String callId) {
+    private static void approve(String callId) throws InterruptedException {
+        // right after start the gate's store may still be rebalancing: decide then says 503, retry
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         CliRun run = CliRun.of(decide.replace(" CALL ", " " + callId + " ").split("\\s+"));
+        while (run.exitCode() != 0 && run.err().contains("503") && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            run = CliRun.of(decide.replace(" CALL ", " " + callId + " ").split("\\s+"));
+        }
         assertThat(run.exitCode()).as(run.err()).isZero();
     }
 
