@@ -187,9 +187,10 @@ class HttpProposalsIT {
         assertThat(first.json.path("status").asText()).isEqualTo("WAITING_APPROVAL");
         Answer other = propose(HOST_TOKEN, body("c-conflict", "ceo@example.com"));
         assertThat(other.status).isEqualTo(409);
-        assertThat(other.json.path("existing_digest").asText()).isEqualTo(first.json.path("input_digest").asText());
+        // a conflict names action digests: the identity is the whole frozen action, not the input alone
+        assertThat(other.json.path("existing_digest").asText()).isEqualTo(first.json.path("action_digest").asText());
         assertThat(other.json.path("offered_digest").asText()).startsWith("sha256:")
-                .isNotEqualTo(first.json.path("input_digest").asText());
+                .isNotEqualTo(first.json.path("action_digest").asText());
         // the held action is untouched
         assertThat(get(HOST_TOKEN, "/v1/actions/" + TASK + "/c-conflict").json.path("input_digest").asText())
                 .isEqualTo(first.json.path("input_digest").asText());
@@ -291,6 +292,7 @@ class HttpProposalsIT {
     void shouldAnswer202ProposedWhenNoReceiptArrivesWithinTheBound() throws Exception {
         // a second prefix with topics but no gate: nothing ever answers
         createTopics(KAFKA.admin(), "http-proposals-it-nogate.", 1);
+        publishPolicy("http-proposals-it-nogate."); // the task is the host's org's, or nothing is published
         Map<String, String> c = Map.of("bootstrap.servers", KAFKA.bootstrapServers(),
                 "topic.prefix", "http-proposals-it-nogate.",
                 "http.proposals.tokens.file", dir.resolve("hosts").toString(),
@@ -463,6 +465,10 @@ class HttpProposalsIT {
     }
 
     private static void publishPolicy() {
+        publishPolicy(PREFIX);
+    }
+
+    private static void publishPolicy(String prefix) {
         Map<String, PolicyRecord> policy = new HashMap<>();
         policy.put("epoch:" + ORG, record("epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()));
         policy.put("task:" + TASK, record("task", TaskState.newBuilder().setTaskId(TASK).setOrgId(ORG).setVersion(1)
@@ -476,7 +482,7 @@ class HttpProposalsIT {
                 .setToolName(TOOL).setOperation(TOOL).setSchemaHash(SCHEMA)
                 .setReadOnlyHint(false).setDestructiveHint(null).setIdempotentHint(null).setOpenWorldHint(null)
                 .setApproval(ApprovalMode.HUMAN).setMaxInputBytes(4096).setEnabled(true).build()));
-        produce(KAFKA.bootstrapServers(), Topics.POLICY.name(PREFIX), Topics.POLICY, policy);
+        produce(KAFKA.bootstrapServers(), Topics.POLICY.name(prefix), Topics.POLICY, policy);
     }
 
     private static PolicyRecord record(String kind, Object body) {
