@@ -14,7 +14,8 @@ final class DevComponents {
         DevStack stack = new DevStack(java.util.Map.of(), true);
         components.add(stack);
         // the gateway's WAITING_APPROVAL answers link to the review page of the approval service dev runs
-        components.add(new DevMcpGateway(() -> stack.approver().publicUrl() + "/review/{task_id}/{tool_call_id}"));
+        components.add(new DevMcpGateway(() -> stack.approver().publicUrl() + "/review/{task_id}/{tool_call_id}",
+                () -> stack.sandboxes().mcp()));
         return components;
     }
 }

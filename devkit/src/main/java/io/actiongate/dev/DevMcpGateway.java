@@ -5,37 +5,101 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
+import io.actiongate.avro.Grant;
+import io.actiongate.avro.PolicyRecord;
+import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.cli.commands.PolicyJson;
+import io.actiongate.cli.commands.PolicyKey;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpGateway;
 import io.actiongate.mcp.McpImport;
 import io.actiongate.sandbox.SandboxMcpServer;
 
 /**
- * The MCP gateway of {@code actiongate dev} in front of the sandbox MCP server ({@code notes_lookup}, a read run by
- * the webhook connector's {@code get_notes}; {@code notes_post}, a send run as {@code post_update}). Both tools are
- * imported as an operator would ({@code mcp import}); the host token is generated once per data directory. Settings
- * {@code mcp.gateway.port} (default 8090, or a free port when {@code http.port=0}) and {@code mcp.gateway.review.url}
- * of the user's configuration win.
+ * The MCP gateway of {@code actiongate dev}: in front of the sandbox MCP server ({@code notes_lookup}, a trusted read
+ * answered by the server; {@code notes_post}, a write that runs on the server itself once approved, through the
+ * executor's {@code mcp} connector), and of any upstream the user names with {@code mcp.gateway.upstreams} and
+ * {@code mcp.gateway.upstream.NAME.*} in {@code --config} (an upstream named {@code sandbox} is dev's own). Tools are
+ * imported as an operator would ({@code mcp import}): the sandbox's read and write tools, and for a user's upstream the
+ * tools listed in {@code mcp.gateway.upstream.NAME.trust} (default: every tool it offers), granted to the demo profile.
+ * The host token is generated once per data directory. {@code mcp.gateway.port} (default 8090, or a free port when
+ * {@code http.port=0}) and {@code mcp.gateway.review.url} of the user's configuration win.
  */
 final class DevMcpGateway implements DevComponent {
 
-    private final java.util.function.Supplier<String> reviewUrl;
-
-    /** @param reviewUrl the review page URL pattern, asked at start (after the approval service is up) */
-    DevMcpGateway(java.util.function.Supplier<String> reviewUrl) {
-        this.reviewUrl = reviewUrl;
-    }
-
     static final String HOST_PRINCIPAL = "assistant-host";
+    static final String SANDBOX = "sandbox";
+    /** dev only: which tools of a user's upstream to import (comma list; default all it offers). */
+    static final String TRUST_SUFFIX = ".trust";
+
+    private final Supplier<String> reviewUrl;
+    private final Supplier<SandboxMcpServer> sandbox;
+
+    /**
+     * @param reviewUrl the review page URL pattern, asked at start (after the approval service is up)
+     * @param sandbox   dev's sandbox MCP server, asked at start (the stack started it)
+     */
+    DevMcpGateway(Supplier<String> reviewUrl, Supplier<SandboxMcpServer> sandbox) {
+        this.reviewUrl = reviewUrl;
+        this.sandbox = sandbox;
+    }
 
     @Override
     public String name() {
         return "MCP gateway (sandbox MCP server)";
+    }
+
+    /** The upstream names of the user's configuration, or dev's sandbox alone. */
+    static List<String> upstreams(Map<String, String> userConfig) {
+        List<String> names = new ArrayList<>();
+        for (String n : userConfig.getOrDefault(GatewayConfig.UPSTREAMS_CONFIG, SANDBOX).split(",")) {
+            if (!n.isBlank()) {
+                names.add(n.strip());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * The {@code connectors.mcp.*} settings that let dev's executor run the tools of every {@code mcp} upstream of the
+     * gateway (the sandbox, with its status tool, and the user's); the user's own {@code connectors.mcp.*} keys win.
+     */
+    static Map<String, String> connectorDefaults(Map<String, String> userConfig, String sandboxUrl) {
+        Map<String, String> d = new LinkedHashMap<>();
+        List<String> mcp = new ArrayList<>();
+        for (String name : upstreams(userConfig)) {
+            String p = GatewayConfig.UPSTREAM_PREFIX + name + ".";
+            if (!GatewayConfig.MCP_PROVIDER.equals(userConfig.getOrDefault(p + "provider", GatewayConfig.MCP_PROVIDER))) {
+                continue;
+            }
+            mcp.add(name);
+            String c = "connectors.mcp.upstream." + name + ".";
+            if (SANDBOX.equals(name) && !userConfig.containsKey(p + "url")) {
+                d.put(c + "url", sandboxUrl);
+                d.put(c + "status-tool", SandboxMcpServer.STATUS_TOOL);
+            } else if (userConfig.containsKey(p + "url")) {
+                d.put(c + "url", userConfig.get(p + "url"));
+                for (String key : List.of("endpoint", "credential")) {
+                    if (userConfig.containsKey(p + key)) {
+                        d.put(c + key, userConfig.get(p + key));
+                    }
+                }
+            }
+        }
+        if (!mcp.isEmpty()) {
+            d.put("connectors.mcp.upstreams", String.join(",", mcp));
+        }
+        return d;
     }
 
     @Override
@@ -55,40 +119,67 @@ final class DevMcpGateway implements DevComponent {
         OwnerOnlyFiles.writeString(hosts, token + " " + HOST_PRINCIPAL + " " + DemoPolicy.ORG + " "
                 + DemoPolicy.PROFILE + "\n");
 
-        SandboxMcpServer upstream = SandboxMcpServer.start();
-        try {
-            Map<String, String> config = new HashMap<>();
-            config.put(GatewayConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
-            config.put(GatewayConfig.TOPIC_PREFIX_CONFIG, context.topicPrefix());
-            config.put(GatewayConfig.HOST_CONFIG, "127.0.0.1");
-            // 8090 unless configured; with http.port=0 (tests, several dev runs) a free port as well
-            config.put(GatewayConfig.PORT_CONFIG, context.config().getOrDefault(GatewayConfig.PORT_CONFIG,
-                    "0".equals(context.config().get("http.port")) ? "0" : "8090"));
-            config.put(GatewayConfig.TOKENS_FILE_CONFIG, hosts.toString());
-            config.put(GatewayConfig.REVIEW_URL_CONFIG, context.config().getOrDefault(GatewayConfig.REVIEW_URL_CONFIG,
-                    reviewUrl.get()));
-            config.put(GatewayConfig.UPSTREAMS_CONFIG, "sandbox");
-            config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.url", upstream.url());
-            config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.provider", "webhook");
-            config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.operations",
-                    SandboxMcpServer.READ_TOOL + ":get_notes," + SandboxMcpServer.SEND_TOOL + ":post_update");
-            GatewayConfig gatewayConfig = GatewayConfig.from(config);
-            McpImport.run(gatewayConfig, "sandbox", Set.of(SandboxMcpServer.READ_TOOL, SandboxMcpServer.SEND_TOOL));
-            McpGateway gateway = McpGateway.start(gatewayConfig);
-            context.hint("MCP gateway: http://127.0.0.1:" + gateway.port() + McpGateway.ENDPOINT
-                    + "   headers: Authorization: Bearer " + token + " (in " + tokenFile
-                    + "), X-ActionGate-Task-Id: T-1   tools: " + SandboxMcpServer.READ_TOOL + " (trusted read), "
-                    + SandboxMcpServer.SEND_TOOL + " (needs approval)");
-            return () -> {
-                try {
-                    gateway.close();
-                } finally {
-                    upstream.close();
+        Map<String, String> user = context.config();
+        Map<String, String> config = new HashMap<>();
+        user.forEach((k, v) -> {
+            if (k.startsWith(GatewayConfig.UPSTREAM_PREFIX) && !k.endsWith(TRUST_SUFFIX)) {
+                config.put(k, v);
+            }
+        });
+        config.put(GatewayConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
+        config.put(GatewayConfig.TOPIC_PREFIX_CONFIG, context.topicPrefix());
+        config.put(GatewayConfig.HOST_CONFIG, "127.0.0.1");
+        // 8090 unless configured; with http.port=0 (tests, several dev runs) a free port as well
+        config.put(GatewayConfig.PORT_CONFIG, user.getOrDefault(GatewayConfig.PORT_CONFIG,
+                "0".equals(user.get("http.port")) ? "0" : "8090"));
+        config.put(GatewayConfig.TOKENS_FILE_CONFIG, hosts.toString());
+        config.put(GatewayConfig.REVIEW_URL_CONFIG, user.getOrDefault(GatewayConfig.REVIEW_URL_CONFIG,
+                reviewUrl.get()));
+        List<String> names = upstreams(user);
+        config.put(GatewayConfig.UPSTREAMS_CONFIG, String.join(",", names));
+        if (names.contains(SANDBOX)) {
+            config.putIfAbsent(GatewayConfig.UPSTREAM_PREFIX + SANDBOX + ".url", sandbox.get().url());
+        }
+        GatewayConfig gatewayConfig = GatewayConfig.from(config);
+        Set<String> granted = new LinkedHashSet<>();
+        List<String> described = new ArrayList<>();
+        for (String name : names) {
+            Set<String> trusted;
+            if (SANDBOX.equals(name) && !user.containsKey(GatewayConfig.UPSTREAM_PREFIX + SANDBOX + ".url")) {
+                trusted = Set.of(SandboxMcpServer.READ_TOOL, SandboxMcpServer.SEND_TOOL);
+            } else {
+                String list = user.get(GatewayConfig.UPSTREAM_PREFIX + name + TRUST_SUFFIX);
+                trusted = list == null || list.isBlank() ? McpImport.offered(gatewayConfig, name)
+                        : Set.of(list.strip().split("\\s*,\\s*"));
+            }
+            for (ToolDescriptor d : McpImport.run(gatewayConfig, name, trusted)) {
+                granted.add(d.getToolName());
+                described.add(d.getToolName() + " (" + (d.getApproval().name().equals("NONE") ? "trusted read"
+                        : "needs approval") + ")");
+            }
+        }
+        grant(context, granted);
+        McpGateway gateway = McpGateway.start(gatewayConfig);
+        context.hint("MCP gateway: http://127.0.0.1:" + gateway.port() + McpGateway.ENDPOINT
+                + "   headers: Authorization: Bearer " + token + " (in " + tokenFile
+                + "), X-ActionGate-Task-Id: T-1   tools: " + String.join(", ", described));
+        return gateway;
+    }
+
+    /** The demo profile's grant, widened by the imported tools (the demo policy grants the sandbox's already). */
+    private static void grant(DevContext context, Set<String> tools) throws Exception {
+        for (PolicyJson.Entry entry : DemoPolicy.entries()) {
+            if (entry.record().getBody() instanceof Grant g && g.getProfileId().equals(DemoPolicy.PROFILE)) {
+                Set<String> all = new LinkedHashSet<>(g.getTools());
+                if (all.containsAll(tools)) {
+                    return;
                 }
-            };
-        } catch (Exception | Error e) {
-            upstream.close();
-            throw e;
+                all.addAll(tools);
+                Grant widened = Grant.newBuilder(g).setTools(new ArrayList<>(all)).build();
+                DevStack.publish(context, List.of(new PolicyJson.Entry(PolicyKey.parse(entry.key().toString()),
+                        PolicyRecord.newBuilder(entry.record()).setBody(widened).build())));
+                return;
+            }
         }
     }
 }

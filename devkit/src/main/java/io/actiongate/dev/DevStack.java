@@ -109,6 +109,8 @@ public final class DevStack implements DevComponent {
             objects = SandboxObjectStore.start(work.resolve("objects"), secrets);
             Map<String, String> config = new HashMap<>(context.config());
             devDefaults(boxes, keys, secrets).forEach(config::putIfAbsent);
+            // the executor runs the tools of the MCP gateway's mcp upstreams on those upstreams themselves
+            DevMcpGateway.connectorDefaults(context.config(), boxes.mcp().url()).forEach(config::putIfAbsent);
             DevCliTools.install(work.resolve("cli")).forEach(config::putIfAbsent);
             objects.storageConfig().forEach(config::putIfAbsent);
             config.putAll(overrides);
@@ -153,7 +155,8 @@ public final class DevStack implements DevComponent {
         context.hint("tool host token:  " + hostToken + "   (POST " + gate + "/v1/proposals, " + gate
                 + "/v1/openapi.json; ACTIONGATE_TOKEN=" + hostToken + " python3 examples/python-host/propose_email.py)");
         context.hint("sandbox webhook provider: " + sandboxes.webhookUri() + "   sandbox SMTP: 127.0.0.1:"
-                + sandboxes.smtpPort() + "   IMAP: 127.0.0.1:" + sandboxes.imapPort());
+                + sandboxes.smtpPort() + "   IMAP: 127.0.0.1:" + sandboxes.imapPort() + "   sandbox MCP server: "
+                + sandboxes.mcp().url() + "/mcp");
         context.hint("object store (attachments): " + objectStore.endpoint() + " bucket "
                 + SandboxObjectStore.BUCKET + "; stage files with: ./actiongate propose ... --attach FILE "
                 + "--storage-config " + storageConfigFile);

@@ -157,9 +157,26 @@ class DevCommandIT {
         assertThat(env.broker().dataDir()).doesNotExist();
     }
 
-    /** The MCP gateway dev printed: the sandbox tools listed, the trusted read answered, the send proposed. */
+    /**
+     * The MCP gateway dev printed: the sandbox tools listed, the trusted read answered, the send proposed, approved
+     * and applied on the sandbox MCP server itself, once (a redelivered call after success runs nothing).
+     */
     @SuppressWarnings("unchecked")
     private static void mcpSession(String printed, Path tokenFile) throws IOException {
+        ListAppender<ILoggingEvent> applied = new ListAppender<>();
+        applied.start();
+        Logger sandboxLog = (Logger) LoggerFactory.getLogger("io.actiongate.sandbox.SandboxMcpServer");
+        sandboxLog.addAppender(applied);
+        try {
+            mcpSession(printed, tokenFile, applied);
+        } finally {
+            sandboxLog.detachAppender(applied);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void mcpSession(String printed, Path tokenFile, ListAppender<ILoggingEvent> applied)
+            throws IOException {
         int at = printed.indexOf("MCP gateway: ") + "MCP gateway: ".length();
         String url = printed.substring(at, printed.indexOf(' ', at)).strip();
         assertThat(url).startsWith("http://127.0.0.1:").endsWith("/mcp");
@@ -173,7 +190,7 @@ class DevCommandIT {
         try {
             mcp.initialize();
             assertThat(mcp.listTools().tools()).extracting(io.modelcontextprotocol.spec.McpSchema.Tool::name)
-                    .containsExactlyInAnyOrder("notes_lookup", "notes_post");
+                    .containsExactlyInAnyOrder("notes_lookup", "notes_post", "notes_status");
             io.modelcontextprotocol.spec.McpSchema.CallToolResult read = mcp.callTool(
                     io.modelcontextprotocol.spec.McpSchema.CallToolRequest.builder("notes_lookup")
                             .arguments(Map.of("q", "launch")).build());
@@ -209,7 +226,12 @@ class DevCommandIT {
                 }
             }
             assertThat(receipt).containsEntry("state", "SUCCEEDED").containsEntry("attempts", 1)
-                    .containsKey("provider_receipt_id");
+                    .containsEntry("provider_receipt_id", "note-1");
+            // the host redelivers the call after success: the same receipt, nothing runs again
+            assertThat((Map<String, Object>) mcp.callTool(again).structuredContent())
+                    .containsEntry("state", "SUCCEEDED").containsEntry("attempts", 1);
+            assertThat(applied.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .containsExactly("sandbox MCP server: notes_post applied note-1 (1 effect(s) so far)");
         } finally {
             mcp.closeGracefully();
         }

@@ -17,7 +17,15 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
         String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams, Map<String, Object> kafkaClient) {
 
     public GatewayConfig {
+        upstreams = List.copyOf(upstreams);
         kafkaClient = Map.copyOf(kafkaClient);
+    }
+
+    @Override
+    public String toString() {
+        // kafka.* may hold credentials (sasl.jaas.config): only their names
+        return "GatewayConfig[" + bootstrapServers + " " + topicPrefix + " " + host + ":" + port + " upstreams="
+                + upstreams.stream().map(UpstreamConfig::name).toList() + " kafka=" + kafkaClient.keySet() + "]";
     }
 
     public static final String BOOTSTRAP_SERVERS_CONFIG = "bootstrap.servers";
@@ -29,21 +37,31 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
     public static final String ANSWER_TIMEOUT_MS_CONFIG = "mcp.gateway.answer.timeout.ms";
     public static final String UPSTREAMS_CONFIG = "mcp.gateway.upstreams";
     public static final String UPSTREAM_PREFIX = "mcp.gateway.upstream.";
+    /** An upstream's name: also the first half of its tools' operations ({@code NAME/TOOL}). */
+    static final java.util.regex.Pattern UPSTREAM_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+
+    /** The provider of an upstream whose tools run on the upstream itself (the {@code mcp} connector). */
+    public static final String MCP_PROVIDER = "mcp";
 
     /**
-     * One upstream MCP server: {@code mcp.gateway.upstream.NAME.url}, {@code .endpoint}, {@code .provider}, and
-     * {@code .operations} ({@code tool:operation,...}: the provider operation that runs a tool; default the tool's
-     * own name).
+     * One upstream MCP server: {@code mcp.gateway.upstream.NAME.url}, {@code .endpoint}, {@code .provider} (default
+     * {@code mcp}: approved calls run on the upstream's own tool, operation {@code NAME/TOOL}) and, for any other
+     * provider only, {@code .operations} ({@code tool:operation,...}: the provider operation that runs a tool;
+     * default the tool's own name).
      */
     public record UpstreamConfig(String name, String url, String endpoint, String provider,
-            Map<String, String> operations) {
+            Map<String, String> operations, String credential) {
 
         public UpstreamConfig {
             operations = Map.copyOf(operations);
         }
 
         public String operation(String tool) {
-            return operations.getOrDefault(tool, tool);
+            return operation(name, provider, operations, tool);
+        }
+
+        static String operation(String name, String provider, Map<String, String> operations, String tool) {
+            return MCP_PROVIDER.equals(provider) ? name + "/" + tool : operations.getOrDefault(tool, tool);
         }
     }
 
@@ -54,10 +72,20 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
             if (n.isEmpty()) {
                 continue;
             }
+            if (!UPSTREAM_NAME.matcher(n).matches()) {
+                throw new IllegalArgumentException(UPSTREAMS_CONFIG + ": '" + n + "' is not an upstream name ("
+                        + UPSTREAM_NAME.pattern() + ")");
+            }
+            String provider = config.getOrDefault(UPSTREAM_PREFIX + n + ".provider", MCP_PROVIDER).strip();
+            Map<String, String> operations = operations(UPSTREAM_PREFIX + n + ".operations",
+                    config.get(UPSTREAM_PREFIX + n + ".operations"));
+            if (MCP_PROVIDER.equals(provider) && !operations.isEmpty()) {
+                throw new IllegalArgumentException(UPSTREAM_PREFIX + n + ".operations: the tools of an mcp upstream "
+                        + "are their own operations (" + n + "/TOOL); map operations only for another provider");
+            }
             upstreams.add(new UpstreamConfig(n, required(config, UPSTREAM_PREFIX + n + ".url"),
-                    config.getOrDefault(UPSTREAM_PREFIX + n + ".endpoint", "/mcp"),
-                    required(config, UPSTREAM_PREFIX + n + ".provider"),
-                    operations(UPSTREAM_PREFIX + n + ".operations", config.get(UPSTREAM_PREFIX + n + ".operations"))));
+                    config.getOrDefault(UPSTREAM_PREFIX + n + ".endpoint", "/mcp"), provider, operations,
+                    credential(UPSTREAM_PREFIX + n + ".credential", config.get(UPSTREAM_PREFIX + n + ".credential"))));
         }
         if (upstreams.isEmpty()) {
             throw new IllegalArgumentException(UPSTREAMS_CONFIG + ": name at least one upstream MCP server");
@@ -74,7 +102,18 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
                 config.getOrDefault(TOPIC_PREFIX_CONFIG, "actiongate."),
                 config.getOrDefault(HOST_CONFIG, "0.0.0.0"), port,
                 Path.of(required(config, TOKENS_FILE_CONFIG)), required(config, REVIEW_URL_CONFIG),
-                Duration.ofMillis(timeout), List.copyOf(upstreams), KafkaClientSettings.from(config));
+                Duration.ofMillis(timeout), upstreams, KafkaClientSettings.from(config));
+    }
+
+    private static String credential(String key, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String ref = value.strip();
+        if (!ref.startsWith("env:") && !ref.startsWith("file:")) {
+            throw new IllegalArgumentException(key + ": a secret reference, env:NAME or file:PATH, never the secret");
+        }
+        return ref;
     }
 
     private static Map<String, String> operations(String key, String value) {

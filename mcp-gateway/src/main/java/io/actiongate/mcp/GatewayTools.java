@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 
 import io.actiongate.client.ActionGateClient;
@@ -46,20 +47,58 @@ final class GatewayTools {
     static final String DATA_META = "actiongate/data";
     static final String CONTEXT_IDENTITY = "identity";
     static final String CONTEXT_TASK = "task";
+    /** The reason code of a conflict answer: the call id already names a different call (an IdentityConflict). */
+    static final String IDENTITY_CONFLICT = "IDENTITY_CONFLICT";
+    /** Answers that say the action will not run: {@code isError: true}. */
+    private static final java.util.Set<String> REFUSED_STATES = java.util.Set.of("REJECTED", "DENIED", "EXPIRED",
+            "CANCELLED", "FAILED");
+    /** Where a gated tool's listing keeps the upstream's own {@code outputSchema}. */
+    static final String UPSTREAM_OUTPUT_META = "actiongate/upstream_output_schema";
+    /**
+     * What a gated tool answers: the action's state (docs/contract.md, "MCP gateway answers"). Only {@code state} is
+     * always present; {@code additionalProperties} stays open so a later member never breaks a validating client.
+     */
+    static final Map<String, Object> STATE_SCHEMA = Map.of("type", "object", "required", List.of("state"),
+            "properties", Map.of(
+                    "state", Map.of("type", "string"),
+                    "action_key", Map.of("type", "string"),
+                    "action_digest", Map.of("type", "string"),
+                    "reason_code", Map.of("type", "string"),
+                    "review_url", Map.of("type", "string"),
+                    "provider_receipt_id", Map.of("type", "string"),
+                    "decision_id", Map.of("type", "string"),
+                    "attempts", Map.of("type", "integer"),
+                    "detail", Map.of("type", "string")));
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayTools.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The JSON-RPC error code of a refused read (the request's parameters were refused). */
+    static final int READ_REFUSED_CODE = McpSchema.ErrorCodes.INVALID_PARAMS;
 
     private final ActionGateClient client;
     private final PolicyView policy;
     private final String reviewUrl;
     private final Duration answerTimeout;
+    private final ReadChecks reads;
+    private final GatewayMetrics metrics;
 
-    GatewayTools(ActionGateClient client, PolicyView policy, String reviewUrl, Duration answerTimeout) {
+    GatewayTools(ActionGateClient client, PolicyView policy, String reviewUrl, Duration answerTimeout,
+            GatewayMetrics metrics) {
         this.client = client;
         this.policy = policy;
         this.reviewUrl = reviewUrl;
         this.answerTimeout = answerTimeout;
+        this.reads = new ReadChecks(policy);
+        this.metrics = metrics;
+    }
+
+    /** A refused read: a JSON-RPC error whose data names the reason code; nothing reached the upstream. */
+    static McpError readRefused(ReadChecks.Refusal refusal) {
+        return McpError.builder(READ_REFUSED_CODE)
+                .message("read refused: " + refusal.code().name() + " (" + refusal.reason() + ")")
+                .data(Map.of("reason_code", refusal.code().name(), "reason", refusal.reason()))
+                .build();
     }
 
     List<McpServerFeatures.SyncToolSpecification> specifications(List<Upstream> upstreams) {
@@ -70,12 +109,35 @@ final class GatewayTools {
                     throw new IllegalStateException("tool " + tool.name() + " is offered by two upstreams");
                 }
                 specs.put(tool.name(), McpServerFeatures.SyncToolSpecification.builder()
-                        .tool(tool)
+                        .tool(advertised(upstream, tool))
                         .callHandler((exchange, request) -> call(upstream, tool, exchange, request))
                         .build());
             }
         }
         return new ArrayList<>(specs.values());
+    }
+
+    /**
+     * The tool as the gateway offers it: a trusted read (as the policy says at start) answers the upstream's own
+     * result, so it keeps the upstream's {@code outputSchema}; every other tool answers the gateway's state object,
+     * so it advertises {@link #STATE_SCHEMA} instead, and an MCP client that validates results can read every
+     * answer. The upstream's own {@code outputSchema} is kept in {@code _meta} under {@link #UPSTREAM_OUTPUT_META}.
+     */
+    McpSchema.Tool advertised(Upstream upstream, McpSchema.Tool tool) {
+        boolean trustedRead = policy.tool(upstream.provider(), tool.name())
+                .map(t -> t.isTrustedRead(Upstream.schemaHash(tool))).orElse(false);
+        if (trustedRead) {
+            return tool;
+        }
+        Map<String, Object> meta = new LinkedHashMap<>();
+        if (tool.meta() != null) {
+            meta.putAll(tool.meta());
+        }
+        if (tool.outputSchema() != null) {
+            meta.put(UPSTREAM_OUTPUT_META, tool.outputSchema());
+        }
+        return new McpSchema.Tool(tool.name(), tool.title(), tool.description(), tool.inputSchema(), STATE_SCHEMA,
+                tool.annotations(), meta.isEmpty() ? null : meta, tool.icons());
     }
 
     McpSchema.CallToolResult call(Upstream upstream, McpSchema.Tool tool, McpSyncServerExchange exchange,
@@ -88,11 +150,32 @@ final class GatewayTools {
         String schemaHash = Upstream.schemaHash(tool);
         // a read passes straight through only with the operator's trust and the host's own grant; anything less
         // goes to the gate, which says why (PROFILE_NOT_GRANTED, INTEGRATION_DISABLED, ...)
-        boolean trustedRead = policy.tool(upstream.provider(), tool.name())
-                .map(t -> t.isTrustedRead(schemaHash)).orElse(false)
+        Optional<PolicyView.TrustedTool> trusted = policy.tool(upstream.provider(), tool.name())
+                .filter(t -> t.isTrustedRead(schemaHash));
+        boolean trustedRead = trusted.isPresent()
                 && policy.allows(identity.orgId(), identity.profileId(), upstream.provider(), tool.name());
         if (trustedRead) {
-            return asData(upstream.call(tool.name(), arguments));
+            Optional<ReadChecks.Refusal> refused = reads.check(identity, context.get(CONTEXT_TASK), trusted.get(),
+                    arguments);
+            if (refused.isPresent()) {
+                metrics.call(tool.name(), "read_refused");
+                LOG.info("read of {} refused: {}", tool.name(), refused.get().code());
+                throw readRefused(refused.get());
+            }
+            long started = System.nanoTime();
+            McpSchema.CallToolResult answer;
+            try {
+                answer = upstream.call(tool.name(), arguments);
+            } catch (RuntimeException e) {
+                metrics.upstream(upstream.name(), started, false);
+                metrics.call(tool.name(), "read_failed");
+                LOG.info("read of {} from {} failed: {}", tool.name(), upstream.name(), e.getClass().getSimpleName());
+                throw McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR)
+                        .message("the upstream MCP server did not answer the read").build();
+            }
+            metrics.upstream(upstream.name(), started, true);
+            metrics.call(tool.name(), Boolean.TRUE.equals(answer.isError()) ? "read_error" : "read");
+            return asData(answer);
         }
         Object task = context.get(CONTEXT_TASK);
         if (!(task instanceof String taskId) || !ActionKey.isValidId(taskId)) {
@@ -143,8 +226,12 @@ final class GatewayTools {
             describe(state, receipt);
         } catch (IdentityConflictException e) {
             LOG.info("identity conflict on {}", handle.actionKey());
-            return error("tool call id " + callId + " of task " + taskId + " already names a different call; "
-                    + "nothing was proposed");
+            metrics.call(tool.name(), "conflict");
+            state.put("state", "REJECTED");
+            state.put("reason_code", IDENTITY_CONFLICT);
+            state.put("detail", "proposal refused: identity conflict: tool call id " + callId + " of task " + taskId
+                    + " already names a different call; this proposal was published and refused, nothing of it runs");
+            return structured(state, true);
         } catch (ReceiptTimeoutException e) {
             state.put("state", "PROPOSED");
             state.put("detail", "the gate has not answered yet; call again with the same tool_call_id");
@@ -152,7 +239,20 @@ final class GatewayTools {
             Thread.currentThread().interrupt();
             return error("interrupted");
         }
-        return structured(state, false);
+        String settled = state.path("state").asText();
+        metrics.call(tool.name(), settled.toLowerCase(java.util.Locale.ROOT));
+        boolean refused = REFUSED_STATES.contains(settled);
+        if (refused) {
+            String code = state.path("reason_code").asText("");
+            state.put("detail", switch (settled) {
+                case "REJECTED" -> "proposal refused: " + code;
+                case "DENIED" -> "the approver denied the action" + (code.isEmpty() ? "" : ": " + code);
+                case "EXPIRED" -> "the action was not approved in time" + (code.isEmpty() ? "" : ": " + code);
+                case "CANCELLED" -> "the action was cancelled" + (code.isEmpty() ? "" : ": " + code);
+                default -> "the effect failed" + (code.isEmpty() ? "" : ": " + code);
+            });
+        }
+        return structured(state, refused);
     }
 
     private void describe(ObjectNode state, ActionReceipt receipt) {

@@ -32,6 +32,8 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
 import io.actiongate.client.ActionGateClient;
 import io.actiongate.kafka.KafkaFailures;
 
@@ -48,6 +50,7 @@ public final class McpGateway implements AutoCloseable {
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private Server jetty;
     private int port;
+    private GatewayMetrics metrics;
 
     private McpGateway() {
     }
@@ -76,7 +79,9 @@ public final class McpGateway implements AutoCloseable {
             started.push(upstream);
             upstreams.add(upstream.connect());
         }
-        GatewayTools tools = new GatewayTools(client, policy, config.reviewUrl(), config.answerTimeout());
+        metrics = new GatewayMetrics(new PrometheusRegistry());
+        GatewayTools tools = new GatewayTools(client, policy, config.reviewUrl(), config.answerTimeout(), metrics);
+        GatewayHealth health = new GatewayHealth(policy, upstreams, metrics);
 
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
                 .builder()
@@ -110,12 +115,21 @@ public final class McpGateway implements AutoCloseable {
         jetty.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
+        FilterHolder errors = new FilterHolder(new JsonRpcErrorFilter());
+        errors.setAsyncSupported(true);
+        context.addFilter(errors, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
         FilterHolder auth = new FilterHolder(new BearerAuthFilter(tokens));
         auth.setAsyncSupported(true);
-        context.addFilter(auth, "/*", EnumSet.of(DispatcherType.REQUEST));
+        context.addFilter(auth, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
         ServletHolder mcp = new ServletHolder(transport);
         mcp.setAsyncSupported(true);
         context.addServlet(mcp, ENDPOINT);
+        context.addServlet(new ServletHolder(health), GatewayHealth.LIVE);
+        context.addServlet(new ServletHolder(health), GatewayHealth.READY);
+        context.addServlet(new ServletHolder(health), GatewayHealth.METRICS);
+        // every error body is a JSON-RPC error object: never a stack trace, a class name or an HTML page
+        context.setErrorHandler(new JsonRpcErrorHandler());
+        jetty.setErrorHandler(new JsonRpcErrorHandler());
         jetty.setHandler(context);
         jetty.start();
         started.push(jetty::stop);
@@ -132,6 +146,11 @@ public final class McpGateway implements AutoCloseable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "actiongate-mcp-gateway-policy");
         return new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** The registry {@code /metrics} serves. */
+    public PrometheusRegistry metrics() {
+        return metrics.registry();
     }
 
     /** The HTTP port (the bound one when configured as 0). */

@@ -69,14 +69,27 @@ public final class McpImport {
         return out;
     }
 
+    /** The names of every tool upstream {@code upstreamName} of the gateway configuration offers now. */
+    public static Set<String> offered(GatewayConfig config, String upstreamName) {
+        try (Upstream upstream = new Upstream(upstream(config, upstreamName), Duration.ofSeconds(30))) {
+            Set<String> names = new java.util.TreeSet<>();
+            upstream.connect().tools().forEach(t -> names.add(t.name()));
+            return names;
+        }
+    }
+
+    private static GatewayConfig.UpstreamConfig upstream(GatewayConfig config, String upstreamName) {
+        return config.upstreams().stream().filter(x -> x.name().equals(upstreamName))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("no upstream named " + upstreamName));
+    }
+
     /**
      * Connects to upstream {@code upstreamName} of the gateway configuration, and publishes the descriptors of the
      * {@code trusted} tools on {@code policy}. Returns them.
      */
     public static List<ToolDescriptor> run(GatewayConfig config, String upstreamName, Set<String> trusted)
             throws InterruptedException {
-        GatewayConfig.UpstreamConfig u = config.upstreams().stream().filter(x -> x.name().equals(upstreamName))
-                .findFirst().orElseThrow(() -> new IllegalArgumentException("no upstream named " + upstreamName));
+        GatewayConfig.UpstreamConfig u = upstream(config, upstreamName);
         List<ToolDescriptor> descriptors;
         try (Upstream upstream = new Upstream(u, Duration.ofSeconds(30))) {
             descriptors = descriptors(upstream.connect(), trusted);

@@ -40,7 +40,7 @@ public final class PolicyView implements AutoCloseable {
 
     /** What an operator trusted about one tool. */
     record TrustedTool(String provider, String toolName, String operation, String schemaHash, Boolean readOnlyHint,
-            String approval, boolean enabled) {
+            String approval, boolean enabled, int maxInputBytes) {
 
         /** A read that needs nobody: the only kind the gateway calls upstream without a proposal. */
         boolean isTrustedRead(String currentSchemaHash) {
@@ -56,6 +56,7 @@ public final class PolicyView implements AutoCloseable {
     private final Map<String, Long> tasks = new ConcurrentHashMap<>();
     /** Each task's owning org ({@code TaskState.org_id}); a task without one is absent: it is nobody's. */
     private final Map<String, String> taskOwners = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> activeTasks = new ConcurrentHashMap<>();
     private final Map<String, java.util.Set<String>> grants = new ConcurrentHashMap<>();
     private final Map<String, Boolean> integrations = new ConcurrentHashMap<>();
     private volatile boolean running = true;
@@ -114,6 +115,16 @@ public final class PolicyView implements AutoCloseable {
         return org != null && org.equals(taskOwners.get(task));
     }
 
+    /** Whether the task is {@code ACTIVE}; empty for a task the policy does not know. */
+    Optional<Boolean> taskActive(String task) {
+        return Optional.ofNullable(activeTasks.get(task));
+    }
+
+    /** Whether the view still follows the policy topic (false once its thread stopped on an error). */
+    boolean following() {
+        return thread != null && thread.isAlive() && running;
+    }
+
     private void run() {
         try {
             while (running) {
@@ -152,7 +163,8 @@ public final class PolicyView implements AutoCloseable {
         Object body = record.getBody();
         if (body instanceof ToolDescriptor t) {
             tools.put(t.getProvider() + ":" + t.getToolName(), new TrustedTool(t.getProvider(), t.getToolName(),
-                    t.getOperation(), t.getSchemaHash(), t.getReadOnlyHint(), t.getApproval().name(), t.getEnabled()));
+                    t.getOperation(), t.getSchemaHash(), t.getReadOnlyHint(), t.getApproval().name(), t.getEnabled(),
+                    t.getMaxInputBytes()));
         } else if (body instanceof AuthorizationEpoch e) {
             epochs.put(e.getOrgId(), e.getEpoch());
         } else if (body instanceof TaskState s) {
@@ -162,6 +174,7 @@ public final class PolicyView implements AutoCloseable {
             } else {
                 taskOwners.put(s.getTaskId(), s.getOrgId());
             }
+            activeTasks.put(s.getTaskId(), s.getStatus() == io.actiongate.avro.LifecycleStatus.ACTIVE);
         } else if (body instanceof Grant g) {
             grants.put(g.getOrgId() + ":" + g.getProfileId(), java.util.Set.copyOf(g.getTools()));
         } else if (body instanceof Integration i) {
@@ -177,6 +190,7 @@ public final class PolicyView implements AutoCloseable {
         } else if (key.startsWith("task:")) {
             tasks.remove(key.substring("task:".length()));
             taskOwners.remove(key.substring("task:".length()));
+            activeTasks.remove(key.substring("task:".length()));
         } else if (key.startsWith("grant:")) {
             grants.remove(key.substring("grant:".length()));
         } else if (key.startsWith("integration:")) {

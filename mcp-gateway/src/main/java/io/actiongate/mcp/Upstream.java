@@ -13,6 +13,7 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 
+import io.actiongate.connector.spi.ConnectorContext;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.Jcs;
 
@@ -29,17 +30,37 @@ final class Upstream implements AutoCloseable {
     private final Map<String, String> operations;
     private final McpSyncClient client;
     private List<McpSchema.Tool> tools = List.of();
+    private long lastPing;
+    private boolean lastReachable;
 
     Upstream(GatewayConfig.UpstreamConfig config, Duration timeout) {
-        this(config.name(), config.provider(), config.operations(), config.url(), config.endpoint(), timeout);
+        this(config.name(), config.provider(), config.operations(), config.url(), config.endpoint(), timeout,
+                config.credential() == null ? null
+                        : ConnectorContext.of(Map.of()).secret(config.credential()).orElse(null));
     }
 
     Upstream(String name, String provider, Map<String, String> operations, String baseUrl, String endpoint,
             Duration timeout) {
+        this(name, provider, operations, baseUrl, endpoint, timeout, null);
+    }
+
+    /** {@code secret}: the resolved bearer credential the upstream wants, or null. */
+    private Upstream(String name, String provider, Map<String, String> operations, String baseUrl, String endpoint,
+            Duration timeout, String secret) {
         this.name = name;
         this.provider = provider;
         this.operations = Map.copyOf(operations);
-        this.client = McpClient.sync(HttpClientStreamableHttpTransport.builder(baseUrl).endpoint(endpoint).build())
+        HttpClientStreamableHttpTransport.Builder transport = HttpClientStreamableHttpTransport.builder(baseUrl)
+                .endpoint(endpoint);
+        if (secret != null) {
+            if (secret.chars().anyMatch(c -> c < 0x21 || c == 0x7f)) {
+                throw new IllegalArgumentException("the credential of upstream " + name
+                        + " holds spaces or control characters");
+            }
+            transport.addHttpRequestCustomizer((builder, method, uri, body, context) ->
+                    builder.header("Authorization", "Bearer " + secret));
+        }
+        this.client = McpClient.sync(transport.build())
                 .requestTimeout(timeout)
                 .clientInfo(McpSchema.Implementation.builder("actiongate-mcp-gateway", "1").build())
                 .build();
@@ -59,13 +80,37 @@ final class Upstream implements AutoCloseable {
         return provider;
     }
 
-    /** The provider operation that runs {@code tool} (configured, or the tool's own name). */
+    /**
+     * The provider operation that runs {@code tool}: {@code NAME/TOOL} for an {@code mcp} upstream, else the configured
+     * one or the tool's own name.
+     */
     String operation(String tool) {
-        return operations.getOrDefault(tool, tool);
+        return GatewayConfig.UpstreamConfig.operation(name, provider, operations, tool);
     }
 
     List<McpSchema.Tool> tools() {
         return tools;
+    }
+
+    /**
+     * Whether the upstream answers a ping now (asked at most every five seconds; readiness probes come often).
+     * Names of upstreams only in logs: the answer is a boolean.
+     */
+    synchronized boolean reachable() {
+        long now = System.nanoTime();
+        if (lastPing != 0 && now - lastPing < 5_000_000_000L) {
+            return lastReachable;
+        }
+        boolean ok;
+        try {
+            client.ping();
+            ok = true;
+        } catch (RuntimeException e) {
+            ok = false;
+        }
+        lastPing = now;
+        lastReachable = ok;
+        return ok;
     }
 
     McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {

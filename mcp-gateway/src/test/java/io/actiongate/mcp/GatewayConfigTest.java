@@ -35,10 +35,47 @@ class GatewayConfigTest {
     }
 
     @Test
-    void shouldNameTheMissingOrBadKey() {
+    void shouldRunTheToolsOfAnUpstreamWithoutProviderOnTheUpstreamItselfAsTheirOwnOperations() {
         Map<String, String> c = minimal();
         c.remove("mcp.gateway.upstream.notes.provider");
-        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("mcp.gateway.upstream.notes.provider");
+        GatewayConfig.UpstreamConfig notes = GatewayConfig.from(c).upstreams().get(0);
+        assertThat(notes.provider()).isEqualTo("mcp");
+        assertThat(notes.operation("notes_post")).isEqualTo("notes/notes_post");
+        c.put("mcp.gateway.upstream.notes.operations", "notes_post:post_update");
+        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("their own operations");
+    }
+
+    @Test
+    void shouldPassKafkaKeysToTheGatewaysClientsWithoutShowingThem() {
+        Map<String, String> c = minimal();
+        c.put("kafka.security.protocol", "SASL_SSL");
+        c.put("kafka.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule password=\"p4ss\";");
+        c.put("kafka.bootstrap.servers", "elsewhere:9092");
+        GatewayConfig config = GatewayConfig.from(c);
+        assertThat(config.kafkaClient()).containsEntry("security.protocol", "SASL_SSL").containsKey("sasl.jaas.config")
+                .containsEntry("bootstrap.servers", "127.0.0.1:1"); // the gateway's own key wins over kafka.*
+        assertThat(config.bootstrapServers()).isEqualTo("127.0.0.1:1");
+        assertThat(config.toString()).contains("sasl.jaas.config").doesNotContain("p4ss");
+    }
+
+    @Test
+    void shouldTakeAnUpstreamCredentialOnlyAsASecretReference() {
+        Map<String, String> c = minimal();
+        c.put("mcp.gateway.upstream.notes.credential", "env:NOTES_TOKEN");
+        assertThat(GatewayConfig.from(c).upstreams().get(0).credential()).isEqualTo("env:NOTES_TOKEN");
+        c.put("mcp.gateway.upstream.notes.credential", "ghp_inline-secret");
+        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("secret reference")
+                .hasMessageNotContaining("ghp_inline-secret");
+    }
+
+    @Test
+    void shouldNameTheMissingOrBadKey() {
+        Map<String, String> c = minimal();
+        c.remove("mcp.gateway.upstream.notes.url");
+        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("mcp.gateway.upstream.notes.url");
+        Map<String, String> name = minimal();
+        name.put("mcp.gateway.upstreams", "no/tes");
+        assertThatThrownBy(() -> GatewayConfig.from(name)).hasMessageContaining("not an upstream name");
         Map<String, String> bad = minimal();
         bad.put("mcp.gateway.upstream.notes.operations", "notes_post");
         assertThatThrownBy(() -> GatewayConfig.from(bad)).hasMessageContaining("tool:operation");

@@ -41,6 +41,8 @@ class McpGatewayIT {
     private static final String TOKEN = "host-token-0123456789abcdef";
     /** A host of the same org whose profile is granted nothing. */
     private static final String UNGRANTED_TOKEN = "other-host-token-0123456789";
+    /** What the upstream wants from the gateway (its secret reference is a file). */
+    private static final String UPSTREAM_TOKEN = "upstream-token-abcdef";
 
     @TempDir
     static Path dir;
@@ -68,6 +70,8 @@ class McpGatewayIT {
         config.put(GatewayConfig.UPSTREAMS_CONFIG, "sandbox");
         config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.url", upstream.url());
         config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.provider", GateFixture.PROVIDER);
+        config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.credential",
+                "file:" + Files.writeString(dir.resolve("upstream-token"), UPSTREAM_TOKEN + "\n"));
         GatewayConfig gatewayConfig = GatewayConfig.from(config);
         // the operator trusts two tools, and only those
         List<ToolDescriptor> imported = McpImport.run(gatewayConfig, "sandbox",
@@ -96,15 +100,120 @@ class McpGatewayIT {
     }
 
     private static McpSyncClient client(String token) {
+        return client(token, GateFixture.TASK, false);
+    }
+
+    /** A host's client; {@code validating} checks every result against the tool's advertised outputSchema. */
+    private static McpSyncClient client(String token, String task, boolean validating) {
         return McpClient.sync(HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + gateway.port())
                 .endpoint(McpGateway.ENDPOINT)
                 .addHttpRequestCustomizer((builder, method, uri, body, context) -> {
                     if (token != null) {
                         builder.header("Authorization", "Bearer " + token);
                     }
-                    builder.header("X-ActionGate-Task-Id", GateFixture.TASK);
+                    builder.header("X-ActionGate-Task-Id", task);
                 })
-                .build()).requestTimeout(Duration.ofSeconds(60)).build();
+                .build()).requestTimeout(Duration.ofSeconds(60)).enableCallToolSchemaCaching(validating).build();
+    }
+
+    private static java.net.http.HttpResponse<String> get(String path) throws Exception {
+        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + gateway.port() + path)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The JSON-RPC error a refused read answers, and that nothing reached the upstream. */
+    private static void assertReadRefused(McpSyncClient client, Map<String, Object> arguments, String reasonCode) {
+        int before = upstream.calls("lookup");
+        assertThatThrownBy(() -> client.callTool(McpSchema.CallToolRequest.builder("lookup").arguments(arguments)
+                .build()))
+                .isInstanceOfSatisfying(io.modelcontextprotocol.spec.McpError.class, e -> {
+                    assertThat(e.getJsonRpcError().code()).isEqualTo(GatewayTools.READ_REFUSED_CODE);
+                    assertThat(e.getJsonRpcError().message()).startsWith("read refused: " + reasonCode);
+                    assertThat(e.getJsonRpcError().data()).isEqualTo(Map.of("reason_code", reasonCode,
+                            "reason", ((Map<?, ?>) e.getJsonRpcError().data()).get("reason")));
+                });
+        assertThat(upstream.calls("lookup")).as("nothing reached the upstream").isEqualTo(before);
+    }
+
+    @Test
+    void shouldRefuseAReadCarryingCredentialMaterialBeforeTheUpstreamSeesIt() {
+        assertReadRefused(host, Map.of("q", "AKIAIOSFODNN7EXAMPLE"), "CREDENTIAL_MATERIAL");
+    }
+
+    @Test
+    void shouldRefuseAReadAboveTheToolsMaxInputBytes() {
+        assertReadRefused(host, Map.of("q", "disk ".repeat(4_000)), "INPUT_TOO_LARGE");
+    }
+
+    @Test
+    void shouldRefuseReadsOfACancelledTask() throws Exception {
+        gate.policy("task:T-cancelled", "task", io.actiongate.avro.TaskState.newBuilder().setTaskId("T-cancelled")
+                .setOrgId(GateFixture.ORG).setVersion(2).setStatus(io.actiongate.avro.LifecycleStatus.CANCELLED).build());
+        McpSyncClient cancelled = client(TOKEN, "T-cancelled", false);
+        try {
+            cancelled.initialize();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertReadRefused(cancelled, Map.of("q", "disk"), "TASK_CANCELLED"));
+        } finally {
+            cancelled.closeGracefully();
+        }
+    }
+
+    @Test
+    void shouldLetAValidatingClientReadEveryAnswerOfAGatedToolThatDeclaresAnOutputSchema() {
+        McpSyncClient validating = client(TOKEN, GateFixture.TASK, true);
+        try {
+            validating.initialize();
+            McpSchema.Tool send = validating.listTools().tools().stream()
+                    .filter(t -> t.name().equals("send_email")).findFirst().orElseThrow();
+            assertThat(send.outputSchema()).isEqualTo(GatewayTools.STATE_SCHEMA);
+            assertThat(send.meta()).containsEntry(GatewayTools.UPSTREAM_OUTPUT_META, SandboxMcpServer.OUTPUT_SCHEMA);
+            McpSchema.CallToolResult waiting = validating.callTool(McpSchema.CallToolRequest.builder("send_email")
+                    .arguments(Map.of("to", "ops@example.com", "body", "schema"))
+                    .meta(Map.of("tool_call_id", "m-schema-1")).build());
+            assertThat(waiting.isError()).as("%s", waiting.content()).isFalse();
+            assertThat(state(waiting)).containsEntry("state", "WAITING_APPROVAL").containsKey("review_url");
+        } finally {
+            validating.closeGracefully();
+        }
+    }
+
+    @Test
+    void shouldAnswerAConflictAsARefusedProposalWithIsError() {
+        assertThat(state(call("send_email", "m-conflict-1", Map.of("to", "a@example.com", "body", "one"))))
+                .containsEntry("state", "WAITING_APPROVAL");
+        McpSchema.CallToolResult conflict = call("send_email", "m-conflict-1",
+                Map.of("to", "a@example.com", "body", "another"));
+        assertThat(conflict.isError()).isTrue();
+        assertThat(state(conflict)).containsEntry("reason_code", "IDENTITY_CONFLICT");
+        assertThat((String) state(conflict).get("detail")).startsWith("proposal refused: identity conflict");
+    }
+
+    @Test
+    void shouldServeHealthAndMetricsAndOnlyJsonRpcErrors() throws Exception {
+        assertThat(get("/health/live").statusCode()).isEqualTo(200);
+        java.net.http.HttpResponse<String> ready = get("/health/ready");
+        assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+        call("lookup", null, Map.of("q", "metrics"));
+        assertThat(get("/metrics").body()).contains("actiongate_mcp_gateway_calls_total{outcome=\"read\",tool=\"lookup\"}")
+                .contains("actiongate_mcp_gateway_upstream_latency_seconds");
+        // a tools/list without a session: the SDK would answer its exception, stack trace and all
+        java.net.http.HttpResponse<String> noSession = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + gateway.port()
+                                + McpGateway.ENDPOINT))
+                        .header("Authorization", "Bearer " + TOKEN)
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json, text/event-stream")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}"))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(noSession.statusCode()).isGreaterThanOrEqualTo(400);
+        assertThat(noSession.body()).startsWith("{\"jsonrpc\":\"2.0\"").doesNotContain("io.modelcontextprotocol")
+                .doesNotContain("stackTrace").doesNotContain("at java.");
+        java.net.http.HttpResponse<String> missing = get("/nowhere");
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(missing.body()).startsWith("{\"jsonrpc\":\"2.0\"").doesNotContain("<html");
     }
 
     private static McpSchema.CallToolResult call(String tool, String callId, Map<String, Object> arguments) {
@@ -133,6 +242,7 @@ class McpGatewayIT {
         assertThat(result.content()).singleElement().isInstanceOfSatisfying(McpSchema.TextContent.class,
                 t -> assertThat(t.text()).isEqualTo("notes about disk"));
         assertThat(upstream.calls("lookup")).isEqualTo(before + 1);
+        assertThat(upstream.lastAuthorization()).isEqualTo("Bearer " + UPSTREAM_TOKEN);
     }
 
     @Test
@@ -163,7 +273,9 @@ class McpGatewayIT {
         McpSchema.CallToolResult result = call("peek", "m-peek-1", Map.of("q", "secrets"));
         assertThat(result.meta() == null ? Map.of() : result.meta()).doesNotContainKey(GatewayTools.DATA_META);
         assertThat(state(result)).containsEntry("state", "REJECTED")
-                .containsEntry("reason_code", "UNKNOWN_PROVIDER_METHOD");
+                .containsEntry("reason_code", "UNKNOWN_PROVIDER_METHOD")
+                .containsEntry("detail", "proposal refused: UNKNOWN_PROVIDER_METHOD");
+        assertThat(result.isError()).as("a refused proposal is an error answer").isTrue();
         assertThat(upstream.calls("peek")).isZero();
     }
 

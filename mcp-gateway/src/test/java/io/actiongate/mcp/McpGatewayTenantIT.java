@@ -1,6 +1,7 @@
 package io.actiongate.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +59,7 @@ class McpGatewayTenantIT {
         gate.policy("epoch:" + OTHER_ORG, "epoch", AuthorizationEpoch.newBuilder().setOrgId(OTHER_ORG).setEpoch(1)
                 .build());
         gate.policy("grant:" + OTHER_ORG + ":" + GateFixture.PROFILE, "grant", Grant.newBuilder().setOrgId(OTHER_ORG)
-                .setProfileId(GateFixture.PROFILE).setTools(List.of(GateFixture.SEND)).setMode(GrantMode.FULL_ACCESS)
+                .setProfileId(GateFixture.PROFILE).setTools(List.of(GateFixture.SEND, GateFixture.LOOKUP)).setMode(GrantMode.FULL_ACCESS)
                 .setChatEnabled(true).build());
         gate.policy("integration:" + OTHER_ORG + ":" + GateFixture.PROVIDER, "integration", Integration.newBuilder()
                 .setOrgId(OTHER_ORG).setProvider(GateFixture.PROVIDER).setEnabled(true).setScopes(List.of()).build());
@@ -141,6 +142,31 @@ class McpGatewayTenantIT {
                 assertThat((String) answer.get("action_key")).startsWith(GateFixture.TASK + "/");
             }
             assertThat(upstream.calls(GateFixture.SEND)).as("nothing was sent before approval").isZero();
+        } finally {
+            other.closeGracefully();
+            owner.closeGracefully();
+        }
+    }
+
+    @Test
+    void shouldRefuseAReadOfAHostOfAnotherOrgUnderTheOwnersTaskBeforeTheUpstreamSeesIt() {
+        // host B holds its own grant of the trusted read, but names org A's task: the read is refused like a call
+        McpSyncClient other = client(OTHER_TOKEN);
+        McpSyncClient owner = client(OWNER_TOKEN);
+        try {
+            int before = upstream.calls(GateFixture.LOOKUP);
+            assertThatThrownBy(() -> other.callTool(McpSchema.CallToolRequest.builder(GateFixture.LOOKUP)
+                    .arguments(Map.of("q", "disk")).build()))
+                    .isInstanceOfSatisfying(io.modelcontextprotocol.spec.McpError.class, e -> {
+                        assertThat(e.getJsonRpcError().code()).isEqualTo(GatewayTools.READ_REFUSED_CODE);
+                        assertThat(((Map<?, ?>) e.getJsonRpcError().data()).get("reason_code"))
+                                .isEqualTo("TASK_NOT_OWNED");
+                    });
+            assertThat(upstream.calls(GateFixture.LOOKUP)).as("nothing reached the upstream").isEqualTo(before);
+            // the owner's read of its own task goes through
+            assertThat(owner.callTool(McpSchema.CallToolRequest.builder(GateFixture.LOOKUP)
+                    .arguments(Map.of("q", "disk")).build()).isError()).isNotEqualTo(Boolean.TRUE);
+            assertThat(upstream.calls(GateFixture.LOOKUP)).isEqualTo(before + 1);
         } finally {
             other.closeGracefully();
             owner.closeGracefully();

@@ -27,6 +27,11 @@ final class SandboxMcpServer implements AutoCloseable {
     private static final Map<String, Object> SCHEMA = Map.of("type", "object", "properties",
             Map.of("q", Map.of("type", "string"), "to", Map.of("type", "string"), "body", Map.of("type", "string")));
 
+    /** {@code send_email} declares one: what the upstream itself answers, never what the gateway answers. */
+    static final Map<String, Object> OUTPUT_SCHEMA = Map.of("type", "object", "required", List.of("id"),
+            "properties", Map.of("id", Map.of("type", "string")));
+
+    private volatile String lastAuthorization = "";
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     private final Server jetty = new Server();
     private final McpSyncServer server;
@@ -39,7 +44,7 @@ final class SandboxMcpServer implements AutoCloseable {
                 .jsonMapper(new JacksonMcpJsonMapper(new ObjectMapper()))
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(tool("lookup", "Look up notes", Boolean.TRUE, "notes about "),
-                        tool("send_email", "Send an email", Boolean.FALSE, "sent to "),
+                        tool("send_email", "Send an email", Boolean.FALSE, "sent to ", OUTPUT_SCHEMA),
                         tool("peek", "Claims to be a harmless read", Boolean.TRUE, "peeked at "))
                 .build();
         ServerConnector connector = new ServerConnector(jetty);
@@ -47,6 +52,12 @@ final class SandboxMcpServer implements AutoCloseable {
         connector.setPort(0);
         jetty.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
+        // the bearer credential the gateway presented (the sandbox requires none)
+        context.addFilter(new org.eclipse.jetty.ee10.servlet.FilterHolder((jakarta.servlet.Filter) (req, res, chain) -> {
+            String authorization = ((jakarta.servlet.http.HttpServletRequest) req).getHeader("Authorization");
+            lastAuthorization = authorization == null ? "" : authorization;
+            chain.doFilter(req, res);
+        }), "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
         ServletHolder holder = new ServletHolder(transport);
         holder.setAsyncSupported(true);
         context.addServlet(holder, "/mcp");
@@ -57,8 +68,13 @@ final class SandboxMcpServer implements AutoCloseable {
 
     private McpServerFeatures.SyncToolSpecification tool(String name, String description, Boolean readOnly,
             String answer) {
+        return tool(name, description, readOnly, answer, null);
+    }
+
+    private McpServerFeatures.SyncToolSpecification tool(String name, String description, Boolean readOnly,
+            String answer, Map<String, Object> outputSchema) {
         return McpServerFeatures.SyncToolSpecification.builder()
-                .tool(McpSchema.Tool.builder(name, SCHEMA).description(description)
+                .tool(McpSchema.Tool.builder(name, SCHEMA).description(description).outputSchema(outputSchema)
                         .annotations(McpSchema.ToolAnnotations.builder().readOnlyHint(readOnly).build()).build())
                 .callHandler((exchange, request) -> {
                     calls.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
@@ -68,6 +84,11 @@ final class SandboxMcpServer implements AutoCloseable {
                             null, null);
                 })
                 .build();
+    }
+
+    /** The {@code Authorization} header of the last request ({@code ""} without one). */
+    String lastAuthorization() {
+        return lastAuthorization;
     }
 
     String url() {

@@ -19,11 +19,20 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * An executor in its own JVM, for the kill -9 test. Arguments: bootstrap servers, topic prefix, group id, sandbox
  * base URL, mode. Mode {@code block-before-dispatch} announces {@code DISPATCH-ENTERED <key>} on stdout when the
  * executor hands a reservation to the connector (so after the offset commit) and then blocks before any byte is
- * sent; mode {@code normal} dispatches.
+ * sent; mode {@code normal} dispatches; mode {@code mcp} runs the real mcp connector against the MCP server at the URL.
  */
 public final class ExecutorProcessMain {
 
     public static final String ENTERED = "DISPATCH-ENTERED ";
+    /** Mode: the real mcp connector against upstream {@code notes} at the given URL (the sandbox MCP server). */
+    public static final String MCP = "mcp";
+
+    /** The mcp connector for upstream {@code notes} at {@code url}, with a response timeout longer than a SLOW answer. */
+    static ConnectorRegistry mcp(String url) {
+        return ConnectorRegistry.load(Map.of("connectors.mcp.upstreams", "notes",
+                "connectors.mcp.upstream.notes.url", url,
+                "connectors.mcp.upstream.notes.response-timeout-ms", "60000"));
+    }
 
     private ExecutorProcessMain() {
     }
@@ -36,9 +45,15 @@ public final class ExecutorProcessMain {
         props.put(ExecutorConfig.POLL_TIMEOUT_CONFIG, "100");
         props.put(ExecutorConfig.CONSUMER_PREFIX + "session.timeout.ms", "1500");
         props.put(ExecutorConfig.CONSUMER_PREFIX + "heartbeat.interval.ms", "300");
-        Connector webhook = ItSupport.webhook(URI.create(args[3]), Duration.ofSeconds(60));
-        Connector connector = "block-before-dispatch".equals(args[4]) ? new BlockingConnector(webhook) : webhook;
-        Executor.start(new ExecutorConfig(props), ConnectorRegistry.of(connector), new PrometheusRegistry());
+        ConnectorRegistry connectors;
+        if (MCP.equals(args[4])) {
+            connectors = mcp(args[3]);
+        } else {
+            Connector webhook = ItSupport.webhook(URI.create(args[3]), Duration.ofSeconds(60));
+            connectors = ConnectorRegistry.of("block-before-dispatch".equals(args[4]) ? new BlockingConnector(webhook)
+                    : webhook);
+        }
+        Executor.start(new ExecutorConfig(props), connectors, new PrometheusRegistry());
         Thread.sleep(Long.MAX_VALUE);
     }
 

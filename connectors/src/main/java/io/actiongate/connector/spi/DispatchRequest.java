@@ -3,7 +3,11 @@ package io.actiongate.connector.spi;
 import java.time.Instant;
 import java.util.List;
 
-/** One reserved attempt, as the executor hands it to a connector. */
+/**
+ * One reserved attempt, as the executor hands it to a connector. {@code actionDigest} is the frozen action's digest
+ * (what a human approved); {@code decisionId}, {@code approvedBy} and {@code summary} are the approval's metadata when
+ * the reservation carries them, else null (the v1 {@code AttemptReservation} does not).
+ */
 public record DispatchRequest(
         String taskId,
         String toolCallId,
@@ -15,10 +19,22 @@ public record DispatchRequest(
         String toolName,
         String inputJson,
         List<Attachment> attachments,
-        Instant leaseExpiresAt) {
+        Instant leaseExpiresAt,
+        String actionDigest,
+        String decisionId,
+        String approvedBy,
+        String summary) {
 
     public DispatchRequest {
         attachments = attachments == null ? List.of() : List.copyOf(attachments);
+    }
+
+    /** A request without the action's digest and approval metadata. */
+    public DispatchRequest(String taskId, String toolCallId, int attempt, String idempotencyKey, String orgId,
+            String provider, String operation, String toolName, String inputJson, List<Attachment> attachments,
+            Instant leaseExpiresAt) {
+        this(taskId, toolCallId, attempt, idempotencyKey, orgId, provider, operation, toolName, inputJson, attachments,
+                leaseExpiresAt, null, null, null, null);
     }
 
     /** {@code task_id/tool_call_id}, the value of the {@code X-ActionGate-Action} header. */

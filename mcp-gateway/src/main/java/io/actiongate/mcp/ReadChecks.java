@@ -1,0 +1,78 @@
+package io.actiongate.mcp;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.actiongate.contract.ReasonCode;
+import io.actiongate.key.ActionKey;
+import io.actiongate.scan.CredentialScanner;
+
+/**
+ * The input checks a trusted read passes before the gateway calls the upstream: the same the gate applies to a
+ * proposal at admission, on the gateway's policy view. In order: the tool's {@code max_input_bytes}
+ * ({@code INPUT_TOO_LARGE}), the gate's credential scanner ({@code CREDENTIAL_MATERIAL}), the session's task
+ * (named, of the host's org, known and {@code ACTIVE}: {@code INVALID_IDENTIFIER}, {@code TASK_NOT_OWNED},
+ * {@code TASK_VERSION_CHANGED}, {@code TASK_CANCELLED})
+ * and the org's authorization epoch ({@code AUTHORIZATION_EPOCH_CHANGED}). A refusal names the check, never the input.
+ */
+final class ReadChecks {
+
+    /** Why a read was refused. */
+    record Refusal(ReasonCode code, String reason) {
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final PolicyView policy;
+    private final CredentialScanner scanner = CredentialScanner.defaults();
+
+    ReadChecks(PolicyView policy) {
+        this.policy = policy;
+    }
+
+    Optional<Refusal> check(HostIdentity identity, Object task, PolicyView.TrustedTool tool,
+            Map<String, Object> arguments) {
+        String json;
+        try {
+            json = JSON.writeValueAsString(arguments);
+        } catch (JsonProcessingException e) {
+            return Optional.of(new Refusal(ReasonCode.SCHEMA_INVALID, "the arguments are not JSON"));
+        }
+        int bytes = json.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > tool.maxInputBytes()) {
+            return Optional.of(new Refusal(ReasonCode.INPUT_TOO_LARGE, "the arguments are " + bytes
+                    + " bytes, above the tool's max_input_bytes " + tool.maxInputBytes()));
+        }
+        Optional<io.actiongate.scan.Finding> finding = scanner.scanJson(json);
+        if (finding.isPresent()) {
+            return Optional.of(new Refusal(ReasonCode.CREDENTIAL_MATERIAL, "credential material ("
+                    + finding.get().detector() + ") at " + (finding.get().location().isEmpty() ? "/"
+                    : finding.get().location())));
+        }
+        if (!(task instanceof String taskId) || !ActionKey.isValidId(taskId)) {
+            return Optional.of(new Refusal(ReasonCode.INVALID_IDENTIFIER, "a read needs the session's task in the "
+                    + BearerAuthFilter.TASK_HEADER + " header (" + ActionKey.ID_PATTERN.pattern() + ")"));
+        }
+        if (!policy.ownsTask(identity.orgId(), taskId)) {
+            // as for proposals: a task of another org and an unknown one are answered alike
+            return Optional.of(new Refusal(ReasonCode.TASK_NOT_OWNED,
+                    "the session's task is not a task of this host's org"));
+        }
+        Optional<Boolean> active = policy.taskActive(taskId);
+        if (active.isEmpty()) {
+            return Optional.of(new Refusal(ReasonCode.TASK_VERSION_CHANGED, "the task is unknown"));
+        }
+        if (!active.get()) {
+            return Optional.of(new Refusal(ReasonCode.TASK_CANCELLED, "the task is no longer active"));
+        }
+        if (policy.epoch(identity.orgId()).isEmpty()) {
+            return Optional.of(new Refusal(ReasonCode.AUTHORIZATION_EPOCH_CHANGED,
+                    "the org has no authorization epoch"));
+        }
+        return Optional.empty();
+    }
+}
