@@ -2,7 +2,7 @@ package io.actiongate.http;
 
 import java.io.IOException;
 import java.security.cert.Certificate;
-import java.util.Locale;
+import java.util.Optional;
 
 import javax.net.ssl.SSLPeerUnverifiedException;
 
@@ -23,9 +23,6 @@ import org.slf4j.LoggerFactory;
 final class AuthFilter extends Filter {
 
     private static final Logger LOG = LoggerFactory.getLogger(AuthFilter.class);
-    private static final String BEARER = "bearer ";
-
-
     private final BearerTokens tokens;
     private final boolean clientCertificates;
 
@@ -64,13 +61,10 @@ final class AuthFilter extends Filter {
      * (an operator's token), or came with a client certificate only: such callers are answered about every org.
      */
     String callerOrg(HttpExchange exchange) {
-        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-        if (tokens == null || authorization == null || authorization.length() <= BEARER.length()
-                || !authorization.substring(0, BEARER.length()).toLowerCase(Locale.ROOT).equals(BEARER)) {
+        if (tokens == null) {
             return null;
         }
-        return tokens.caller(authorization.substring(BEARER.length()).strip()).map(BearerTokens.Caller::org)
-                .orElse(null);
+        return BearerHeader.token(exchange).flatMap(tokens::caller).map(BearerTokens.Caller::org).orElse(null);
     }
 
     /** Why the request is refused; null when it may pass. */
@@ -78,20 +72,18 @@ final class AuthFilter extends Filter {
         if (clientCertificates && exchange instanceof HttpsExchange https && verifiedClient(https)) {
             return null;
         }
-        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-        if (authorization == null) {
+        if (!BearerHeader.present(exchange)) {
             return tokens == null && !clientCertificates ? "no credential is configured on this server"
                     : "no credential presented";
         }
-        if (authorization.length() <= BEARER.length()
-                || !authorization.substring(0, BEARER.length()).toLowerCase(Locale.ROOT).equals(BEARER)) {
+        Optional<String> token = BearerHeader.token(exchange);
+        if (token.isEmpty()) {
             return "Authorization is not a bearer token";
         }
         if (tokens == null) {
             return "bearer tokens are not configured on this server";
         }
-        return tokens.caller(authorization.substring(BEARER.length()).strip()).isPresent() ? null
-                : "invalid bearer token";
+        return tokens.caller(token.get()).isPresent() ? null : "invalid bearer token";
     }
 
     private static boolean verifiedClient(HttpsExchange https) {

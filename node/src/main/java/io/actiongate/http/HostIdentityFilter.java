@@ -1,7 +1,6 @@
 package io.actiongate.http;
 
 import java.io.IOException;
-import java.util.Locale;
 import java.util.Optional;
 
 import com.sun.net.httpserver.Filter;
@@ -17,7 +16,6 @@ import io.actiongate.mcp.HostIdentity;
  */
 final class HostIdentityFilter extends Filter {
 
-    private static final String BEARER = "bearer ";
 
     private final ProposalApi api;
     private final Filter otherwise;
@@ -47,11 +45,6 @@ final class HostIdentityFilter extends Filter {
 
     /** The host whose token the request bears, if any. */
     static Optional<HostIdentity> identity(ProposalApi api, HttpExchange exchange) {
-        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-        if (authorization == null || authorization.length() <= BEARER.length()
-                || !authorization.substring(0, BEARER.length()).toLowerCase(Locale.ROOT).equals(BEARER)) {
-            return Optional.empty();
-        }
-        return api.authenticate(authorization.substring(BEARER.length()).strip());
+        return BearerHeader.token(exchange).flatMap(api::authenticate);
     }
 }
