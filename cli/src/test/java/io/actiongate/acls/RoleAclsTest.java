@@ -35,9 +35,13 @@ class RoleAclsTest {
     }
 
     @Test
-    void shouldLetTheApproverWriteOnlyDecisions() {
+    void shouldLetTheApproverWriteOnlyDecisionsAndItsOwnState() {
+        // of the contract's topics only decisions; beside them the approver's own compacted state topic
         assertThat(writes(RoleAcls.bindings(RoleAcls.Role.APPROVER, "User:approver", Map.of())))
-                .containsExactly("actiongate.decisions");
+                .containsExactly("actiongate.decisions", "actiongate.approver-state");
+        assertThat(writes(RoleAcls.bindings(RoleAcls.Role.APPROVER, "User:approver",
+                Map.of("approver.state.topic", "ops.approver"))))
+                .containsExactly("actiongate.decisions", "ops.approver");
     }
 
     @Test

@@ -153,8 +153,9 @@ class HelmChartKafkaTest {
         assertThat(writes(acls.get("mcpGateway"))).containsExactly(PREFIX + "proposals");
         assertThat(reads(acls.get("mcpGateway"))).containsExactlyInAnyOrder(PREFIX + "receipts",
                 PREFIX + "conflicts", PREFIX + "policy");
-        // only the approval service writes decisions, and it writes nothing else
-        assertThat(writes(acls.get("approver"))).containsExactly(PREFIX + "decisions");
+        // only the approval service writes decisions, and beside them only its own state
+        assertThat(writes(acls.get("approver"))).containsExactlyInAnyOrder(PREFIX + "decisions",
+                PREFIX + "approver-state");
         acls.forEach((role, ops) -> {
             if (!role.equals("approver")) {
                 assertThat(writes(ops)).as(role).doesNotContain(PREFIX + "decisions");
@@ -174,10 +175,11 @@ class HelmChartKafkaTest {
         gateInputs.add(Topics.POLICY.name(PREFIX));
         assertThat(reads(acls.get("gate")).stream().filter(t -> t.startsWith(PREFIX))).containsExactlyInAnyOrderElementsOf(
                 gateInputs);
-        // every granted topic is one of actiongate's (or the gate's own internal topics)
+        // every granted topic is one of actiongate's (or the gate's own internal topics, the approver's own state)
         Set<String> known = new TreeSet<>(Topics.names(PREFIX));
         acls.forEach((role, ops) -> assertThat(ops.keySet()).as(role).allMatch(t -> known.contains(t)
-                || role.equals("gate") && t.startsWith("prefix:")));
+                || role.equals("gate") && t.startsWith("prefix:")
+                || role.equals("approver") && t.equals(PREFIX + "approver-state")));
     }
 
     @Test
