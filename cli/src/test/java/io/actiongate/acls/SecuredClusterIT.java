@@ -396,7 +396,7 @@ class SecuredClusterIT {
     private static Path policyFile() throws IOException {
         return Files.writeString(dir.resolve("policy.json"), """
                 [{"key": "epoch:%1$s", "kind": "epoch", "epoch": 1},
-                 {"key": "task:%2$s", "kind": "task", "version": 1, "status": "ACTIVE"},
+                 {"key": "task:%2$s", "kind": "task", "org_id": "%1$s", "version": 1, "status": "ACTIVE"},
                  {"key": "grant:%1$s:chat-default", "kind": "grant", "tools": ["%3$s"], "mode": "FULL_ACCESS",
                   "chat_enabled": true},
                  {"key": "integration:%1$s:webhook", "kind": "integration", "enabled": true, "scopes": ["%3$s"]},

@@ -170,9 +170,9 @@ public final class ProposeCommand extends OperatorCommand {
     private int answer(String key, Optional<FirstReceipt.Answer> answer) {
         if (answer.isEmpty()) {
             err().println("error: no receipt for " + key + " within " + (wait.toMillis() % 1000 == 0 ? wait.toSeconds() + "s"
-                    : wait.toMillis() + "ms") + " (is the gate "
-                    + "running?); the proposal was published: 'actiongate status " + key.replace('/', ' ')
-                    + "' shows it later");
+                    : wait.toMillis() + "ms") + " (is the gate running? is the task one of org_id's? a proposal"
+                    + " under another org's task gets no receipt, only a TASK_NOT_OWNED dead letter); the proposal was"
+                    + " published: 'actiongate status " + key.replace('/', ' ') + "' shows it later");
             err().flush();
             return EXIT_NO_RECEIPT;
         }

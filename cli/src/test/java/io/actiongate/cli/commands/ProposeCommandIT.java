@@ -84,7 +84,7 @@ class ProposeCommandIT {
     private static void publishPolicy() {
         Map<String, PolicyRecord> policy = new HashMap<>();
         policy.put("epoch:acme", record("epoch", AuthorizationEpoch.newBuilder().setOrgId("acme").setEpoch(7).build()));
-        policy.put("task:T-1", record("task", TaskState.newBuilder().setTaskId("T-1").setVersion(3)
+        policy.put("task:T-1", record("task", TaskState.newBuilder().setTaskId("T-1").setOrgId("acme").setVersion(3)
                 .setStatus(LifecycleStatus.ACTIVE).build()));
         policy.put("grant:acme:chat-default", record("grant", Grant.newBuilder().setOrgId("acme")
                 .setProfileId("chat-default").setTools(List.of("send_email")).setMode(GrantMode.FULL_ACCESS)
@@ -162,7 +162,8 @@ class ProposeCommandIT {
         Cli.Result result = propose(noGate, "--tool-call-id", "call-nobody", "--wait", "1s");
 
         assertThat(result.exitCode()).isEqualTo(ProposeCommand.EXIT_NO_RECEIPT);
-        assertThat(result.err()).startsWith("error: no receipt for T-1/call-nobody within 1s (is the gate running?)");
+        assertThat(result.err()).startsWith("error: no receipt for T-1/call-nobody within 1s (is the gate running?")
+                .contains("TASK_NOT_OWNED");
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
     }
 }
