@@ -148,6 +148,11 @@ class DevMcpUpstreamIT {
         assertThat(wrappers("it-ok")).singleElement().satisfies(w -> {
             assertThat(w).containsEntry("attempt", 1).containsEntry("action_digest", digest);
             assertThat((String) w.get("idempotency_key")).isNotBlank();
+            // the approval the gate applied, and what the human read: the decision id, its approver, the summary
+            assertThat((String) w.get("decision_id")).isNotBlank();
+            assertThat(w).containsEntry("approved_by", DevStack.APPROVER_SUBJECT)
+                    .containsEntry("summary", "Run the MCP tool " + SandboxMcpServer.SEND_TOOL
+                            + " of sandbox with the input shown");
         });
         assertThat(upstream().effect((String) wrappers("it-ok").get(0).get("idempotency_key")))
                 .contains((String) state(done).get("provider_receipt_id"));

@@ -79,6 +79,17 @@ class DecisionTest {
     }
 
     @Test
+    void shouldCarryTheApprovingDecisionAndTheSummaryInTheReservation() {
+        start(Map.of());
+        ActionProposal p = waiting("c-1");
+        Decision d = gate.approve(p);
+        AttemptReservation r = gate.attempts.readValue();
+        assertThat(r.getDecisionId()).isEqualTo(d.getDecisionId()).isNotBlank();
+        assertThat(r.getApprovedBy()).isEqualTo(d.getApproverSubject()).isEqualTo("alice@acme.example");
+        assertThat(r.getSummary()).isEqualTo(p.getSummary()).isEqualTo("Email ops that the disk is full");
+    }
+
+    @Test
     void shouldKeepTheProposersIdempotencyKey() {
         start(Map.of());
         ActionProposal p = gate.propose(proposal("c-1").setIdempotencyKey("biz-42"));

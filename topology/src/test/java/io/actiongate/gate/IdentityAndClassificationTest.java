@@ -146,7 +146,11 @@ class IdentityAndClassificationTest {
         gate.origin(LifecycleStatus.ACTIVE, GateDriver.TURN);
         gate.propose(proposal("c-1").setOrigin(GateDriver.origin(GateDriver.TURN)));
         assertThat(gate.lastReceipt().getStatus()).isEqualTo(ReceiptStatus.DISPATCHING);
-        assertThat(gate.attempts.readValuesToList()).hasSize(1);
+        List<AttemptReservation> reserved = gate.attempts.readValuesToList();
+        assertThat(reserved).hasSize(1);
+        assertThat(reserved.get(0).getDecisionId()).as("no human decision approved it").isNull();
+        assertThat(reserved.get(0).getApprovedBy()).isNull();
+        assertThat(reserved.get(0).getSummary()).isEqualTo("Email ops that the disk is full");
     }
 
     @Test

@@ -101,6 +101,9 @@ class OutcomeTest {
         gate.advance(Duration.ofSeconds(11));
         AttemptReservation second = gate.attempts.readValue();
         assertThat(second.getAttempt()).isEqualTo(2);
+        assertThat(second.getDecisionId()).as("every attempt carries the approval").isNotBlank();
+        assertThat(second.getApprovedBy()).isEqualTo("alice@acme.example");
+        assertThat(second.getSummary()).isEqualTo(p.getSummary());
         assertThat(second.getIdempotencyKey()).isEqualTo(io.actiongate.gate.internal.StateRecords
                 .derivedIdempotencyKey("T-1/c-1"));
         Receipt r = gate.lastReceipt();

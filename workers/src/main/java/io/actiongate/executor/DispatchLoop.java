@@ -302,7 +302,7 @@ final class DispatchLoop implements ConsumerRebalanceListener {
                 .toList();
         return new DispatchRequest(r.getTaskId(), r.getToolCallId(), r.getAttempt(), r.getIdempotencyKey(),
                 r.getOrgId(), r.getProvider(), r.getOperation(), r.getToolName(), r.getInputJson(), attachments,
-                r.getLeaseExpiresAt(), r.getActionDigest(), null, null, null);
+                r.getLeaseExpiresAt(), r.getActionDigest(), r.getDecisionId(), r.getApprovedBy(), r.getSummary());
     }
 
     private static PreDispatchCheck.Request checkRequest(AttemptReservation r) {

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * One reserved attempt, as the executor hands it to a connector. {@code actionDigest} is the frozen action's digest
  * (what a human approved); {@code decisionId}, {@code approvedBy} and {@code summary} are the approval's metadata when
- * the reservation carries them, else null (the v1 {@code AttemptReservation} does not).
+ * the reservation carries them, else null (a reservation written before {@code AttemptReservation} v2 does not).
  */
 public record DispatchRequest(
         String taskId,

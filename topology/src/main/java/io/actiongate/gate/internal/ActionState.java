@@ -27,6 +27,8 @@ import io.actiongate.key.ActionKey;
  * @param actionDigest      digest of the frozen action (what a human approves); null when rejected early
  * @param decisionId        the approval's decision id (null for auto-approved actions)
  * @param approvalExpiresAt when the approval stops being valid for a new reservation (millis), or null
+ * @param approvedBy        the approving decision's {@code approver_subject} (null for auto-approved actions, a
+ *                          rejection and states written before it was kept); every reservation carries it
  * @param attempts          every reserved attempt, in order, with what was observed
  * @param providerReceiptId the provider's id of the effect, once known
  * @param resolvedBy        who settled it, once settled
@@ -48,6 +50,7 @@ public record ActionState(
         String actionDigest,
         String decisionId,
         Long approvalExpiresAt,
+        String approvedBy,
         List<AttemptRecord> attempts,
         String providerReceiptId,
         Resolver resolvedBy,
@@ -70,7 +73,7 @@ public record ActionState(
      * current trace context (its proposal's, made current by the decode step).
      */
     public static ActionState fresh(Action action, String actionDigest, long now) {
-        return new ActionState(VERSION, action, Phase.NEW, null, null, actionDigest, null, null, List.of(),
+        return new ActionState(VERSION, action, Phase.NEW, null, null, actionDigest, null, null, null, List.of(),
                 null, null, null, null, null, now, now, Tracing.currentHeaders());
     }
 
@@ -97,19 +100,24 @@ public record ActionState(
             throw new IllegalTransitionException(phase, next);
         }
         return new ActionState(v, action, next, nextReasonCode, nextReason, actionDigest, decisionId,
-                approvalExpiresAt, attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt,
+                approvalExpiresAt, approvedBy, attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt,
                 createdAt, now, trace);
     }
 
-    public ActionState withApproval(String approvalDecisionId, Long expiresAt) {
+    /**
+     * This action with the decision that settled its approval: {@code approver} is the approving decision's
+     * {@code approver_subject}, null for a rejection.
+     */
+    public ActionState withApproval(String approvalDecisionId, String approver, Long expiresAt) {
         return new ActionState(v, action, phase, reasonCode, reason, actionDigest, approvalDecisionId, expiresAt,
-                attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt, trace);
+                approver, attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt,
+                trace);
     }
 
     public ActionState withResolution(Resolver by, String receiptId, String resolution) {
         return new ActionState(v, action, phase, reasonCode, reason, actionDigest, decisionId, approvalExpiresAt,
-                attempts, receiptId != null ? receiptId : providerReceiptId, by, resolution, timerKey, dueAt,
-                createdAt, updatedAt, trace);
+                approvedBy, attempts, receiptId != null ? receiptId : providerReceiptId, by, resolution, timerKey,
+                dueAt, createdAt, updatedAt, trace);
     }
 
     public ActionState withAttempt(AttemptRecord attempt) {
@@ -120,12 +128,13 @@ public record ActionState(
             next.add(attempt);
         }
         return new ActionState(v, action, phase, reasonCode, reason, actionDigest, decisionId, approvalExpiresAt,
-                next, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt, trace);
+                approvedBy, next, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt, createdAt, updatedAt,
+                trace);
     }
 
     public ActionState withTimer(String nextTimerKey, Long nextDueAt) {
         return new ActionState(v, action, phase, reasonCode, reason, actionDigest, decisionId, approvalExpiresAt,
-                attempts, providerReceiptId, resolvedBy, resolutionId, nextTimerKey, nextDueAt, createdAt,
+                approvedBy, attempts, providerReceiptId, resolvedBy, resolutionId, nextTimerKey, nextDueAt, createdAt,
                 updatedAt, trace);
     }
 

@@ -80,7 +80,7 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
         LOG.debug("action {}: decision {} {} applied", key, d.getDecisionId(), d.getType());
         switch (d.getType()) {
             case APPROVE -> approve(state, d, now);
-            case REJECT -> lifecycle.save(state, state.withApproval(d.getDecisionId(), null)
+            case REJECT -> lifecycle.save(state, state.withApproval(d.getDecisionId(), null, null)
                     .to(Phase.DENIED, null, "rejected by " + d.getApproverOrg(), now));
             case RESOLVE_EFFECT_CONFIRMED -> lifecycle.save(state, state
                     .withResolution(ActionState.Resolver.OWNER, null, d.getDecisionId())
@@ -93,7 +93,8 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
     }
 
     private void approve(ActionState state, Decision d, long now) {
-        ActionState approved = state.withApproval(d.getDecisionId(), d.getExpiresAt().toEpochMilli())
+        ActionState approved = state.withApproval(d.getDecisionId(), d.getApproverSubject(),
+                d.getExpiresAt().toEpochMilli())
                 .to(Phase.APPROVED, null, null, now);
         lifecycle.publish(approved);
         lifecycle.recheckAndReserve(state, approved);

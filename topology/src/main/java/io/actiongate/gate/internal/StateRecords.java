@@ -134,6 +134,9 @@ public final class StateRecords {
                 .setToolSchemaHash(a.toolSchemaHash())
                 .setReservedAt(Instant.ofEpochMilli(attempt.reservedAt()))
                 .setLeaseExpiresAt(Instant.ofEpochMilli(attempt.leaseExpiresAt()))
+                .setDecisionId(s.decisionId())
+                .setApprovedBy(s.approvedBy())
+                .setSummary(a.summary())
                 .build();
     }
 

@@ -170,7 +170,7 @@ class LifecycleTableTest {
 
     private static ActionState in(Phase phase) {
         ActionState fresh = ActionState.fresh(InternalModelTest.action(), "sha256:d", 1L);
-        return new ActionState(fresh.v(), fresh.action(), phase, null, null, fresh.actionDigest(), null, null,
+        return new ActionState(fresh.v(), fresh.action(), phase, null, null, fresh.actionDigest(), null, null, null,
                 fresh.attempts(), null, null, null, null, null, 1L, 1L, null);
     }
 }
