@@ -17,6 +17,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.IdentityConflict;
 import io.actiongate.avro.Receipt;
+import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.digest.Digests;
+import io.actiongate.digest.FrozenAction;
 import io.actiongate.serde.AvroDecodeException;
 import io.actiongate.topics.Topics;
 
@@ -89,6 +92,9 @@ final class FirstReceipt implements AutoCloseable {
     /** The first receipt or conflict of {@code offer}, or empty after {@code timeout}. */
     Optional<Answer> await(ActionProposal offer, String key, Duration timeout) {
         String tool = tool(offer.getProvider(), offer.getToolName(), offer.getOperation());
+        // the rules of the client library's ReceiptWatcher: an answer names the offer's action digest (the whole
+        // frozen action, tenant included); a refusal that names none is the offer's when org, tool and input are
+        String actionDigest = Digests.actionDigest(FrozenAction.of(offer));
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
@@ -99,15 +105,20 @@ final class FirstReceipt implements AutoCloseable {
                     if (r.topic().equals(receiptsTopic)) {
                         Receipt receipt = Topics.RECEIPTS.valueSerde().deserializer().deserialize(r.topic(),
                                 r.value());
-                        if (tool.equals(tool(receipt.getProvider(), receipt.getToolName(), receipt.getOperation()))
-                                && (receipt.getInputDigest() == null
-                                || receipt.getInputDigest().equals(offer.getInputDigest()))) {
+                        boolean ours = receipt.getActionDigest() != null
+                                ? receipt.getActionDigest().equals(actionDigest)
+                                : receipt.getStatus() == ReceiptStatus.REJECTED
+                                        && offer.getOrgId().equals(receipt.getOrgId())
+                                        && tool.equals(tool(receipt.getProvider(), receipt.getToolName(),
+                                                receipt.getOperation()))
+                                        && offer.getInputDigest().equals(receipt.getInputDigest());
+                        if (ours) {
                             return Optional.of(new Answer(receipt, null));
                         }
                     } else {
                         IdentityConflict c = Topics.CONFLICTS.valueSerde().deserializer().deserialize(r.topic(),
                                 r.value());
-                        if (offer.getInputDigest().equals(c.getOfferedDigest()) && tool.equals(c.getOfferedTool())) {
+                        if (actionDigest.equals(c.getOfferedDigest()) && tool.equals(c.getOfferedTool())) {
                             return Optional.of(new Answer(null, c));
                         }
                     }
