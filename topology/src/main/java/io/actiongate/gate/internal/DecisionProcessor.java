@@ -96,7 +96,7 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
         ActionState approved = state.withApproval(d.getDecisionId(), d.getApproverSubject(),
                 d.getExpiresAt().toEpochMilli())
                 .to(Phase.APPROVED, null, null, now);
-        lifecycle.publish(approved);
+        // one receipt for this decision: the state the recheck leaves (DISPATCHING, or the refusal), not APPROVED
         lifecycle.recheckAndReserve(state, approved);
     }
 

@@ -30,8 +30,8 @@ import io.actiongate.serde.TraceHeaders;
 
 /**
  * The transitions every processor shares, over the stores of one task: saving an action keeps its one timer and
- * the pending index in step and publishes a receipt (one per transition); reserving an attempt rechecks policy
- * first (invariant 3). All calls are store lookups and forwards: nothing blocks the stream thread.
+ * the pending index in step and publishes a receipt (one per input record: the last state it reached); reserving an
+ * attempt rechecks policy first (invariant 3). All calls are store lookups and forwards: nothing blocks the stream thread.
  *
  * <p>A processor handles each record {@link #atomically}: its store writes are journaled and its forwards held
  * back until it returns, so a record whose processing throws leaves no trace but a dead letter (issue 8, fix 3).
@@ -283,7 +283,10 @@ public final class Lifecycle {
         };
     }
 
-    /** Publishes the receipt of {@code state} (also for an intermediate state that is not saved). */
+    /**
+     * Publishes the receipt of {@code state}. Inside a unit (one input record) a later receipt for the same action
+     * replaces an earlier one: one record publishes one receipt per action, the last state it reached.
+     */
     public void publish(ActionState state) {
         emit(traced(new Record<Object, Object>(state.key(), StateRecords.receipt(state), now()), state),
                 Sinks.RECEIPTS);
@@ -338,6 +341,9 @@ public final class Lifecycle {
 
     private void emit(Record<Object, Object> record, String sink) {
         if (unit != null) {
+            if (Sinks.RECEIPTS.equals(sink)) {
+                unit.dropReceipt(record.key());
+            }
             unit.forwards.add(new Forward(record, sink));
         } else {
             context.forward(record, sink);
@@ -391,6 +397,17 @@ public final class Lifecycle {
         final Map<String, ActionState> loaded = new HashMap<>();
         final List<Runnable> undo = new ArrayList<>();
         final List<Forward> forwards = new ArrayList<>();
+
+        /** Drops a receipt for {@code key} held back earlier in this unit: a later state of the action replaces it. */
+        void dropReceipt(Object key) {
+            for (int i = forwards.size() - 1; i >= 0; i--) {
+                Forward f = forwards.get(i);
+                if (Sinks.RECEIPTS.equals(f.sink()) && key.equals(f.record().key())) {
+                    forwards.remove(i);
+                    return; // at most one is held per key
+                }
+            }
+        }
 
         void rollback() {
             for (int i = undo.size() - 1; i >= 0; i--) {

@@ -135,10 +135,9 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         ActionState admitted = ActionState.fresh(action, actionDigest, now);
         switch (Classifier.classify(action, policy, verdict.trustedRead())) {
             case AUTO_APPROVE -> {
-                ActionState approved = admitted.to(Phase.APPROVED, null, null, now);
-                lifecycle.publish(approved);
-                // admission checked policy a moment ago in this same call: reserve directly
-                lifecycle.reserve(null, approved);
+                // admission checked policy a moment ago in this same call: reserve directly. One receipt for this
+                // record: DISPATCHING (the APPROVED step in between is not published, docs/contract.md section 4)
+                lifecycle.reserve(null, admitted.to(Phase.APPROVED, null, null, now));
             }
             case HUMAN_APPROVAL -> lifecycle.save(null, admitted.to(Phase.WAITING_APPROVAL, null, null, now));
             case NO_ACTIVE_HUMAN_SOURCE -> lifecycle.save(null, ActionState.fresh(action.withoutInput(), actionDigest,
