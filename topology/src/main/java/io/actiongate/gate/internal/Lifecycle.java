@@ -14,6 +14,7 @@ import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.CumulativeCount;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
@@ -48,6 +49,7 @@ public final class Lifecycle {
     private final GateConfig config;
     private final KeyValueStore<String, ActionState> actions;
     private final KeyValueStore<String, String> timers;
+    private final KeyValueStore<String, String> timerIndex;
     private final KeyValueStore<String, String> pending;
     private final KeyValueStore<String, Long> decisionIds;
     private final KeyValueStore<String, DecisionClaim> decisionClaims;
@@ -68,6 +70,7 @@ public final class Lifecycle {
         this.operations = operations;
         this.actions = context.getStateStore(GateStores.ACTIONS);
         this.timers = context.getStateStore(GateStores.TIMERS);
+        this.timerIndex = context.getStateStore(GateStores.TIMER_INDEX);
         this.pending = context.getStateStore(GateStores.PENDING);
         this.decisionIds = context.getStateStore(GateStores.DECISION_IDS);
         this.decisionClaims = context.getStateStore(GateStores.DECISION_CLAIMS);
@@ -161,19 +164,69 @@ public final class Lifecycle {
                 && snapshot.tool().map(t -> t.getApproval() == ApprovalMode.NONE).orElse(false);
     }
 
-    /** Deletes a timer entry (journaled). */
-    public void deleteTimer(String timerKey) {
-        delete(timers, timerKey);
+    /** Deletes a timer entry of {@code store} ({@link #timers()} or {@link #timerIndex()}), journaled. */
+    public void deleteTimer(KeyValueStore<String, String> store, String timerKey) {
+        delete(store, timerKey);
     }
 
+    /** The logged timers: decision id and claim purges (and action timers written before issue 27). */
     public KeyValueStore<String, String> timers() {
         return timers;
+    }
+
+    /** The in-memory index of live action timers. */
+    public KeyValueStore<String, String> timerIndex() {
+        return timerIndex;
+    }
+
+    /**
+     * Puts the live timer of every held action into the in-memory index, from {@code gate-actions} (each action's
+     * {@code timerKey}): run when a task starts, after its stores are restored and before it processes a record.
+     * A settled action has no timer (the purge scan finds it). Returns how many timers it indexed.
+     */
+    public int rebuildTimerIndex() {
+        int indexed = 0;
+        try (KeyValueIterator<String, ActionState> it = actions.all()) {
+            while (it.hasNext()) {
+                ActionState state = it.next().value;
+                if (state != null && state.timerKey() != null && !state.phase().terminal()) {
+                    timerIndex.put(state.timerKey(), state.key());
+                    indexed++;
+                }
+            }
+        }
+        return indexed;
+    }
+
+    /**
+     * Up to {@code max} actions of {@code gate-actions} from {@code from} (inclusive; null: the first), in key order.
+     */
+    public List<ActionState> scanActions(String from, int max) {
+        List<ActionState> out = new ArrayList<>(Math.min(max, 1024));
+        try (KeyValueIterator<String, ActionState> it = actions.range(from, null)) {
+            while (it.hasNext() && out.size() < max) {
+                ActionState state = it.next().value;
+                if (state != null) {
+                    out.add(state);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Whether a settled action's dedupe window is over: it is no longer held, whether or not purged yet. */
+    public boolean pastDedupeWindow(ActionState state, long now) {
+        return state.phase().terminal() && state.dueAt() != null && state.dueAt() <= now;
     }
 
     public KeyValueStore<String, String> pending() {
         return pending;
     }
 
+    /**
+     * The action held under {@code key}, or null. A settled action past its dedupe window is not held any more,
+     * even before the purge scan reaches it: dedupe ends exactly at the window, however late the scan is.
+     */
     public ActionState load(String key) {
         if (key == null) {
             return null;
@@ -182,7 +235,7 @@ public final class Lifecycle {
         if (unit != null && !unit.touched.contains(actions.name() + '\u0000' + key)) {
             unit.loaded.put(key, state); // what the store holds: the journal's undo value, not read a second time
         }
-        return state;
+        return state != null && pastDedupeWindow(state, now()) ? null : state;
     }
 
     /**
@@ -242,10 +295,10 @@ public final class Lifecycle {
         String timer = kind == null || due == null ? null : Timers.key(due, kind, next.key());
         String previousTimer = prev == null ? null : prev.timerKey();
         if (previousTimer != null && !previousTimer.equals(timer)) {
-            delete(timers, previousTimer);
+            delete(timerIndex, previousTimer); // one written to the logged store before issue 27 goes stale there
         }
         if (timer != null && !timer.equals(previousTimer)) {
-            put(timers, timer, next.key());
+            put(timerIndex, timer, next.key());
         }
         ActionState saved = next.withTimer(timer, due);
         boolean wasPending = prev != null && prev.phase().undispatched();
@@ -278,8 +331,8 @@ public final class Lifecycle {
             case WAITING_APPROVAL -> Timers.Kind.APPROVAL_DEADLINE;
             case RETRY_WAIT -> Timers.Kind.RETRY;
             case DISPATCHING -> Timers.Kind.LEASE;
-            case APPROVED, UNKNOWN -> null;
-            default -> Timers.Kind.PURGE_ACTION;
+            // a settled action keeps its purge time in dueAt, but no timer: the purge scan finds it
+            default -> null;
         };
     }
 
