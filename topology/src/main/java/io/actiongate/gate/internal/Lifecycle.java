@@ -1,12 +1,8 @@
 package io.actiongate.gate.internal;
 
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
 
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.MetricName;
@@ -56,8 +52,12 @@ public final class Lifecycle {
     private final PolicyView policy;
     private final OperationClassifiers operations;
     private final Sensor illegalTransitions;
-    /** The record being handled atomically, or null (punctuators, tests). */
+    /**
+     * What the record being handled atomically did so far; null outside {@link #atomically} (tests). One object per
+     * lifecycle, cleared after each record: the hot path allocates no journal per record.
+     */
     private Unit unit;
+    private final Unit reusable = new Unit();
 
     /** A lifecycle whose rechecks know no provider: every reservation is refused (fail closed). */
     public Lifecycle(ProcessorContext<Object, Object> context, GateConfig config) {
@@ -109,17 +109,29 @@ public final class Lifecycle {
      * again from the last commit, so no work is dropped.
      */
     public void atomically(Inbound<?> inbound, String what, Runnable body) {
+        atomically(inbound, what, RUN, body);
+    }
+
+    private static final java.util.function.Consumer<Runnable> RUN = Runnable::run;
+
+    /**
+     * {@link #atomically(Inbound, String, Runnable)} of {@code body} applied to {@code argument}: a processor passes
+     * a method reference it holds and the record, so nothing is allocated per record to run it.
+     */
+    public <T> void atomically(Inbound<?> inbound, String what, java.util.function.Consumer<T> body, T argument) {
         if (unit != null) {
-            body.run(); // already inside a unit
+            body.accept(argument); // already inside a unit
             return;
         }
-        Unit current = new Unit();
+        Unit current = reusable;
+        current.clear();
         unit = current;
         try {
-            body.run();
+            body.accept(argument);
         } catch (RuntimeException e) {
             unit = null;
             current.rollback();
+            current.clear();
             if (e instanceof KafkaException) {
                 throw e;
             }
@@ -146,7 +158,11 @@ public final class Lifecycle {
         } finally {
             unit = null;
         }
-        current.flush(context);
+        try {
+            current.flush(context);
+        } finally {
+            current.clear();
+        }
     }
 
     /**
@@ -232,8 +248,8 @@ public final class Lifecycle {
             return null;
         }
         ActionState state = actions.get(key);
-        if (unit != null && !unit.touched.contains(actions.name() + '\u0000' + key)) {
-            unit.loaded.put(key, state); // what the store holds: the journal's undo value, not read a second time
+        if (unit != null && !unit.touched(actions, key)) {
+            unit.loaded(key, state); // what the store holds: the journal's undo value, not read a second time
         }
         return state != null && pastDedupeWindow(state, now()) ? null : state;
     }
@@ -397,7 +413,7 @@ public final class Lifecycle {
             if (Sinks.RECEIPTS.equals(sink)) {
                 unit.dropReceipt(record.key());
             }
-            unit.forwards.add(new Forward(record, sink));
+            unit.forward(record, sink);
         } else {
             context.forward(record, sink);
         }
@@ -418,60 +434,109 @@ public final class Lifecycle {
      * first write the store still holds what {@link #load} returned.
      */
     private void putAction(ActionState state) {
-        journal(actions, state.key(), k -> unit.loaded.containsKey(k) ? unit.loaded.get(k) : actions.get(k));
-        actions.put(state.key(), state);
+        String key = state.key();
+        if (unit != null && !unit.touched(actions, key)) {
+            int loaded = unit.loadedIndex(key);
+            unit.journal(actions, key, loaded >= 0 ? unit.loadedValue(loaded) : actions.get(key));
+        }
+        actions.put(key, state);
     }
 
+    /** Remembers the value {@code key} had before this record touched it, once per store and key. */
     private <V> void journal(KeyValueStore<String, V> store, String key) {
-        journal(store, key, store::get);
-    }
-
-    /** Remembers the value {@code key} had ({@code current}) before this record touched it, once per store and key. */
-    private <V> void journal(KeyValueStore<String, V> store, String key, Function<String, V> current) {
-        if (unit != null && unit.touched.add(store.name() + '\u0000' + key)) {
-            V before = current.apply(key);
-            unit.undo.add(() -> {
-                if (before == null) {
-                    store.delete(key);
-                } else {
-                    store.put(key, before);
-                }
-            });
+        if (unit != null && !unit.touched(store, key)) {
+            unit.journal(store, key, store.get(key));
         }
     }
 
-    private record Forward(Record<Object, Object> record, String sink) {
-    }
-
-    /** What one record did so far: how to undo its store writes, and its held-back forwards. */
+    /**
+     * What one record did so far: how to undo its store writes (the value each touched store key had before), the
+     * actions it loaded, and its held-back forwards. Parallel lists, scanned linearly (a record touches a handful of
+     * entries) and cleared for the next record, so a record allocates no journal of its own.
+     */
     private static final class Unit {
-        final Set<String> touched = new HashSet<>();
-        /** Actions loaded by this record before it wrote them: key to the stored value (null: none). */
-        final Map<String, ActionState> loaded = new HashMap<>();
-        final List<Runnable> undo = new ArrayList<>();
-        final List<Forward> forwards = new ArrayList<>();
+        private final List<KeyValueStore<String, ?>> stores = new ArrayList<>();
+        private final List<String> keys = new ArrayList<>();
+        private final List<Object> before = new ArrayList<>();
+        /** Actions loaded by this record before it wrote them: key and the stored value (null: none). */
+        private final List<String> loadedKeys = new ArrayList<>();
+        private final List<ActionState> loadedValues = new ArrayList<>();
+        private final List<Record<Object, Object>> forwards = new ArrayList<>();
+        private final List<String> sinks = new ArrayList<>();
+
+        boolean touched(KeyValueStore<String, ?> store, String key) {
+            for (int i = 0; i < keys.size(); i++) {
+                if (stores.get(i) == store && keys.get(i).equals(key)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        <V> void journal(KeyValueStore<String, V> store, String key, V value) {
+            stores.add(store);
+            keys.add(key);
+            before.add(value);
+        }
+
+        void loaded(String key, ActionState value) {
+            if (loadedIndex(key) < 0) {
+                loadedKeys.add(key);
+                loadedValues.add(value);
+            }
+        }
+
+        int loadedIndex(String key) {
+            return loadedKeys.indexOf(key);
+        }
+
+        ActionState loadedValue(int index) {
+            return loadedValues.get(index);
+        }
+
+        void forward(Record<Object, Object> record, String sink) {
+            forwards.add(record);
+            sinks.add(sink);
+        }
 
         /** Drops a receipt for {@code key} held back earlier in this unit: a later state of the action replaces it. */
         void dropReceipt(Object key) {
             for (int i = forwards.size() - 1; i >= 0; i--) {
-                Forward f = forwards.get(i);
-                if (Sinks.RECEIPTS.equals(f.sink()) && key.equals(f.record().key())) {
+                if (Sinks.RECEIPTS.equals(sinks.get(i)) && key.equals(forwards.get(i).key())) {
                     forwards.remove(i);
+                    sinks.remove(i);
                     return; // at most one is held per key
                 }
             }
         }
 
+        @SuppressWarnings("unchecked")
         void rollback() {
-            for (int i = undo.size() - 1; i >= 0; i--) {
-                undo.get(i).run();
+            for (int i = keys.size() - 1; i >= 0; i--) {
+                KeyValueStore<String, Object> store = (KeyValueStore<String, Object>) stores.get(i);
+                Object value = before.get(i);
+                if (value == null) {
+                    store.delete(keys.get(i));
+                } else {
+                    store.put(keys.get(i), value);
+                }
             }
         }
 
         void flush(ProcessorContext<Object, Object> context) {
-            for (Forward f : forwards) {
-                context.forward(f.record(), f.sink());
+            for (int i = 0; i < forwards.size(); i++) {
+                context.forward(forwards.get(i), sinks.get(i));
             }
+        }
+
+        void clear() {
+            stores.clear();
+            keys.clear();
+            before.clear();
+            loadedKeys.clear();
+            loadedValues.clear();
+            forwards.clear();
+            sinks.clear();
         }
     }
 }

@@ -51,6 +51,8 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
 
     private ProcessorContext<Object, Object> context;
     private Lifecycle lifecycle;
+    /** Held once: handing it and the record to {@link Lifecycle#atomically} allocates nothing per record. */
+    private final java.util.function.Consumer<Record<String, Inbound<ActionProposal>>> admitBody = this::admit;
     private Sensor notOwned;
 
     public ProposalProcessor(GateConfig config, CredentialCheck credentials, OperationClassifiers operations) {
@@ -79,7 +81,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
 
     @Override
     public void process(Record<String, Inbound<ActionProposal>> record) {
-        lifecycle.atomically(record.value(), "admission", () -> admit(record));
+        lifecycle.atomically(record.value(), "admission", admitBody, record);
     }
 
     private void admit(Record<String, Inbound<ActionProposal>> record) {
@@ -104,11 +106,13 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
             return;
         }
         Optional<Rejection> refusal = admission.schema(p);
-        JsonNode input = null; // parsed once: the input digest, the credential scan and the action digest use it
+        JsonNode input = null; // parsed once: the input digest and the credential scan use it
+        byte[] canonicalInput = null; // canonicalised once: hashed for the input digest and inside the action digest
         if (refusal.isEmpty()) {
             Admission.CheckedInput checked = admission.input(p, policy.tool());
             refusal = checked.refusal();
             input = checked.parsed();
+            canonicalInput = checked.canonical();
         }
         if (refusal.isEmpty()) {
             refusal = admission.credentials(p, input);
@@ -124,14 +128,15 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         if (refusal.isPresent()) {
             Rejection r = refusal.get();
             // the input was verified (input != null): the receipt names the frozen action it refuses
-            String refusedDigest = input == null ? null : Digests.actionDigest(FrozenAction.of(p), input);
+            String refusedDigest = canonicalInput == null ? null
+                    : Digests.actionDigestOfCanonicalInput(FrozenAction.of(p), canonicalInput);
             ActionState rejected = ActionState.fresh(action.withoutInput(), refusedDigest, now)
                     .to(Phase.REJECTED, r.code(), r.reason(), now);
             LOG.info("proposal {} rejected: {}", key, r.code());
             lifecycle.save(null, rejected);
             return;
         }
-        String actionDigest = Digests.actionDigest(FrozenAction.of(p), input);
+        String actionDigest = Digests.actionDigestOfCanonicalInput(FrozenAction.of(p), canonicalInput);
         ActionState admitted = ActionState.fresh(action, actionDigest, now);
         switch (Classifier.classify(action, policy, verdict.trustedRead())) {
             case AUTO_APPROVE -> {
