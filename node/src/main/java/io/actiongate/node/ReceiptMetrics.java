@@ -42,8 +42,9 @@ final class ReceiptMetrics implements ReceiptObserver {
             }
         } else {
             Instant since = waitingSince.remove(key);
-            if (since != null && receipt.getDecisionId() != null
-                    && (status == ReceiptStatus.APPROVED || status == ReceiptStatus.DENIED)) {
+            // the first receipt carrying the decision: an approval answers with the state it left (DISPATCHING,
+            // or a failed recheck's refusal), never with APPROVED on the way (one receipt per input record)
+            if (since != null && receipt.getDecisionId() != null) {
                 metrics.approvalWait(Duration.between(since, receipt.getUpdatedAt()));
             }
         }

@@ -38,6 +38,17 @@ class ReceiptMetricsTest {
     }
 
     @Test
+    void shouldMeasureTheApprovalWaitUpToTheDispatchingReceiptThatAnApprovalAnswers() throws IOException {
+        observer.published(receipt("c-2", ReceiptStatus.WAITING_APPROVAL, T0, null, null));
+        observer.published(receipt("c-2", ReceiptStatus.DISPATCHING, T0.plusSeconds(30), "d-2", null));
+        observer.published(receipt("c-2", ReceiptStatus.SUCCEEDED, T0.plusSeconds(31), "d-2", null));
+
+        assertThat(scrape())
+                .contains("actiongate_approval_wait_seconds_count 1")
+                .contains("actiongate_approval_wait_seconds_sum 30.0");
+    }
+
+    @Test
     void shouldCountAnUnknownActionOnceUntilItIsResolved() throws IOException {
         observer.published(receipt("c-1", ReceiptStatus.UNKNOWN, T0, null, null));
         observer.published(receipt("c-1", ReceiptStatus.UNKNOWN, T0.plusSeconds(1), null, null));

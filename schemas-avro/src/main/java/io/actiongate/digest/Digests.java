@@ -38,6 +38,39 @@ public final class Digests {
                 .getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Where the input goes in the canonical frozen action hashed with the input left out (a JSON null there). */
+    private static final String INPUT_SLOT = "\"input\":null";
+    private static final int INPUT_VALUE_AT = "\"input\":".length();
+
+    /**
+     * {@link #actionDigest(FrozenAction)} given {@code canonicalInput}, the JCS UTF-8 bytes of the action's input that
+     * the caller computed already for its input digest: the input is canonicalised once for both digests. The
+     * frozen action is canonicalised with a null input and the bytes are hashed in its place, which is the same
+     * octets as the whole object's JCS ({@code "input":null} can occur only there: a string value escapes its
+     * quotes).
+     */
+    public static String actionDigestOfCanonicalInput(FrozenAction action, byte[] canonicalInput) {
+        String frame = Jcs.canonicalize(frozenActionJson(action, com.fasterxml.jackson.databind.node.NullNode
+                .getInstance()));
+        int slot = frame.indexOf(INPUT_SLOT);
+        if (slot < 0) {
+            throw new IllegalStateException("the frozen action has no input member");
+        }
+        MessageDigest sha256 = sha256();
+        sha256.update(frame.substring(0, slot + INPUT_VALUE_AT).getBytes(StandardCharsets.UTF_8));
+        sha256.update(canonicalInput);
+        sha256.update(frame.substring(slot + INPUT_SLOT.length()).getBytes(StandardCharsets.UTF_8));
+        return PREFIX + HexFormat.of().formatHex(sha256.digest());
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+        }
+    }
+
     /** The frozen action as the JSON object that is hashed. */
     public static JsonNode frozenActionJson(FrozenAction a) {
         return frozenActionJson(a, null);
@@ -69,10 +102,6 @@ public final class Digests {
     }
 
     public static String sha256Hex(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-        }
+        return HexFormat.of().formatHex(sha256().digest(bytes));
     }
 }

@@ -104,6 +104,16 @@ class DigestsTest {
         assertThat(parsed.toString()).isEqualTo(before);
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"{}", "{\"b\":[1,2.50,1e3],\"a\":{\"z\":null,\"y\":true}}",
+        "{\"input\":null,\"s\":\"\\\"input\\\":null \\u00e9\u20ac\"}", "{\"n\":-0,\"big\":123456789012345678901234}"})
+    void shouldHashTheSameGivenTheCanonicalInputBytesComputedForTheInputDigest(String input) {
+        FrozenAction action = FrozenAction.of(io.actiongate.avro.ActionProposal.newBuilder(Records.proposal())
+                .setInputJson(input).setSummary("summary with \"input\":null in it").build());
+        assertThat(Digests.actionDigestOfCanonicalInput(action, Jcs.canonicalBytes(input)))
+                .isEqualTo(Digests.actionDigest(action));
+    }
+
     private static String attachmentJson(String key) {
         return "{\"content_type\":\"text/plain\",\"object_key\":\"" + key + "\",\"owner_invocation_id\":\"inv-1\","
                 + "\"sha256\":\"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\",\"size_bytes\":4}";

@@ -11,17 +11,25 @@ import io.actiongate.gate.internal.JsonSerde;
 
 /**
  * The gate's state stores: names (stable: they name the changelog topics, so renaming one loses state) and
- * builders. All are RocksDB key-value stores, logged (changelog) and cached, except the global policy store.
+ * builders. All are RocksDB key-value stores, logged (changelog) and cached, except the global policy store and the
+ * in-memory timer index.
  */
 public final class GateStores {
 
     /** Action key to {@link ActionState}: every action the gate holds, terminal ones for the dedupe window. */
     public static final String ACTIONS = "gate-actions";
     /**
-     * Timers ordered by due time: key {@code <19-digit due millis>|<kind>|<id>}, value the id. The punctuator
-     * range-scans only the due prefix.
+     * Logged timers of decision ids and claims (their purge after the dedupe window), ordered by due time: key
+     * {@code <19-digit due millis>|<kind>|<id>}, value the id. The punctuator range-scans only the due prefix. Action
+     * timers written here before issue 27 are drained as they fall due.
      */
     public static final String TIMERS = "gate-timers";
+    /**
+     * The live timers of actions (approval deadline, retry, lease), same key layout as {@link #TIMERS}: in memory,
+     * not logged, rebuilt from {@link #ACTIONS} (each action's {@code timerKey}) when a task starts. Settled actions
+     * have no timer: a scan purges them (see {@code TimerProcessor}).
+     */
+    public static final String TIMER_INDEX = "gate-timer-index";
     /** Action keys of accepted but undispatched actions, value the origin's conversation id ("" when none). */
     public static final String PENDING = "gate-pending";
     /** Decision ids already applied (single use), value the wall-clock millis of use. */
@@ -47,6 +55,13 @@ public final class GateStores {
         return Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(TIMERS), Serdes.String(),
                 Serdes.String()).withCachingEnabled();
+    }
+
+    /** In memory and unlogged: it costs no changelog record, and the action store holds what rebuilds it. */
+    public static StoreBuilder<KeyValueStore<String, String>> timerIndex() {
+        return Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(TIMER_INDEX), Serdes.String(),
+                Serdes.String()).withLoggingDisabled();
     }
 
     public static StoreBuilder<KeyValueStore<String, String>> pending() {

@@ -195,6 +195,7 @@ public final class GateTopology {
         String[] stateful = {ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS};
         t.addStateStore(GateStores.actions(), stateful);
         t.addStateStore(GateStores.timers(), ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS, CLAIM);
+        t.addStateStore(GateStores.timerIndex(), stateful);
         t.addStateStore(GateStores.pending(), stateful);
         t.addStateStore(GateStores.decisionIds(), stateful);
         t.addStateStore(GateStores.decisionClaims(), ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS, CLAIM);

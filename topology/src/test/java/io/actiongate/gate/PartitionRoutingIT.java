@@ -234,7 +234,7 @@ class PartitionRoutingIT {
         quietly();
         assertThat(attemptsFor(c)).hasSize(1);
         assertThat(receiptsFor(c)).extracting(Receipt::getStatus).containsExactly(ReceiptStatus.WAITING_APPROVAL,
-                ReceiptStatus.APPROVED, ReceiptStatus.DISPATCHING, ReceiptStatus.UNKNOWN, ReceiptStatus.SUCCEEDED);
+                ReceiptStatus.DISPATCHING, ReceiptStatus.UNKNOWN, ReceiptStatus.SUCCEEDED);
         assertThat(deadLetters).as("the outcome and reconciliation always met their action")
                 .noneMatch(d -> d.getReasonCode().equals(ReasonCode.KEY_MISMATCH.name()));
 

@@ -28,6 +28,7 @@ final class ProcessorHarness {
     final MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
     final KeyValueStore<String, ActionState> actions = store(GateStores.ACTIONS, new JsonSerde<>(ActionState.class));
     final KeyValueStore<String, String> timers = store(GateStores.TIMERS, Serdes.String());
+    final KeyValueStore<String, String> timerIndex = store(GateStores.TIMER_INDEX, Serdes.String());
     final KeyValueStore<String, String> pending = store(GateStores.PENDING, Serdes.String());
     final KeyValueStore<String, Long> decisionIds = store(GateStores.DECISION_IDS, Serdes.Long());
     final ScriptedPolicyStore policy = new ScriptedPolicyStore();

@@ -37,8 +37,8 @@ class ReceiptObserverTest {
 
         List<Receipt> published = gate.receipts();
         assertThat(published).extracting(Receipt::getStatus).containsExactly(ReceiptStatus.WAITING_APPROVAL,
-                ReceiptStatus.APPROVED, ReceiptStatus.DISPATCHING, ReceiptStatus.REJECTED);
+                ReceiptStatus.DISPATCHING, ReceiptStatus.REJECTED);
         assertThat(gate.observedReceipts).containsExactlyElementsOf(published);
-        assertThat(gate.observedReceipts.get(3).getReasonCode()).isEqualTo("TASK_VERSION_CHANGED");
+        assertThat(gate.observedReceipts.get(2).getReasonCode()).isEqualTo("TASK_VERSION_CHANGED");
     }
 }

@@ -97,7 +97,8 @@ class RecordAtomicityTest {
             throw new IllegalStateException("bug while handling " + p.getInputJson());
         });
         assertThat(ProcessorHarness.count(h.actions)).isZero();
-        assertThat(ProcessorHarness.count(h.timers)).isZero();
+        assertThat(ProcessorHarness.count(h.timerIndex)).isZero();
+        assertThat(ProcessorHarness.count(h.timers)).as("the used decision's purge timer is undone too").isZero();
         assertThat(ProcessorHarness.count(h.pending)).isZero();
         assertThat(ProcessorHarness.count(h.decisionIds)).isZero();
         assertThat(forwardedTo(Sinks.ATTEMPTS)).as("no reservation escapes a failed record").isEmpty();
@@ -126,7 +127,7 @@ class RecordAtomicityTest {
             throw new NullPointerException();
         });
         assertThat(h.actions.get("T-1/c-1")).isEqualTo(kept);
-        assertThat(h.timers.get(kept.timerKey())).isEqualTo("T-1/c-1");
+        assertThat(h.timerIndex.get(kept.timerKey())).isEqualTo("T-1/c-1");
         assertThat(forwardedTo(Sinks.RECEIPTS)).extracting(f -> ((Receipt) f.record().value()).getStatus())
                 .containsExactly(ReceiptStatus.DISPATCHING);
         assertThat(forwardedTo(Sinks.ATTEMPTS)).extracting(f -> ((AttemptReservation) f.record().value()).getAttempt())

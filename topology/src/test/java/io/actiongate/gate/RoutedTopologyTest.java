@@ -108,8 +108,7 @@ class RoutedTopologyTest {
                 .containsExactly(id);
         assertThat(hopKeys(GateTopology.DECISIONS_CLAIMED_HOP)).as("then to the task owning the action")
                 .containsExactly(ActionKey.format(GateDriver.TASK, away));
-        assertThat(gate.receipts()).extracting(Receipt::getStatus)
-                .containsExactly(ReceiptStatus.APPROVED, ReceiptStatus.DISPATCHING);
+        assertThat(gate.receipts()).extracting(Receipt::getStatus).containsExactly(ReceiptStatus.DISPATCHING);
         assertThat(gate.attempts.readValuesToList()).hasSize(1);
         KeyValueStore<String, DecisionClaim> claims = gate.driver.getKeyValueStore(GateStores.DECISION_CLAIMS);
         assertThat(claims.get(id).actionKey()).isEqualTo(ActionKey.format(GateDriver.TASK, away));

@@ -150,6 +150,64 @@ class TimersTest {
         }
     }
 
+    @Test
+    void shouldFireLeaseAndApprovalDeadlinesAfterARestartFromTheActionStoreAlone() throws IOException {
+        GateDriver gate = GateDriver.start(stateDir, Map.of(GateConfig.APPROVAL_TIMEOUT_CONFIG, "10m")).demoPolicy();
+        gate.propose(GateDriver.lookup("read-1")); // DISPATCHING: lease deadline after 60 s + 60 s
+        gate.propose(proposal("wait-1")); // WAITING_APPROVAL: deadline after 10 min
+        gate.drain();
+        assertThat(ProcessorHarness.count(gate.driver.getKeyValueStore(GateStores.TIMER_INDEX))).isEqualTo(2);
+        assertThat(ProcessorHarness.count(gate.driver.getKeyValueStore(GateStores.TIMERS)))
+                .as("no action timer is logged").isZero();
+        restartInto(gate);
+        try (GateDriver restarted = gate.restart(Map.of(GateConfig.APPROVAL_TIMEOUT_CONFIG, "10m"))) {
+            assertThat(ProcessorHarness.count(restarted.driver.getKeyValueStore(GateStores.TIMER_INDEX)))
+                    .as("the new task rebuilt its timers from gate-actions").isEqualTo(2);
+            restarted.advance(Duration.ofSeconds(119));
+            assertThat(restarted.receipts()).isEmpty();
+            restarted.advance(Duration.ofSeconds(2));
+            Receipt lost = restarted.lastReceipt();
+            assertThat(lost.getToolCallId()).isEqualTo("read-1");
+            assertThat(lost.getStatus()).isEqualTo(ReceiptStatus.UNKNOWN);
+            assertThat(lost.getReasonCode()).isEqualTo(ReasonCode.LEASE_EXPIRED.name());
+            restarted.advance(Duration.ofMinutes(8));
+            Receipt expired = restarted.lastReceipt();
+            assertThat(expired.getToolCallId()).isEqualTo("wait-1");
+            assertThat(expired.getStatus()).isEqualTo(ReceiptStatus.EXPIRED);
+        }
+    }
+
+    @Test
+    void shouldPurgeASettledActionByTheScanWithoutATimer() {
+        try (GateDriver gate = GateDriver.start(stateDir, Map.of(GateConfig.DEDUPE_WINDOW_CONFIG, "1h"))) {
+            gate.demoPolicy();
+            ActionProposal p = gate.propose(GateDriver.lookup("c-1"));
+            gate.report(gate.outcome(p, 1, OutcomeStatus.SUCCEEDED));
+            org.apache.kafka.streams.state.KeyValueStore<String, io.actiongate.gate.internal.ActionState> actions =
+                    gate.driver.getKeyValueStore(GateStores.ACTIONS);
+            assertThat(actions.get(GateDriver.key(p)).timerKey()).as("a settled action has no timer").isNull();
+            assertThat(ProcessorHarness.count(gate.driver.getKeyValueStore(GateStores.TIMER_INDEX))).isZero();
+            gate.advance(Duration.ofMinutes(59));
+            assertThat(actions.get(GateDriver.key(p))).as("kept for the dedupe window").isNotNull();
+            // one bucket (a 24th of the window) after the window at most
+            gate.advance(Duration.ofMinutes(1).plus(Duration.ofMillis(io.actiongate.gate.internal.TimerProcessor.purgeBucketMillis(
+                    gate.config))).plusSeconds(2));
+            assertThat(actions.get(GateDriver.key(p))).as("purged by the scan").isNull();
+        }
+    }
+
+    /** Closes {@code gate}'s stores and leaves its state directory for a new driver on it (a restarted task). */
+    private void restartInto(GateDriver gate) throws IOException {
+        gate.closeStores(); // a stopping instance writes its stores to disk
+        copy(stateDir, snapshot); // the test driver deletes its state directory on close
+        try {
+            gate.close();
+        } catch (org.apache.kafka.streams.errors.InvalidStateStoreException expected) {
+            // its stores are already closed
+        }
+        copy(snapshot, stateDir);
+    }
+
     private static void copy(Path from, Path to) throws IOException {
         try (Stream<Path> files = Files.walk(from)) {
             for (Path source : (Iterable<Path>) files::iterator) {

@@ -122,13 +122,17 @@ public final class Executor implements AutoCloseable {
         return props;
     }
 
+    /** Default {@code linger.ms} of the outcome producer. */
+    static final int OUTCOME_LINGER_MS = 5;
+
     static Map<String, Object> producerProperties(ExecutorConfig config) {
         Map<String, Object> props = new HashMap<>(config.kafkaClientProperties());
         props.putAll(config.producerOverrides());
         props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.executorId() + "-producer");
-        // an outcome is one record that the gate is waiting for: a linger only delays it; outcomes produced while a
-        // request is in flight still share the next one
-        props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
+        // outcomes of one poll's batch finish within milliseconds of each other on the dispatch threads: a few ms of
+        // linger sends them as one request instead of one each (fewer requests and broker appends per action), for
+        // at most OUTCOME_LINGER_MS of added latency; executor.producer.linger.ms overrides it
+        props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, OUTCOME_LINGER_MS);
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         return props;

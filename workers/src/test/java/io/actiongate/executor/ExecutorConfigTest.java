@@ -52,6 +52,15 @@ class ExecutorConfigTest {
     }
 
     @Test
+    void shouldLingerAFewMillisecondsOnOutcomesUnlessOverridden() {
+        ExecutorConfig defaults = new ExecutorConfig(Map.of("bootstrap.servers", "127.0.0.1:9092"));
+        assertThat(Executor.producerProperties(defaults)).containsEntry(ProducerConfig.LINGER_MS_CONFIG, 5);
+        ExecutorConfig overridden = new ExecutorConfig(Map.of("bootstrap.servers", "127.0.0.1:9092",
+                ExecutorConfig.PRODUCER_PREFIX + "linger.ms", "0"));
+        assertThat(Executor.producerProperties(overridden)).containsEntry(ProducerConfig.LINGER_MS_CONFIG, "0");
+    }
+
+    @Test
     void shouldRejectAnEmptyDispatchPool() {
         assertThatThrownBy(() -> new ExecutorConfig(Map.of("bootstrap.servers", "127.0.0.1:9092",
                 ExecutorConfig.DISPATCH_THREADS_CONFIG, "0"))).isInstanceOf(ConfigException.class);

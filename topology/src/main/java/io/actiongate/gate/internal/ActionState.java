@@ -33,8 +33,10 @@ import io.actiongate.key.ActionKey;
  * @param providerReceiptId the provider's id of the effect, once known
  * @param resolvedBy        who settled it, once settled
  * @param resolutionId      the owner decision that settled an UNKNOWN action, if any
- * @param timerKey          the one live timer of this action in {@code gate-timers}, or null
- * @param dueAt             when the live timer fires (approval deadline, retry, lease + grace, purge), or null
+ * @param timerKey          the one live timer of this action in {@code gate-timer-index} (rebuilt from this field
+ *                          when a task starts), or null; null for a settled action
+ * @param dueAt             when the live timer fires (approval deadline, retry, lease + grace), or for a settled
+ *                          action when its dedupe window ends; null when neither applies
  * @param createdAt         first seen (wall clock millis)
  * @param updatedAt         last transition (wall clock millis)
  * @param trace             W3C trace context of the proposal ({@code traceparent}, {@code tracestate}) that every

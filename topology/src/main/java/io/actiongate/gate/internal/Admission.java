@@ -104,18 +104,19 @@ public final class Admission {
     }
 
     /**
-     * What {@link #input} found: the input parsed (strictly: no duplicate member names) when it passed, otherwise
-     * the rejection. The parsed tree is what the credential scan and the action digest use, so the input is parsed
-     * once per proposal.
+     * What {@link #input} found: the input parsed (strictly: no duplicate member names) and its canonical (JCS)
+     * UTF-8 bytes when it passed, otherwise the rejection. The parsed tree is what the credential scan uses and the
+     * canonical bytes, hashed once for the input digest, are hashed again inside the action digest, so the input
+     * is parsed and canonicalised once per proposal.
      */
-    public record CheckedInput(JsonNode parsed, Rejection rejection) {
+    public record CheckedInput(JsonNode parsed, byte[] canonical, Rejection rejection) {
 
         public Optional<Rejection> refusal() {
             return Optional.ofNullable(rejection);
         }
 
         private static CheckedInput refused(ReasonCode code, String reason) {
-            return new CheckedInput(null, new Rejection(code, reason));
+            return new CheckedInput(null, null, new Rejection(code, reason));
         }
     }
 
@@ -137,12 +138,13 @@ public final class Admission {
         if (!input.isObject()) {
             return CheckedInput.refused(ReasonCode.SCHEMA_INVALID, "input_json must be a JSON object");
         }
-        String digest = Digests.PREFIX + Digests.sha256Hex(Jcs.canonicalize(input).getBytes(StandardCharsets.UTF_8));
+        byte[] canonical = Jcs.canonicalize(input).getBytes(StandardCharsets.UTF_8);
+        String digest = Digests.PREFIX + Digests.sha256Hex(canonical);
         if (!digest.equals(p.getInputDigest())) {
             return CheckedInput.refused(ReasonCode.DIGEST_MISMATCH,
                     "input_digest does not match the JCS SHA-256 of input_json");
         }
-        return new CheckedInput(input, null);
+        return new CheckedInput(input, canonical, null);
     }
 
     /**

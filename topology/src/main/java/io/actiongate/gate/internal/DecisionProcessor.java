@@ -31,6 +31,8 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
     private final OperationClassifiers operations;
     private ProcessorContext<Object, Object> context;
     private Lifecycle lifecycle;
+    /** Held once: handing it and the record to {@link Lifecycle#atomically} allocates nothing per record. */
+    private final java.util.function.Consumer<Record<String, Inbound<Decision>>> decideBody = this::decide;
 
     public DecisionProcessor(GateConfig config, OperationClassifiers operations) {
         this.config = config;
@@ -46,7 +48,7 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
 
     @Override
     public void process(Record<String, Inbound<Decision>> record) {
-        lifecycle.atomically(record.value(), "decision", () -> decide(record));
+        lifecycle.atomically(record.value(), "decision", decideBody, record);
     }
 
     private void decide(Record<String, Inbound<Decision>> record) {
@@ -96,7 +98,7 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
         ActionState approved = state.withApproval(d.getDecisionId(), d.getApproverSubject(),
                 d.getExpiresAt().toEpochMilli())
                 .to(Phase.APPROVED, null, null, now);
-        lifecycle.publish(approved);
+        // one receipt for this decision: the state the recheck leaves (DISPATCHING, or the refusal), not APPROVED
         lifecycle.recheckAndReserve(state, approved);
     }
 

@@ -1,12 +1,8 @@
 package io.actiongate.gate.internal;
 
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
 
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.MetricName;
@@ -14,6 +10,7 @@ import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.CumulativeCount;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
@@ -30,8 +27,8 @@ import io.actiongate.serde.TraceHeaders;
 
 /**
  * The transitions every processor shares, over the stores of one task: saving an action keeps its one timer and
- * the pending index in step and publishes a receipt (one per transition); reserving an attempt rechecks policy
- * first (invariant 3). All calls are store lookups and forwards: nothing blocks the stream thread.
+ * the pending index in step and publishes a receipt (one per input record: the last state it reached); reserving an
+ * attempt rechecks policy first (invariant 3). All calls are store lookups and forwards: nothing blocks the stream thread.
  *
  * <p>A processor handles each record {@link #atomically}: its store writes are journaled and its forwards held
  * back until it returns, so a record whose processing throws leaves no trace but a dead letter (issue 8, fix 3).
@@ -48,14 +45,19 @@ public final class Lifecycle {
     private final GateConfig config;
     private final KeyValueStore<String, ActionState> actions;
     private final KeyValueStore<String, String> timers;
+    private final KeyValueStore<String, String> timerIndex;
     private final KeyValueStore<String, String> pending;
     private final KeyValueStore<String, Long> decisionIds;
     private final KeyValueStore<String, DecisionClaim> decisionClaims;
     private final PolicyView policy;
     private final OperationClassifiers operations;
     private final Sensor illegalTransitions;
-    /** The record being handled atomically, or null (punctuators, tests). */
+    /**
+     * What the record being handled atomically did so far; null outside {@link #atomically} (tests). One object per
+     * lifecycle, cleared after each record: the hot path allocates no journal per record.
+     */
     private Unit unit;
+    private final Unit reusable = new Unit();
 
     /** A lifecycle whose rechecks know no provider: every reservation is refused (fail closed). */
     public Lifecycle(ProcessorContext<Object, Object> context, GateConfig config) {
@@ -68,6 +70,7 @@ public final class Lifecycle {
         this.operations = operations;
         this.actions = context.getStateStore(GateStores.ACTIONS);
         this.timers = context.getStateStore(GateStores.TIMERS);
+        this.timerIndex = context.getStateStore(GateStores.TIMER_INDEX);
         this.pending = context.getStateStore(GateStores.PENDING);
         this.decisionIds = context.getStateStore(GateStores.DECISION_IDS);
         this.decisionClaims = context.getStateStore(GateStores.DECISION_CLAIMS);
@@ -106,17 +109,29 @@ public final class Lifecycle {
      * again from the last commit, so no work is dropped.
      */
     public void atomically(Inbound<?> inbound, String what, Runnable body) {
+        atomically(inbound, what, RUN, body);
+    }
+
+    private static final java.util.function.Consumer<Runnable> RUN = Runnable::run;
+
+    /**
+     * {@link #atomically(Inbound, String, Runnable)} of {@code body} applied to {@code argument}: a processor passes
+     * a method reference it holds and the record, so nothing is allocated per record to run it.
+     */
+    public <T> void atomically(Inbound<?> inbound, String what, java.util.function.Consumer<T> body, T argument) {
         if (unit != null) {
-            body.run(); // already inside a unit
+            body.accept(argument); // already inside a unit
             return;
         }
-        Unit current = new Unit();
+        Unit current = reusable;
+        current.clear();
         unit = current;
         try {
-            body.run();
+            body.accept(argument);
         } catch (RuntimeException e) {
             unit = null;
             current.rollback();
+            current.clear();
             if (e instanceof KafkaException) {
                 throw e;
             }
@@ -143,7 +158,11 @@ public final class Lifecycle {
         } finally {
             unit = null;
         }
-        current.flush(context);
+        try {
+            current.flush(context);
+        } finally {
+            current.clear();
+        }
     }
 
     /**
@@ -161,28 +180,78 @@ public final class Lifecycle {
                 && snapshot.tool().map(t -> t.getApproval() == ApprovalMode.NONE).orElse(false);
     }
 
-    /** Deletes a timer entry (journaled). */
-    public void deleteTimer(String timerKey) {
-        delete(timers, timerKey);
+    /** Deletes a timer entry of {@code store} ({@link #timers()} or {@link #timerIndex()}), journaled. */
+    public void deleteTimer(KeyValueStore<String, String> store, String timerKey) {
+        delete(store, timerKey);
     }
 
+    /** The logged timers: decision id and claim purges (and action timers written before issue 27). */
     public KeyValueStore<String, String> timers() {
         return timers;
+    }
+
+    /** The in-memory index of live action timers. */
+    public KeyValueStore<String, String> timerIndex() {
+        return timerIndex;
+    }
+
+    /**
+     * Puts the live timer of every held action into the in-memory index, from {@code gate-actions} (each action's
+     * {@code timerKey}): run when a task starts, after its stores are restored and before it processes a record.
+     * A settled action has no timer (the purge scan finds it). Returns how many timers it indexed.
+     */
+    public int rebuildTimerIndex() {
+        int indexed = 0;
+        try (KeyValueIterator<String, ActionState> it = actions.all()) {
+            while (it.hasNext()) {
+                ActionState state = it.next().value;
+                if (state != null && state.timerKey() != null && !state.phase().terminal()) {
+                    timerIndex.put(state.timerKey(), state.key());
+                    indexed++;
+                }
+            }
+        }
+        return indexed;
+    }
+
+    /**
+     * Up to {@code max} actions of {@code gate-actions} from {@code from} (inclusive; null: the first), in key order.
+     */
+    public List<ActionState> scanActions(String from, int max) {
+        List<ActionState> out = new ArrayList<>(Math.min(max, 1024));
+        try (KeyValueIterator<String, ActionState> it = actions.range(from, null)) {
+            while (it.hasNext() && out.size() < max) {
+                ActionState state = it.next().value;
+                if (state != null) {
+                    out.add(state);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Whether a settled action's dedupe window is over: it is no longer held, whether or not purged yet. */
+    public boolean pastDedupeWindow(ActionState state, long now) {
+        return state.phase().terminal() && state.dueAt() != null && state.dueAt() <= now;
     }
 
     public KeyValueStore<String, String> pending() {
         return pending;
     }
 
+    /**
+     * The action held under {@code key}, or null. A settled action past its dedupe window is not held any more,
+     * even before the purge scan reaches it: dedupe ends exactly at the window, however late the scan is.
+     */
     public ActionState load(String key) {
         if (key == null) {
             return null;
         }
         ActionState state = actions.get(key);
-        if (unit != null && !unit.touched.contains(actions.name() + '\u0000' + key)) {
-            unit.loaded.put(key, state); // what the store holds: the journal's undo value, not read a second time
+        if (unit != null && !unit.touched(actions, key)) {
+            unit.loaded(key, state); // what the store holds: the journal's undo value, not read a second time
         }
-        return state;
+        return state != null && pastDedupeWindow(state, now()) ? null : state;
     }
 
     /**
@@ -242,10 +311,10 @@ public final class Lifecycle {
         String timer = kind == null || due == null ? null : Timers.key(due, kind, next.key());
         String previousTimer = prev == null ? null : prev.timerKey();
         if (previousTimer != null && !previousTimer.equals(timer)) {
-            delete(timers, previousTimer);
+            delete(timerIndex, previousTimer); // one written to the logged store before issue 27 goes stale there
         }
         if (timer != null && !timer.equals(previousTimer)) {
-            put(timers, timer, next.key());
+            put(timerIndex, timer, next.key());
         }
         ActionState saved = next.withTimer(timer, due);
         boolean wasPending = prev != null && prev.phase().undispatched();
@@ -278,12 +347,15 @@ public final class Lifecycle {
             case WAITING_APPROVAL -> Timers.Kind.APPROVAL_DEADLINE;
             case RETRY_WAIT -> Timers.Kind.RETRY;
             case DISPATCHING -> Timers.Kind.LEASE;
-            case APPROVED, UNKNOWN -> null;
-            default -> Timers.Kind.PURGE_ACTION;
+            // a settled action keeps its purge time in dueAt, but no timer: the purge scan finds it
+            default -> null;
         };
     }
 
-    /** Publishes the receipt of {@code state} (also for an intermediate state that is not saved). */
+    /**
+     * Publishes the receipt of {@code state}. Inside a unit (one input record) a later receipt for the same action
+     * replaces an earlier one: one record publishes one receipt per action, the last state it reached.
+     */
     public void publish(ActionState state) {
         emit(traced(new Record<Object, Object>(state.key(), StateRecords.receipt(state), now()), state),
                 Sinks.RECEIPTS);
@@ -338,7 +410,10 @@ public final class Lifecycle {
 
     private void emit(Record<Object, Object> record, String sink) {
         if (unit != null) {
-            unit.forwards.add(new Forward(record, sink));
+            if (Sinks.RECEIPTS.equals(sink)) {
+                unit.dropReceipt(record.key());
+            }
+            unit.forward(record, sink);
         } else {
             context.forward(record, sink);
         }
@@ -359,49 +434,109 @@ public final class Lifecycle {
      * first write the store still holds what {@link #load} returned.
      */
     private void putAction(ActionState state) {
-        journal(actions, state.key(), k -> unit.loaded.containsKey(k) ? unit.loaded.get(k) : actions.get(k));
-        actions.put(state.key(), state);
+        String key = state.key();
+        if (unit != null && !unit.touched(actions, key)) {
+            int loaded = unit.loadedIndex(key);
+            unit.journal(actions, key, loaded >= 0 ? unit.loadedValue(loaded) : actions.get(key));
+        }
+        actions.put(key, state);
     }
 
+    /** Remembers the value {@code key} had before this record touched it, once per store and key. */
     private <V> void journal(KeyValueStore<String, V> store, String key) {
-        journal(store, key, store::get);
-    }
-
-    /** Remembers the value {@code key} had ({@code current}) before this record touched it, once per store and key. */
-    private <V> void journal(KeyValueStore<String, V> store, String key, Function<String, V> current) {
-        if (unit != null && unit.touched.add(store.name() + '\u0000' + key)) {
-            V before = current.apply(key);
-            unit.undo.add(() -> {
-                if (before == null) {
-                    store.delete(key);
-                } else {
-                    store.put(key, before);
-                }
-            });
+        if (unit != null && !unit.touched(store, key)) {
+            unit.journal(store, key, store.get(key));
         }
     }
 
-    private record Forward(Record<Object, Object> record, String sink) {
-    }
-
-    /** What one record did so far: how to undo its store writes, and its held-back forwards. */
+    /**
+     * What one record did so far: how to undo its store writes (the value each touched store key had before), the
+     * actions it loaded, and its held-back forwards. Parallel lists, scanned linearly (a record touches a handful of
+     * entries) and cleared for the next record, so a record allocates no journal of its own.
+     */
     private static final class Unit {
-        final Set<String> touched = new HashSet<>();
-        /** Actions loaded by this record before it wrote them: key to the stored value (null: none). */
-        final Map<String, ActionState> loaded = new HashMap<>();
-        final List<Runnable> undo = new ArrayList<>();
-        final List<Forward> forwards = new ArrayList<>();
+        private final List<KeyValueStore<String, ?>> stores = new ArrayList<>();
+        private final List<String> keys = new ArrayList<>();
+        private final List<Object> before = new ArrayList<>();
+        /** Actions loaded by this record before it wrote them: key and the stored value (null: none). */
+        private final List<String> loadedKeys = new ArrayList<>();
+        private final List<ActionState> loadedValues = new ArrayList<>();
+        private final List<Record<Object, Object>> forwards = new ArrayList<>();
+        private final List<String> sinks = new ArrayList<>();
 
+        boolean touched(KeyValueStore<String, ?> store, String key) {
+            for (int i = 0; i < keys.size(); i++) {
+                if (stores.get(i) == store && keys.get(i).equals(key)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        <V> void journal(KeyValueStore<String, V> store, String key, V value) {
+            stores.add(store);
+            keys.add(key);
+            before.add(value);
+        }
+
+        void loaded(String key, ActionState value) {
+            if (loadedIndex(key) < 0) {
+                loadedKeys.add(key);
+                loadedValues.add(value);
+            }
+        }
+
+        int loadedIndex(String key) {
+            return loadedKeys.indexOf(key);
+        }
+
+        ActionState loadedValue(int index) {
+            return loadedValues.get(index);
+        }
+
+        void forward(Record<Object, Object> record, String sink) {
+            forwards.add(record);
+            sinks.add(sink);
+        }
+
+        /** Drops a receipt for {@code key} held back earlier in this unit: a later state of the action replaces it. */
+        void dropReceipt(Object key) {
+            for (int i = forwards.size() - 1; i >= 0; i--) {
+                if (Sinks.RECEIPTS.equals(sinks.get(i)) && key.equals(forwards.get(i).key())) {
+                    forwards.remove(i);
+                    sinks.remove(i);
+                    return; // at most one is held per key
+                }
+            }
+        }
+
+        @SuppressWarnings("unchecked")
         void rollback() {
-            for (int i = undo.size() - 1; i >= 0; i--) {
-                undo.get(i).run();
+            for (int i = keys.size() - 1; i >= 0; i--) {
+                KeyValueStore<String, Object> store = (KeyValueStore<String, Object>) stores.get(i);
+                Object value = before.get(i);
+                if (value == null) {
+                    store.delete(keys.get(i));
+                } else {
+                    store.put(keys.get(i), value);
+                }
             }
         }
 
         void flush(ProcessorContext<Object, Object> context) {
-            for (Forward f : forwards) {
-                context.forward(f.record(), f.sink());
+            for (int i = 0; i < forwards.size(); i++) {
+                context.forward(forwards.get(i), sinks.get(i));
             }
+        }
+
+        void clear() {
+            stores.clear();
+            keys.clear();
+            before.clear();
+            loadedKeys.clear();
+            loadedValues.clear();
+            forwards.clear();
+            sinks.clear();
         }
     }
 }

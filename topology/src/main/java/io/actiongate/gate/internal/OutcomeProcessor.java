@@ -25,6 +25,8 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
 
     private final GateConfig config;
     private Lifecycle lifecycle;
+    /** Held once: handing it and the record to {@link Lifecycle#atomically} allocates nothing per record. */
+    private final java.util.function.Consumer<Record<String, Inbound<AttemptOutcome>>> settleBody = this::settle;
 
     public OutcomeProcessor(GateConfig config) {
         this.config = config;
@@ -37,7 +39,7 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
 
     @Override
     public void process(Record<String, Inbound<AttemptOutcome>> record) {
-        lifecycle.atomically(record.value(), "outcome", () -> settle(record));
+        lifecycle.atomically(record.value(), "outcome", settleBody, record);
     }
 
     private void settle(Record<String, Inbound<AttemptOutcome>> record) {

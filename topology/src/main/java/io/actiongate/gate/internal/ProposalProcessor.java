@@ -51,6 +51,8 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
 
     private ProcessorContext<Object, Object> context;
     private Lifecycle lifecycle;
+    /** Held once: handing it and the record to {@link Lifecycle#atomically} allocates nothing per record. */
+    private final java.util.function.Consumer<Record<String, Inbound<ActionProposal>>> admitBody = this::admit;
     private Sensor notOwned;
 
     public ProposalProcessor(GateConfig config, CredentialCheck credentials, OperationClassifiers operations) {
@@ -79,7 +81,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
 
     @Override
     public void process(Record<String, Inbound<ActionProposal>> record) {
-        lifecycle.atomically(record.value(), "admission", () -> admit(record));
+        lifecycle.atomically(record.value(), "admission", admitBody, record);
     }
 
     private void admit(Record<String, Inbound<ActionProposal>> record) {
@@ -104,11 +106,13 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
             return;
         }
         Optional<Rejection> refusal = admission.schema(p);
-        JsonNode input = null; // parsed once: the input digest, the credential scan and the action digest use it
+        JsonNode input = null; // parsed once: the input digest and the credential scan use it
+        byte[] canonicalInput = null; // canonicalised once: hashed for the input digest and inside the action digest
         if (refusal.isEmpty()) {
             Admission.CheckedInput checked = admission.input(p, policy.tool());
             refusal = checked.refusal();
             input = checked.parsed();
+            canonicalInput = checked.canonical();
         }
         if (refusal.isEmpty()) {
             refusal = admission.credentials(p, input);
@@ -124,21 +128,21 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         if (refusal.isPresent()) {
             Rejection r = refusal.get();
             // the input was verified (input != null): the receipt names the frozen action it refuses
-            String refusedDigest = input == null ? null : Digests.actionDigest(FrozenAction.of(p), input);
+            String refusedDigest = canonicalInput == null ? null
+                    : Digests.actionDigestOfCanonicalInput(FrozenAction.of(p), canonicalInput);
             ActionState rejected = ActionState.fresh(action.withoutInput(), refusedDigest, now)
                     .to(Phase.REJECTED, r.code(), r.reason(), now);
             LOG.info("proposal {} rejected: {}", key, r.code());
             lifecycle.save(null, rejected);
             return;
         }
-        String actionDigest = Digests.actionDigest(FrozenAction.of(p), input);
+        String actionDigest = Digests.actionDigestOfCanonicalInput(FrozenAction.of(p), canonicalInput);
         ActionState admitted = ActionState.fresh(action, actionDigest, now);
         switch (Classifier.classify(action, policy, verdict.trustedRead())) {
             case AUTO_APPROVE -> {
-                ActionState approved = admitted.to(Phase.APPROVED, null, null, now);
-                lifecycle.publish(approved);
-                // admission checked policy a moment ago in this same call: reserve directly
-                lifecycle.reserve(null, approved);
+                // admission checked policy a moment ago in this same call: reserve directly. One receipt for this
+                // record: DISPATCHING (the APPROVED step in between is not published, docs/contract.md section 4)
+                lifecycle.reserve(null, admitted.to(Phase.APPROVED, null, null, now));
             }
             case HUMAN_APPROVAL -> lifecycle.save(null, admitted.to(Phase.WAITING_APPROVAL, null, null, now));
             case NO_ACTIVE_HUMAN_SOURCE -> lifecycle.save(null, ActionState.fresh(action.withoutInput(), actionDigest,

@@ -24,6 +24,8 @@ public final class ReconciliationProcessor implements Processor<String, Inbound<
     private final GateConfig config;
     private final OperationClassifiers operations;
     private Lifecycle lifecycle;
+    /** Held once: handing it and the record to {@link Lifecycle#atomically} allocates nothing per record. */
+    private final java.util.function.Consumer<Record<String, Inbound<Reconciliation>>> reconcileBody = this::reconcile;
 
     public ReconciliationProcessor(GateConfig config, OperationClassifiers operations) {
         this.config = config;
@@ -37,7 +39,7 @@ public final class ReconciliationProcessor implements Processor<String, Inbound<
 
     @Override
     public void process(Record<String, Inbound<Reconciliation>> record) {
-        lifecycle.atomically(record.value(), "reconciliation", () -> reconcile(record));
+        lifecycle.atomically(record.value(), "reconciliation", reconcileBody, record);
     }
 
     private void reconcile(Record<String, Inbound<Reconciliation>> record) {

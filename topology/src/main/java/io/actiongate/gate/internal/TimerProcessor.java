@@ -12,6 +12,7 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,8 +27,13 @@ import io.actiongate.gate.OperationClassifiers;
 /**
  * The gate's clocks, driven by wall-clock punctuators (they fire also when no records arrive):
  * <ul>
- *   <li>every {@code gate.punctuate.interval}: the due prefix of {@code gate-timers} (approval deadlines,
- *       retries, lease expiry, dedupe purges), at most {@code gate.timer.batch.max} per tick;</li>
+ *   <li>every {@code gate.punctuate.interval}: the due prefix of the in-memory {@code gate-timer-index} (approval
+ *       deadlines, retries, lease expiry; rebuilt from {@code gate-actions} when the task starts) and of the logged
+ *       {@code gate-timers} (decision id and claim purges), at most {@code gate.timer.batch.max} per tick;</li>
+ *   <li>the purge scan: settled actions have no timer. Once per time bucket ({@link #purgeBucketMillis}) a pass
+ *       walks {@code gate-actions} in key order, {@value #PURGE_BATCH_MAX} entries per tick at most, and removes
+ *       the settled actions past their dedupe window. Dedupe itself ends exactly at the window ({@link
+ *       Lifecycle#load}); the scan only frees the space, at most one bucket plus one pass late;</li>
  *   <li>every {@code gate.cancel.sweep.interval}: the pending (accepted, undispatched) actions against the
  *       current task and origin status, because a policy change in the global table triggers nothing per action.
  *   </li>
@@ -40,8 +46,16 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
 
     private final GateConfig config;
     private final OperationClassifiers operations;
+    /** Most actions the purge scan reads per punctuation. */
+    static final int PURGE_BATCH_MAX = 1000;
+
     private Lifecycle lifecycle;
     private String sweepCursor;
+    /** Where the running purge pass continues (null: at the first key), or no pass runs ({@code purging} false). */
+    private String purgeCursor;
+    private boolean purging;
+    /** The time bucket whose pass started last; a new pass starts when the bucket changes. */
+    private long purgeBucket = -1;
 
     public TimerProcessor(GateConfig config, OperationClassifiers operations) {
         this.config = config;
@@ -51,7 +65,14 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.lifecycle = new Lifecycle(context, config, operations);
-        context.schedule(config.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::fireDue);
+        // the stores are restored before a processor is initialised, and no record is processed before this returns
+        int indexed = lifecycle.rebuildTimerIndex();
+        LOG.info("task {}: {} action timers indexed from {}", context.taskId(), indexed,
+                io.actiongate.gate.GateStores.ACTIONS);
+        context.schedule(config.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, now -> {
+            fireDue(now);
+            purgeSettled(now);
+        });
         context.schedule(config.cancelSweepInterval(), PunctuationType.WALL_CLOCK_TIME, now -> sweepCancelled());
     }
 
@@ -60,38 +81,84 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
         // timers only: nothing is forwarded here
     }
 
-    /** Fires every timer due at {@code now}. */
+    /** Fires every timer due at {@code now}: the action timers first, then the logged ones, one budget for both. */
     void fireDue(long now) {
+        int budget = fireDue(lifecycle.timerIndex(), now, config.timerBatchMax());
+        fireDue(lifecycle.timers(), now, budget);
+    }
+
+    /** Fires at most {@code max} timers of {@code store} due at {@code now}; returns what is left of {@code max}. */
+    private int fireDue(KeyValueStore<String, String> store, long now, int max) {
+        if (max <= 0) {
+            return 0;
+        }
         List<KeyValue<String, String>> due = new ArrayList<>();
-        try (KeyValueIterator<String, String> it = lifecycle.timers()
-                .range(Timers.LOWER_BOUND, Timers.dueUpperBound(now))) {
-            while (it.hasNext() && due.size() < config.timerBatchMax()) {
+        try (KeyValueIterator<String, String> it = store.range(Timers.LOWER_BOUND, Timers.dueUpperBound(now))) {
+            while (it.hasNext() && due.size() < max) {
                 due.add(it.next());
             }
         }
         for (KeyValue<String, String> entry : due) {
             Timers.Timer timer = Timers.parse(entry.key);
             if (timer.kind() == Timers.Kind.PURGE_DECISION) {
-                lifecycle.deleteTimer(entry.key);
+                lifecycle.deleteTimer(store, entry.key);
                 lifecycle.forgetDecision(timer.id());
                 continue;
             }
             if (timer.kind() == Timers.Kind.PURGE_CLAIM) {
-                lifecycle.timers().delete(entry.key);
+                store.delete(entry.key);
                 lifecycle.forgetClaim(timer.id());
                 continue;
             }
             ActionState state = lifecycle.load(timer.id());
             if (state == null || !entry.key.equals(state.timerKey())) {
-                lifecycle.deleteTimer(entry.key); // stale: the action moved on
+                lifecycle.deleteTimer(store, entry.key); // stale: the action moved on
                 continue;
             }
             // one action whose timer throws is left as it was (and retried next tick); the others still fire
-            lifecycle.atomically(null, "timer " + timer.kind(), () -> fire(timer.kind(), state));
+            lifecycle.atomically(null, "timer " + timer.kind(), () -> fire(store, timer.kind(), state));
+        }
+        return max - due.size();
+    }
+
+    /**
+     * One step of the purge scan at {@code now}: starts a pass when a new time bucket begins, and reads the next
+     * {@value #PURGE_BATCH_MAX} actions of a running pass, removing the settled ones past their dedupe window.
+     */
+    void purgeSettled(long now) {
+        long bucket = now / purgeBucketMillis(config);
+        if (!purging && bucket != purgeBucket) {
+            purging = true;
+            purgeBucket = bucket;
+            purgeCursor = null;
+        }
+        if (!purging) {
+            return;
+        }
+        List<ActionState> batch = lifecycle.scanActions(purgeCursor, PURGE_BATCH_MAX);
+        for (ActionState state : batch) {
+            if (lifecycle.pastDedupeWindow(state, now)) {
+                lifecycle.atomically(null, "purge", () -> lifecycle.purge(state));
+            }
+        }
+        if (batch.size() < PURGE_BATCH_MAX) {
+            purging = false; // the pass reached the end
+        } else {
+            purgeCursor = batch.get(batch.size() - 1).key() + '\u0000';
         }
     }
 
-    private void fire(Timers.Kind kind, ActionState state) {
+    /**
+     * The purge scan's time bucket: a 24th of the dedupe window, at least one punctuation and at most an hour (the
+     * default window of 7 days: one pass an hour).
+     */
+    public static long purgeBucketMillis(GateConfig config) {
+        long bucket = config.dedupeWindow().toMillis() / 24;
+        return Math.max(config.punctuateInterval().toMillis(), Math.min(bucket, java.time.Duration.ofHours(1)
+                .toMillis()));
+    }
+
+    private void fire(KeyValueStore<String, String> store, Timers.Kind kind, ActionState state) {
         long now = lifecycle.now();
         switch (kind) {
             case APPROVAL_DEADLINE -> lifecycle.save(state, state.to(Phase.EXPIRED, ReasonCode.APPROVAL_EXPIRED,
@@ -104,8 +171,8 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
                 lifecycle.unknown(state, lost, ReasonCode.LEASE_EXPIRED,
                         "no outcome by lease_expires_at plus the dispatch timeout");
             }
-            case PURGE_ACTION -> {
-                lifecycle.deleteTimer(state.timerKey());
+            case PURGE_ACTION -> { // written to the logged store before issue 27
+                lifecycle.deleteTimer(store, state.timerKey());
                 lifecycle.purge(state);
             }
             default -> throw new IllegalStateException("unhandled timer " + kind);

@@ -1,7 +1,7 @@
 package io.actiongate.gate.internal;
 
 /**
- * Keys of the {@code gate-timers} store: {@code <due millis, 19 digits>|<kind>|<id>}. Zero-padded due times sort
+ * Keys of the {@code gate-timer-index} and {@code gate-timers} stores: {@code <due millis, 19 digits>|<kind>|<id>}. Zero-padded due times sort
  * lexicographically in time order, so the punctuator range-scans from the start to "now" and touches only due
  * entries.
  */
@@ -15,7 +15,10 @@ public final class Timers {
         RETRY('R'),
         /** DISPATCHING with no outcome by lease_expires_at + dispatch timeout: UNKNOWN. */
         LEASE('L'),
-        /** Terminal action past the dedupe window: removed. */
+        /**
+         * Terminal action past the dedupe window: removed. Only written before issue 27 (a scan purges settled
+         * actions now); such entries in {@code gate-timers} still fire.
+         */
         PURGE_ACTION('P'),
         /** Used decision id past the dedupe window: forgotten. */
         PURGE_DECISION('D'),

@@ -1,0 +1,72 @@
+package io.actiongate.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.actiongate.avro.ActionProposal;
+import io.actiongate.avro.OutcomeStatus;
+import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.topics.Topics;
+
+/**
+ * The records one read-only action costs (issue 27, item 2): every record the gate writes to a sink topic or a
+ * changelog, counted for one auto-approved read from its proposal to its outcome. Before issue 27 it was 9 (three
+ * receipts, a reservation, two action-changelog entries and three timer-changelog entries), 10 with the outcome.
+ */
+class RecordsPerActionTest {
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void shouldWriteOneReceiptPerInputRecordAndNoTimerChangelogForAReadOnlyAction() {
+        try (GateDriver gate = GateDriver.start(stateDir).demoPolicy()) {
+            ActionProposal p = GateDriver.lookup("c-1").build();
+            gate.drain();
+            produced(gate); // whatever the policy writes is not the action's
+
+            gate.propose(GateDriver.lookup("c-1"));
+            gate.report(gate.outcome(p, 1, OutcomeStatus.SUCCEEDED));
+            gate.advance(java.time.Duration.ofSeconds(1)); // a punctuation: timers write nothing either
+
+            String prefix = gate.config.topicPrefix();
+            Map<String, Integer> counts = produced(gate);
+            assertThat(counts).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    Topics.RECEIPTS.name(prefix), 2, // DISPATCHING, SUCCEEDED: no APPROVED in between
+                    Topics.ATTEMPTS.name(prefix), 1,
+                    GateDriver.APPLICATION_ID + "-" + GateStores.ACTIONS + "-changelog", 2));
+            int withOutcome = counts.values().stream().mapToInt(Integer::intValue).sum() + 1;
+            assertThat(withOutcome).as("records per read-only action, the executor's outcome included").isEqualTo(6);
+        }
+    }
+
+    @Test
+    void shouldAnswerAnAutoApprovedProposalWithDispatchingAsItsOnlyReceipt() {
+        try (GateDriver gate = GateDriver.start(stateDir).demoPolicy()) {
+            gate.drain();
+            gate.propose(GateDriver.lookup("c-1"));
+            assertThat(gate.receipts()).extracting(r -> r.getStatus()).containsExactly(ReceiptStatus.DISPATCHING);
+            assertThat(gate.observedReceipts).extracting(r -> r.getStatus()).containsExactly(ReceiptStatus.DISPATCHING);
+        }
+    }
+
+    /** Records produced to each topic since the last call (reading them consumes them). */
+    private static Map<String, Integer> produced(GateDriver gate) {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (String topic : gate.driver.producedTopicNames()) {
+            int n = gate.driver.createOutputTopic(topic, Serdes.ByteArray().deserializer(),
+                    Serdes.ByteArray().deserializer()).readRecordsToList().size();
+            if (n > 0) {
+                counts.put(topic, n);
+            }
+        }
+        return counts;
+    }
+}
