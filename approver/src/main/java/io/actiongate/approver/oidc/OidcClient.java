@@ -141,6 +141,21 @@ public final class OidcClient {
                 .filter(p -> Tokens.same(state, p.state())).isPresent();
     }
 
+    /**
+     * The payload a step-up was started with, when {@code state} is that step-up's own and it has not expired: who
+     * the step-up is for is known from the sealed cookie before (and whether or not) the provider's answer verifies,
+     * so a failed answer can count against that person's step-up lock.
+     */
+    public java.util.Optional<String> stepUpPayload(String state, String stepUpCookie) {
+        if (state == null || stepUpCookie == null) {
+            return java.util.Optional.empty();
+        }
+        return sealer.open(STEPUP_PURPOSE, stepUpCookie).map(Pending::parse)
+                .filter(p -> Tokens.same(state, p.state()))
+                .filter(p -> !clock.instant().isAfter(p.createdAt().plus(LOGIN_TTL)))
+                .map(Pending::returnTo);
+    }
+
     /** Whether this login cookie belongs to a step-up (not a sign-in). */
     public boolean isStepUp(String loginCookie) {
         return loginCookie != null && sealer.open(STEPUP_PURPOSE, loginCookie).isPresent();
