@@ -301,6 +301,11 @@ public final class ApprovalApp implements ApproverHttpServer.App {
         if (review.decidable() && decided.containsKey(decidedKey(key, review.actionDigest(), kind))) {
             review = withRefusal(review, Refusal.ALREADY_DECIDED);
         }
+        Challenges.Challenge c = review.decidable()
+                ? d.challenges().issue(s.id(), s.identity().subject(), key, review.actionDigest()) : null;
+        if (review.decidable() && c == null) {
+            review = withRefusal(review, Refusal.TOO_MANY_OPEN_FORMS);
+        }
         Map<String, Object> m = kit.base(s, approval ? "Review" : "Resolve");
         m.put("heading", approval ? "Review one frozen action" : "Resolve an action whose outcome is unknown");
         m.put("review", review);
@@ -309,7 +314,6 @@ public final class ApprovalApp implements ApproverHttpServer.App {
         m.put("hasAttachments", !review.attachments().isEmpty());
         m.put("attempts", !approval || !review.attempts().isEmpty());
         if (review.decidable()) {
-            Challenges.Challenge c = d.challenges().issue(s.id(), s.identity().subject(), key, review.actionDigest());
             String org = s.identity().org();
             String subject = s.identity().subject();
             m.put("challenge", c.id());

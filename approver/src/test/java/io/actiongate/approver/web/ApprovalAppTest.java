@@ -324,6 +324,17 @@ class ApprovalAppTest {
     }
 
     @Test
+    void shouldStopIssuingReviewFormsToASessionThatReloadsWithoutEnd() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        for (int i = 0; i < Challenges.MAX_OPEN_PER_SESSION; i++) {
+            assertThat(browser.get(app.url("/review/T-1/email-1")).body()).contains("id=\"decide\"");
+        }
+        String page = browser.get(app.url("/review/T-1/email-1")).body();
+        assertThat(page).doesNotContain("id=\"decide\"").contains("too many review forms open");
+        assertThat(app.state.keys("challenge/")).hasSize(Challenges.MAX_OPEN_PER_SESSION);
+    }
+
+    @Test
     void shouldNeverLandOnAnotherOriginAfterSignIn() throws Exception {
         for (String attack : new String[] {"/\t/evil.example/x", "/\\evil.example", "//evil.example",
                 "/\n/evil.example", " /queue", "https://evil.example/", "/queue\"><script>", "/%09/../x\u0000"}) {
