@@ -17,7 +17,7 @@ reconciler:
   read: [unknown-outcomes]
   write: [reconciliations]
 approver:
-  read: [proposals, receipts, outcomes, reconciliations]
+  read: [proposals, receipts, outcomes, reconciliations, conflicts]
   write: [decisions]
 mcpGateway:
   read: [receipts, conflicts, policy]

@@ -94,4 +94,18 @@ public final class Fixtures {
                 .setUpdatedAt(at)
                 .build();
     }
+
+    /** The identity conflict the gate publishes when {@code offered} arrives under the key it holds {@code held} on. */
+    public static io.actiongate.avro.IdentityConflict conflict(ActionProposal held, ActionProposal offered,
+                                                               Instant at) {
+        return io.actiongate.avro.IdentityConflict.newBuilder()
+                .setTaskId(held.getTaskId())
+                .setToolCallId(held.getToolCallId())
+                .setExistingDigest(Digests.actionDigest(FrozenAction.of(held)))
+                .setOfferedDigest(Digests.actionDigest(FrozenAction.of(offered)))
+                .setExistingTool(held.getProvider() + ":" + held.getToolName())
+                .setOfferedTool(offered.getProvider() + ":" + offered.getToolName())
+                .setDetectedAt(at)
+                .build();
+    }
 }

@@ -118,8 +118,9 @@ public final class RoleAcls {
                 acc.add(ResourceType.GROUP, n.reconcilerGroup, PatternType.LITERAL, AclOperation.READ);
             }
             case APPROVER -> {
+                // conflicts: the review says a conflicting proposal was refused only on the gate's word
                 acc.read(n.topic(Topics.PROPOSALS), n.topic(Topics.RECEIPTS), n.topic(Topics.OUTCOMES),
-                        n.topic(Topics.RECONCILIATIONS));
+                        n.topic(Topics.RECONCILIATIONS), n.topic(Topics.CONFLICTS));
                 acc.write(n.topic(Topics.DECISIONS));
                 // its own compacted state (factors, challenges, sessions' changes), created at its first start and
                 // shared by every replica

@@ -45,6 +45,14 @@ class RoleAclsTest {
     }
 
     @Test
+    void shouldLetTheApproverReadTheGatesConflicts() {
+        // the review says a conflicting proposal was refused on the gate's record of it, not on proposals
+        assertThat(RoleAcls.bindings(RoleAcls.Role.APPROVER, "User:approver", Map.of()).stream()
+                .filter(b -> b.entry().operation() == AclOperation.READ).map(b -> b.pattern().name()))
+                .contains("actiongate.conflicts", "actiongate.receipts", "actiongate.proposals");
+    }
+
+    @Test
     void shouldGrantNoRoleAllOperationsOrAClusterAcl() {
         for (RoleAcls.Role role : RoleAcls.Role.values()) {
             assertThat(RoleAcls.bindings(role, "User:x", Map.of(RoleAclsTest.STORAGE, "true"))).as(role.id())

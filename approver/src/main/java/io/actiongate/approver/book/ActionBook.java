@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.avro.IdentityConflict;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.Reconciliation;
@@ -23,12 +26,14 @@ import io.actiongate.digest.FrozenAction;
  * and needs no state of its own.
  *
  * <p>The action shown is always the one the gate froze: the proposal whose re-derived {@code action_digest} is the
- * one on the gate's receipt, never simply the latest record on {@code proposals}. A conflicting proposal under the
- * same ids (which the gate refuses with an identity conflict, keeping the original) is remembered only as the fact
- * that there was one: the original stays on the page and can still be decided. Until the receipt arrives at most
- * {@link #MAX_CANDIDATES} distinct proposals are kept per key; once it arrives only the frozen one is. When the
- * frozen proposal is not known at all (say, compaction kept only the conflicting record), nothing is shown and
- * nothing can be decided.
+ * one on the gate's receipt, never simply the latest record on {@code proposals}. Whether a conflicting proposal was
+ * refused is the gate's word, not a guess from {@code proposals}: an {@code IdentityConflict} on the gate's
+ * {@code conflicts} topic whose {@code existing_digest} is the receipt's {@code action_digest} (the gate kept the
+ * original and still waits on it, so it can still be decided). A second proposal seen under the key is only a
+ * candidate until the receipt names the frozen one; it may not even have reached the gate yet. Until the receipt
+ * arrives at most {@link #MAX_CANDIDATES} distinct proposals are kept per key; once it arrives only the frozen one
+ * is. When the frozen proposal is not known at all (say, compaction kept only the conflicting record), nothing is
+ * shown and nothing can be decided.
  *
  * <p>Memory: once an action is settled (a terminal receipt) its proposal bodies are dropped; the small receipt stays
  * so that a late review says what happened.
@@ -37,6 +42,8 @@ public final class ActionBook {
 
     /** Distinct proposals kept per key before the gate's receipt says which one it froze. */
     public static final int MAX_CANDIDATES = 4;
+    /** Distinct held digests of the gate's conflicts kept per key (a conflict may be read before its receipt). */
+    public static final int MAX_CONFLICTS = 4;
 
     /** A proposal with its re-derived action digest (null when it cannot be derived). */
     public record Candidate(ActionProposal proposal, String actionDigest) {
@@ -51,13 +58,19 @@ public final class ActionBook {
         }
     }
 
-    /** One action as known now. Immutable snapshot. */
+    /**
+     * One action as known now. Immutable snapshot. {@code othersSeen}: proposals other than the kept candidates were
+     * seen under the key (dropped over the cap, or once the receipt named another); {@code conflictedDigests}: the
+     * {@code existing_digest} of each conflict the gate published under the key.
+     */
     public record Entry(String key, List<Candidate> candidates, Receipt receipt, Map<Integer, AttemptOutcome> outcomes,
-                        Map<Integer, Reconciliation> reconciliations, boolean conflictSeen) {
+                        Map<Integer, Reconciliation> reconciliations, boolean othersSeen,
+                        Set<String> conflictedDigests) {
         public Entry {
             candidates = List.copyOf(candidates);
             outcomes = Map.copyOf(outcomes);
             reconciliations = Map.copyOf(reconciliations);
+            conflictedDigests = Set.copyOf(conflictedDigests);
         }
 
         /**
@@ -71,18 +84,26 @@ public final class ActionBook {
             return frozen(candidates, receipt).map(Candidate::proposal).orElse(null);
         }
 
-        /** Whether a proposal conflicting with the frozen one was seen under this key (the gate refused it). */
+        /**
+         * Whether the gate refused a proposal conflicting with the action it holds: it published an identity conflict
+         * under this key against the receipt's action digest.
+         */
         public boolean conflictRefused() {
-            return conflictSeen || candidates.size() > 1;
+            return receipt != null && receipt.getActionDigest() != null
+                    && conflictedDigests.contains(receipt.getActionDigest());
         }
 
         /** A receipt and proposals under the key, but none of them the frozen one. */
         public boolean frozenProposalUnknown() {
-            return receipt != null && (!candidates.isEmpty() || conflictSeen) && proposal() == null;
+            return receipt != null && (!candidates.isEmpty() || othersSeen) && proposal() == null;
         }
 
-        Entry with(List<Candidate> c, Receipt r, boolean conflict) {
-            return new Entry(key, c, r, outcomes, reconciliations, conflict);
+        Entry with(List<Candidate> c, Receipt r, boolean others) {
+            return new Entry(key, c, r, outcomes, reconciliations, others, conflictedDigests);
+        }
+
+        Entry withoutConflicts() {
+            return new Entry(key, candidates, receipt, outcomes, reconciliations, othersSeen, Set.of());
         }
     }
 
@@ -104,7 +125,7 @@ public final class ActionBook {
                 if (p.getInputDigest().equals(r.getInputDigest())) {
                     return base;
                 }
-                return base.with(List.of(offered), r, false);
+                return base.with(List.of(offered), r, false).withoutConflicts();
             }
             if (base.candidates().stream().anyMatch(c -> same(c, offered))) {
                 return base; // redelivered
@@ -114,7 +135,7 @@ public final class ActionBook {
                 boolean matches = offered.actionDigest() != null && offered.actionDigest().equals(r.getActionDigest());
                 boolean haveFrozen = frozen(base.candidates(), r).isPresent();
                 if (matches && !haveFrozen) {
-                    return base.with(List.of(offered), r, base.conflictSeen() || !base.candidates().isEmpty());
+                    return base.with(List.of(offered), r, base.othersSeen() || !base.candidates().isEmpty());
                 }
                 return base.with(base.candidates(), r, true);
             }
@@ -123,7 +144,7 @@ public final class ActionBook {
             }
             List<Candidate> c = new ArrayList<>(base.candidates());
             c.add(offered);
-            return base.with(c, null, base.conflictSeen());
+            return base.with(c, null, base.othersSeen());
         });
     }
 
@@ -136,15 +157,15 @@ public final class ActionBook {
         entries.compute(key, (k, e) -> {
             Entry base = e == null ? empty(k) : e;
             if (isSettled(r.getStatus())) {
-                return base.with(List.of(), r, false);
+                return base.with(List.of(), r, false).withoutConflicts();
             }
             Optional<Candidate> f = frozen(base.candidates(), r);
             if (f.isEmpty()) {
                 // not (yet) known which one it froze: keep what there is, the review refuses meanwhile
-                return base.with(base.candidates(), r, base.conflictSeen());
+                return base.with(base.candidates(), r, base.othersSeen());
             }
             boolean others = base.candidates().size() > 1;
-            return base.with(List.of(f.get()), r, base.conflictSeen() || others);
+            return base.with(List.of(f.get()), r, base.othersSeen() || others);
         });
     }
 
@@ -153,7 +174,8 @@ public final class ActionBook {
             Entry base = e == null ? empty(k) : e;
             Map<Integer, AttemptOutcome> m = new TreeMap<>(base.outcomes());
             m.put(o.getAttempt(), o);
-            return new Entry(k, base.candidates(), base.receipt(), m, base.reconciliations(), base.conflictSeen());
+            return new Entry(k, base.candidates(), base.receipt(), m, base.reconciliations(), base.othersSeen(),
+                    base.conflictedDigests());
         });
     }
 
@@ -162,13 +184,37 @@ public final class ActionBook {
             Entry base = e == null ? empty(k) : e;
             Map<Integer, Reconciliation> m = new TreeMap<>(base.reconciliations());
             m.put(r.getAttempt(), r);
-            return new Entry(k, base.candidates(), base.receipt(), base.outcomes(), m, base.conflictSeen());
+            return new Entry(k, base.candidates(), base.receipt(), base.outcomes(), m, base.othersSeen(),
+                    base.conflictedDigests());
+        });
+    }
+
+    /**
+     * The gate refused a proposal under this key: an identity conflict from its {@code conflicts} topic. Kept only
+     * while the action is not settled, at most {@link #MAX_CONFLICTS} held digests per key.
+     */
+    public void conflict(String key, IdentityConflict c) {
+        String held = c.getExistingDigest();
+        if (held == null || held.isBlank()) {
+            return;
+        }
+        entries.compute(key, (k, e) -> {
+            Entry base = e == null ? empty(k) : e;
+            Receipt r = base.receipt();
+            if ((r != null && isSettled(r.getStatus())) || base.conflictedDigests().contains(held)
+                    || base.conflictedDigests().size() >= MAX_CONFLICTS) {
+                return base;
+            }
+            Set<String> digests = new HashSet<>(base.conflictedDigests());
+            digests.add(held);
+            return new Entry(k, base.candidates(), r, base.outcomes(), base.reconciliations(), base.othersSeen(),
+                    digests);
         });
     }
 
     /** A tombstone on a compacted topic forgets what that topic said. */
     public void forgetProposal(String key) {
-        entries.computeIfPresent(key, (k, e) -> e.with(List.of(), e.receipt(), e.conflictSeen()));
+        entries.computeIfPresent(key, (k, e) -> e.with(List.of(), e.receipt(), e.othersSeen()));
     }
 
     public Optional<Entry> get(String key) {
@@ -198,7 +244,7 @@ public final class ActionBook {
     }
 
     private static Entry empty(String key) {
-        return new Entry(key, List.of(), null, Map.of(), Map.of(), false);
+        return new Entry(key, List.of(), null, Map.of(), Map.of(), false, Set.of());
     }
 
     static boolean isSettled(ReceiptStatus s) {

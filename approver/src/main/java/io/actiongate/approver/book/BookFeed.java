@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.AttemptOutcome;
+import io.actiongate.avro.IdentityConflict;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.Reconciliation;
 import io.actiongate.key.ActionKey;
@@ -30,7 +31,8 @@ import io.actiongate.serde.AvroDecodeException;
 import io.actiongate.serde.AvroSerdes;
 
 /**
- * Reads {@code proposals}, {@code receipts}, {@code outcomes} and {@code reconciliations} from the beginning with
+ * Reads {@code proposals}, {@code receipts}, {@code outcomes}, {@code reconciliations} and the gate's
+ * {@code conflicts} from the beginning with
  * {@code isolation.level=read_committed} into an {@link ActionBook}. It assigns every partition itself (no consumer
  * group, no committed offsets): each instance rebuilds the whole view, so any instance can serve any review. A
  * record that does not decode or carries an invalid key is skipped with a log line naming topic, partition and offset
@@ -46,6 +48,7 @@ public final class BookFeed implements AutoCloseable {
     private final String receipts;
     private final String outcomes;
     private final String reconciliations;
+    private final String conflicts;
     private final Thread thread;
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private volatile boolean running = true;
@@ -65,6 +68,7 @@ public final class BookFeed implements AutoCloseable {
         this.receipts = topicPrefix + "receipts";
         this.outcomes = topicPrefix + "outcomes";
         this.reconciliations = topicPrefix + "reconciliations";
+        this.conflicts = topicPrefix + "conflicts";
         this.thread = new Thread(this::run, "approver-feed");
         this.thread.setDaemon(true);
     }
@@ -94,7 +98,7 @@ public final class BookFeed implements AutoCloseable {
     private void run() {
         try {
             List<TopicPartition> partitions = new ArrayList<>();
-            for (String topic : List.of(proposals, receipts, outcomes, reconciliations)) {
+            for (String topic : List.of(proposals, receipts, outcomes, reconciliations, conflicts)) {
                 List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
                 if (infos == null || infos.isEmpty()) {
                     throw new IllegalStateException("topic " + topic + " does not exist (run 'topics create')");
@@ -150,6 +154,11 @@ public final class BookFeed implements AutoCloseable {
                 }
             } else if (r.topic().equals(outcomes) && r.value() != null) {
                 book.outcome(r.key(), AvroSerdes.serde(AttemptOutcome.class).deserialize(r.topic(), r.value()));
+            } else if (r.topic().equals(conflicts) && r.value() != null) {
+                IdentityConflict c = AvroSerdes.serde(IdentityConflict.class).deserialize(r.topic(), r.value());
+                if (r.key().equals(ActionKey.format(c.getTaskId(), c.getToolCallId()))) {
+                    book.conflict(r.key(), c);
+                }
             } else if (r.topic().equals(reconciliations) && r.value() != null) {
                 book.reconciliation(r.key(),
                         AvroSerdes.serde(Reconciliation.class).deserialize(r.topic(), r.value()));

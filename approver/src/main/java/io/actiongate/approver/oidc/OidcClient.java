@@ -3,26 +3,15 @@ package io.actiongate.approver.oidc;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Date;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.source.JWKSource;
@@ -30,9 +19,35 @@ import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.JWT;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
-import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import com.nimbusds.oauth2.sdk.AuthorizationCode;
+import com.nimbusds.oauth2.sdk.AuthorizationCodeGrant;
+import com.nimbusds.oauth2.sdk.GeneralException;
+import com.nimbusds.oauth2.sdk.ParseException;
+import com.nimbusds.oauth2.sdk.ResponseType;
+import com.nimbusds.oauth2.sdk.Scope;
+import com.nimbusds.oauth2.sdk.TokenRequest;
+import com.nimbusds.oauth2.sdk.TokenResponse;
+import com.nimbusds.oauth2.sdk.auth.ClientSecretBasic;
+import com.nimbusds.oauth2.sdk.auth.Secret;
+import com.nimbusds.oauth2.sdk.http.HTTPRequest;
+import com.nimbusds.oauth2.sdk.http.HTTPResponse;
+import com.nimbusds.oauth2.sdk.id.ClientID;
+import com.nimbusds.oauth2.sdk.id.Issuer;
+import com.nimbusds.oauth2.sdk.id.State;
+import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
+import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
+import com.nimbusds.openid.connect.sdk.AuthenticationRequest;
+import com.nimbusds.openid.connect.sdk.Nonce;
+import com.nimbusds.openid.connect.sdk.OIDCTokenResponse;
+import com.nimbusds.openid.connect.sdk.OIDCTokenResponseParser;
+import com.nimbusds.openid.connect.sdk.Prompt;
+import com.nimbusds.openid.connect.sdk.claims.ACR;
+import com.nimbusds.openid.connect.sdk.claims.AMR;
+import com.nimbusds.openid.connect.sdk.claims.IDTokenClaimsSet;
+import com.nimbusds.openid.connect.sdk.op.OIDCProviderMetadata;
+import com.nimbusds.openid.connect.sdk.validators.IDTokenValidator;
 
 import io.actiongate.approver.review.Identity;
 import io.actiongate.approver.web.Sealer;
@@ -40,9 +55,13 @@ import io.actiongate.approver.web.Tokens;
 
 /**
  * OpenID Connect relying party: authorization code flow with PKCE (S256), {@code state} and {@code nonce}, against
- * the configured issuer's discovery document. The ID token is verified (signature against the issuer's JWKS,
- * {@code iss}, {@code aud}, {@code exp}, {@code nonce}); the person's subject is {@code sub} and the org the configured
- * claim. Nothing about the person comes from a form field or a query parameter.
+ * the configured issuer's discovery document. The protocol is the maintained Nimbus OAuth 2.0 / OIDC SDK's: the
+ * discovery document ({@link OIDCProviderMetadata}), the authorization request ({@link AuthenticationRequest}), the
+ * token request with the code and the PKCE verifier ({@link TokenRequest}) and the ID token's validation
+ * ({@link IDTokenValidator}: a signature by the issuer's JWKS with an asymmetric algorithm only, {@code iss},
+ * {@code aud}, {@code exp}, {@code iat}, {@code nonce}). This service's own: the pending sign-in sealed into a
+ * cookie, the return target, and who the person is (subject and the configured org claim). Nothing about the person
+ * comes from a form field or a query parameter.
  */
 public final class OidcClient {
 
@@ -74,11 +93,15 @@ public final class OidcClient {
     /** The purpose a step-up's cookie is sealed for. */
     static final String STEPUP_PURPOSE = "actiongate-approver-stepup-v1";
 
-    private record Provider(URI authorizationEndpoint, URI tokenEndpoint, DefaultJWTProcessor<SecurityContext> jwt) {
+    private record Provider(URI authorizationEndpoint, URI tokenEndpoint, IDTokenValidator validator) {
     }
 
     private static final Duration LOGIN_TTL = Duration.ofMinutes(10);
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int CONNECT_TIMEOUT_MS = 5_000;
+    private static final int READ_TIMEOUT_MS = 10_000;
+    /** The ID token's signature algorithms: asymmetric only (never {@code none}, never an HMAC over a public key). */
+    static final Set<JWSAlgorithm> ALGORITHMS = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384, JWSAlgorithm.RS512,
+            JWSAlgorithm.PS256, JWSAlgorithm.ES256, JWSAlgorithm.ES384, JWSAlgorithm.EdDSA);
 
     private final URI issuer;
     private final String clientId;
@@ -87,8 +110,6 @@ public final class OidcClient {
     private final String scopes;
     private final String orgClaim;
     private final Clock clock;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER).build();
     private final Sealer sealer;
     private volatile Provider provider;
 
@@ -116,7 +137,7 @@ public final class OidcClient {
      * cost no memory, whatever their number, and any replica can finish the sign-in.
      */
     public Begin begin(String returnTo) throws OidcException {
-        return start(LOGIN_PURPOSE, safeReturn(returnTo), Map.of());
+        return start(LOGIN_PURPOSE, safeReturn(returnTo), null);
     }
 
     /**
@@ -126,13 +147,11 @@ public final class OidcClient {
      * sealed with the result.
      */
     public Begin beginStepUp(String payload, String acrValues) throws OidcException {
-        Map<String, String> extra = new LinkedHashMap<>();
-        extra.put("prompt", "login");
-        extra.put("max_age", "0");
+        List<ACR> acr = new ArrayList<>();
         if (acrValues != null && !acrValues.isBlank()) {
-            extra.put("acr_values", acrValues);
+            Arrays.stream(acrValues.strip().split("\\s+")).map(ACR::new).forEach(acr::add);
         }
-        return start(STEPUP_PURPOSE, payload, extra);
+        return start(STEPUP_PURPOSE, payload, acr);
     }
 
     /** Whether {@code state} is the one of this sign-in cookie (a sign-in, not a step-up, is coming back). */
@@ -141,30 +160,51 @@ public final class OidcClient {
                 .filter(p -> Tokens.same(state, p.state())).isPresent();
     }
 
+    /**
+     * The payload a step-up was started with, when {@code state} is that step-up's own and it has not expired: who
+     * the step-up is for is known from the sealed cookie before (and whether or not) the provider's answer verifies,
+     * so a failed answer can count against that person's step-up lock.
+     */
+    public java.util.Optional<String> stepUpPayload(String state, String stepUpCookie) {
+        if (state == null || stepUpCookie == null) {
+            return java.util.Optional.empty();
+        }
+        return sealer.open(STEPUP_PURPOSE, stepUpCookie).map(Pending::parse)
+                .filter(p -> Tokens.same(state, p.state()))
+                .filter(p -> !clock.instant().isAfter(p.createdAt().plus(LOGIN_TTL)))
+                .map(Pending::returnTo);
+    }
+
     /** Whether this login cookie belongs to a step-up (not a sign-in). */
     public boolean isStepUp(String loginCookie) {
         return loginCookie != null && sealer.open(STEPUP_PURPOSE, loginCookie).isPresent();
     }
 
-    private Begin start(String purpose, String payload, Map<String, String> extra) throws OidcException {
+    /** {@code stepUpAcr} null: a sign-in; otherwise a step-up asking for these {@code acr_values} (maybe none). */
+    private Begin start(String purpose, String payload, List<ACR> stepUpAcr) throws OidcException {
         Provider p = provider();
         Instant now = clock.instant();
         String state = Tokens.random();
         String verifier = Tokens.random();
         String nonce = Tokens.random();
         String cookie = sealer.seal(purpose, new Pending(state, verifier, nonce, payload, now).text());
-        Map<String, String> q = new LinkedHashMap<>();
-        q.put("response_type", "code");
-        q.put("client_id", clientId);
-        q.put("redirect_uri", redirectUri.toString());
-        q.put("scope", scopes);
-        q.put("state", state);
-        q.put("nonce", nonce);
-        q.put("code_challenge", s256(verifier));
-        q.put("code_challenge_method", "S256");
-        q.putAll(extra);
-        String sep = p.authorizationEndpoint().getRawQuery() == null ? "?" : "&";
-        return new Begin(cookie, URI.create(p.authorizationEndpoint() + sep + form(q)));
+        AuthenticationRequest.Builder request = new AuthenticationRequest.Builder(ResponseType.CODE,
+                Scope.parse(scopes), new ClientID(clientId), redirectUri)
+                .endpointURI(p.authorizationEndpoint())
+                .state(new State(state))
+                .nonce(new Nonce(nonce))
+                .codeChallenge(new CodeVerifier(verifier), CodeChallengeMethod.S256);
+        if (stepUpAcr != null) {
+            request.prompt(Prompt.Type.LOGIN).maxAge(0);
+            if (!stepUpAcr.isEmpty()) {
+                request.acrValues(stepUpAcr);
+            }
+        }
+        try {
+            return new Begin(cookie, request.build().toURI());
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new OidcException("the sign-in request cannot be built: " + e.getMessage(), e);
+        }
     }
 
     /** A step-up's result: who authenticated, when and how, and the payload it was started with. */
@@ -175,24 +215,13 @@ public final class OidcClient {
     /** Finishes a step-up started by {@link #beginStepUp}; the caller checks auth_time, acr and amr. */
     public StepUp completeStepUp(String state, String loginCookie, String code) throws OidcException {
         Verified v = verify(STEPUP_PURPOSE, state, loginCookie, code);
-        JWTClaimsSet claims = v.claims();
-        Instant authTime;
-        try {
-            java.util.Date d = claims.getDateClaim("auth_time");
-            authTime = d == null ? null : d.toInstant();
-        } catch (java.text.ParseException e) {
-            authTime = null;
-        }
-        String acr;
-        List<String> amr;
-        try {
-            acr = claims.getStringClaim("acr");
-            List<String> a = claims.getStringListClaim("amr");
-            amr = a == null ? List.of() : List.copyOf(a);
-        } catch (java.text.ParseException e) {
-            throw new OidcException("the ID token's acr or amr is malformed");
-        }
-        return new StepUp(identity(claims), v.pending().createdAt(), authTime, acr, amr, v.pending().returnTo());
+        IDTokenClaimsSet claims = v.claims();
+        Date authTime = claims.getAuthenticationTime();
+        ACR acr = claims.getACR();
+        List<AMR> amr = claims.getAMR();
+        return new StepUp(identity(v.jwtClaims()), v.pending().createdAt(),
+                authTime == null ? null : authTime.toInstant(), acr == null ? null : acr.getValue(),
+                amr == null ? List.of() : amr.stream().map(AMR::getValue).toList(), v.pending().returnTo());
     }
 
     /** A login's result: who signed in and where they wanted to go. */
@@ -206,64 +235,58 @@ public final class OidcClient {
      */
     public Completed complete(String state, String loginCookie, String code) throws OidcException {
         Verified v = verify(LOGIN_PURPOSE, state, loginCookie, code);
-        return new Completed(identity(v.claims()), v.pending().returnTo());
+        return new Completed(identity(v.jwtClaims()), v.pending().returnTo());
     }
 
-    private record Verified(JWTClaimsSet claims, Pending pending) {
+    private record Verified(IDTokenClaimsSet claims, JWTClaimsSet jwtClaims, Pending pending) {
     }
 
     private Verified verify(String purpose, String state, String loginCookie, String code) throws OidcException {
         Pending p = loginCookie == null ? null
                 : sealer.open(purpose, loginCookie).map(Pending::parse).orElse(null);
-        if (state == null || code == null || p == null || !Tokens.same(state, p.state())) {
+        if (state == null || code == null || code.isBlank() || p == null || !Tokens.same(state, p.state())) {
             throw new OidcException("the sign-in response does not belong to this browser's sign-in");
         }
         if (clock.instant().isAfter(p.createdAt().plus(LOGIN_TTL))) {
             throw new OidcException("the sign-in expired; sign in again");
         }
         Provider prov = provider();
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("grant_type", "authorization_code");
-        form.put("code", code);
-        form.put("redirect_uri", redirectUri.toString());
-        form.put("client_id", clientId);
-        form.put("code_verifier", p.verifier());
-        HttpRequest.Builder req = HttpRequest.newBuilder(prov.tokenEndpoint()).timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Accept", "application/json");
-        if (clientSecret != null) {
-            String basic = enc(clientId) + ":" + enc(clientSecret);
-            req.header("Authorization", "Basic "
-                    + Base64.getEncoder().encodeToString(basic.getBytes(StandardCharsets.UTF_8)));
-        }
-        JsonNode tokens;
+        AuthorizationCodeGrant grant = new AuthorizationCodeGrant(new AuthorizationCode(code), redirectUri,
+                new CodeVerifier(p.verifier()));
+        TokenRequest request = clientSecret == null
+                ? new TokenRequest(prov.tokenEndpoint(), new ClientID(clientId), grant)
+                : new TokenRequest(prov.tokenEndpoint(), new ClientSecretBasic(new ClientID(clientId),
+                        new Secret(clientSecret)), grant);
+        TokenResponse response;
         try {
-            HttpResponse<String> resp = http.send(req.POST(HttpRequest.BodyPublishers.ofString(form(form))).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (resp.statusCode() != 200) {
-                throw new OidcException("the identity provider refused the code (HTTP " + resp.statusCode() + ")");
-            }
-            tokens = JSON.readTree(resp.body());
+            response = OIDCTokenResponseParser.parse(bounded(request.toHTTPRequest()).send());
         } catch (IOException e) {
             throw new OidcException("cannot reach the identity provider's token endpoint", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new OidcException("interrupted", e);
+        } catch (ParseException e) {
+            throw new OidcException("the identity provider's token response does not read");
         }
-        JsonNode idToken = tokens.get("id_token");
-        if (idToken == null || !idToken.isTextual()) {
+        if (!response.indicatesSuccess()) {
+            throw new OidcException("the identity provider refused the code (HTTP "
+                    + response.toErrorResponse().getErrorObject().getHTTPStatusCode() + ")");
+        }
+        JWT idToken = ((OIDCTokenResponse) response.toSuccessResponse()).getOIDCTokens().getIDToken();
+        if (idToken == null) {
             throw new OidcException("the identity provider returned no ID token");
         }
-        JWTClaimsSet claims;
         try {
-            claims = prov.jwt().process(idToken.asText(), null);
-        } catch (java.text.ParseException | BadJOSEException | JOSEException e) {
+            IDTokenClaimsSet claims = prov.validator().validate(idToken, new Nonce(p.nonce()));
+            return new Verified(claims, claims.toJWTClaimsSet(), p);
+        } catch (BadJOSEException | JOSEException | ParseException e) {
             throw new OidcException("the ID token does not verify: " + e.getClass().getSimpleName());
         }
-        if (!p.nonce().equals(claims.getClaim("nonce"))) {
-            throw new OidcException("the ID token's nonce does not match this sign-in");
-        }
-        return new Verified(claims, p);
+    }
+
+    /** Every request to the identity provider: bounded in time, redirects not followed. */
+    private static HTTPRequest bounded(HTTPRequest r) {
+        r.setConnectTimeout(CONNECT_TIMEOUT_MS);
+        r.setReadTimeout(READ_TIMEOUT_MS);
+        r.setFollowRedirects(false);
+        return r;
     }
 
     private Identity identity(JWTClaimsSet claims) throws OidcException {
@@ -300,51 +323,38 @@ public final class OidcClient {
     }
 
     private Provider discover() throws OidcException {
-        String base = issuer.toString().endsWith("/") ? issuer.toString() : issuer + "/";
-        URI wellKnown = URI.create(base + ".well-known/openid-configuration");
-        JsonNode doc;
+        OIDCProviderMetadata meta;
         try {
-            HttpResponse<String> resp = http.send(HttpRequest.newBuilder(wellKnown).timeout(Duration.ofSeconds(10))
-                    .GET().build(), HttpResponse.BodyHandlers.ofString());
-            if (resp.statusCode() != 200) {
+            HTTPResponse resp = bounded(new HTTPRequest(HTTPRequest.Method.GET,
+                    OIDCProviderMetadata.resolveURL(new Issuer(issuer)))).send();
+            if (resp.getStatusCode() != 200) {
                 throw new OidcException("the identity provider's discovery document answered HTTP "
-                        + resp.statusCode());
+                        + resp.getStatusCode());
             }
-            doc = JSON.readTree(resp.body());
+            meta = OIDCProviderMetadata.parse(resp.getBody());
+        } catch (GeneralException e) {
+            throw new OidcException("the identity provider's discovery document does not read: " + e.getMessage());
         } catch (IOException e) {
-            throw new OidcException("cannot reach the identity provider at " + wellKnown, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new OidcException("interrupted", e);
+            throw new OidcException("cannot reach the identity provider at " + issuer, e);
         }
-        String iss = text(doc, "issuer");
-        if (!stripSlash(iss).equals(stripSlash(issuer.toString()))) {
+        // the issuer as configured, a trailing slash apart; the ID tokens must then name the document's exactly
+        if (!stripSlash(meta.getIssuer().getValue()).equals(stripSlash(issuer.toString()))) {
             throw new OidcException("the discovery document names another issuer");
         }
-        URI authz = URI.create(text(doc, "authorization_endpoint"));
-        URI token = URI.create(text(doc, "token_endpoint"));
+        if (meta.getAuthorizationEndpointURI() == null || meta.getTokenEndpointURI() == null
+                || meta.getJWKSetURI() == null) {
+            throw new OidcException("the discovery document has no authorization_endpoint, token_endpoint or "
+                    + "jwks_uri");
+        }
         JWKSource<SecurityContext> keys;
         try {
-            keys = JWKSourceBuilder.create(URI.create(text(doc, "jwks_uri")).toURL()).build();
-        } catch (MalformedURLException e) {
+            keys = JWKSourceBuilder.create(meta.getJWKSetURI().toURL()).build();
+        } catch (MalformedURLException | IllegalArgumentException e) {
             throw new OidcException("the discovery document's jwks_uri is not a URL", e);
         }
-        DefaultJWTProcessor<SecurityContext> jwt = new DefaultJWTProcessor<>();
-        Set<JWSAlgorithm> algs = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384, JWSAlgorithm.RS512,
-                JWSAlgorithm.PS256, JWSAlgorithm.ES256, JWSAlgorithm.ES384, JWSAlgorithm.EdDSA);
-        jwt.setJWSKeySelector(new JWSVerificationKeySelector<>(algs, keys));
-        jwt.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(clientId,
-                new JWTClaimsSet.Builder().issuer(iss).build(),
-                new HashSet<>(List.of("sub", "iat", "exp", "nonce"))));
-        return new Provider(authz, token, jwt);
-    }
-
-    private static String text(JsonNode doc, String field) throws OidcException {
-        JsonNode n = doc.get(field);
-        if (n == null || !n.isTextual() || n.asText().isBlank()) {
-            throw new OidcException("the discovery document has no " + field);
-        }
-        return n.asText();
+        return new Provider(meta.getAuthorizationEndpointURI(), meta.getTokenEndpointURI(),
+                new IDTokenValidator(meta.getIssuer(), new ClientID(clientId),
+                        new JWSVerificationKeySelector<>(ALGORITHMS, keys), null));
     }
 
     private static String stripSlash(String s) {
@@ -386,23 +396,5 @@ public final class OidcClient {
             return DEFAULT_RETURN;
         }
         return r;
-    }
-
-    static String s256(String verifier) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
-            return Tokens.b64(d);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String form(Map<String, String> m) {
-        return m.entrySet().stream().map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
-                .collect(Collectors.joining("&"));
-    }
-
-    private static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }

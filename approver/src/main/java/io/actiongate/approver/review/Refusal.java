@@ -34,6 +34,8 @@ public enum Refusal {
             + "session. Nothing was published; open the review again."),
     CHALLENGE_EXPIRED(ReasonCode.APPROVAL_EXPIRED, "This review form expired. Nothing was published; open the "
             + "review again."),
+    TOO_MANY_OPEN_FORMS(null, "This session has too many review forms open. Use one of them, or wait a few "
+            + "minutes for them to expire. Nothing was published."),
     CHALLENGE_MISMATCH(ReasonCode.APPROVAL_DIGEST_MISMATCH, "This review form was issued for another action or "
             + "another version of it. Nothing was published."),
     STEP_UP_REQUIRED(null, "Approving needs a step-up: your passkey, or a one-time code from your authenticator "

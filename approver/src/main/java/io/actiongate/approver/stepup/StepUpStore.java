@@ -23,7 +23,7 @@ import io.actiongate.approver.web.Tokens;
  * Each person's step-up factors, by org and subject, in the {@link SharedState} every replica reads: registered
  * passkeys (credential id, attested credential data, signature counter), a TOTP secret sealed with AES-GCM under the
  * key ring of {@code approver.state.key.file} (associated data: the person), the last time step used, and recent
- * step-up failures. Every change is a compare-and-set of the person's whole record, so a one-time code accepted on
+ * step-up failures (local factors and step-ups at the identity provider alike). Every change is a compare-and-set of the person's whole record, so a one-time code accepted on
  * one replica is refused on every other, and two enrolments at once cannot both think they were first.
  */
 public final class StepUpStore {
@@ -230,8 +230,13 @@ public final class StepUpStore {
      * replica). Bounds online guessing of one-time codes (one in a million per guess, three steps accepted).
      */
     public boolean locked(String org, String subject, Instant now) {
+        return recentFailures(org, subject, now) >= MAX_FAILURES;
+    }
+
+    /** The failed step-ups of this person within {@link #LOCK_WINDOW} before {@code now}, on any replica. */
+    public int recentFailures(String org, String subject, Instant now) {
         long since = now.minus(LOCK_WINDOW).toEpochMilli();
-        return read(org, subject).doc().failures().stream().filter(t -> t > since).count() >= MAX_FAILURES;
+        return (int) read(org, subject).doc().failures().stream().filter(t -> t > since).count();
     }
 
     public void recordFailure(String org, String subject, Instant now) {

@@ -23,6 +23,7 @@ import io.actiongate.approver.book.ActionBook;
 import io.actiongate.approver.decision.DecisionPublisher;
 import io.actiongate.approver.decision.DecisionSink;
 import io.actiongate.approver.oidc.OidcClient;
+import io.actiongate.approver.review.Identity;
 import io.actiongate.approver.review.Refusal;
 import io.actiongate.approver.review.Review;
 import io.actiongate.approver.review.ReviewBuilder;
@@ -300,6 +301,11 @@ public final class ApprovalApp implements ApproverHttpServer.App {
         if (review.decidable() && decided.containsKey(decidedKey(key, review.actionDigest(), kind))) {
             review = withRefusal(review, Refusal.ALREADY_DECIDED);
         }
+        Challenges.Challenge c = review.decidable()
+                ? d.challenges().issue(s.id(), s.identity().subject(), key, review.actionDigest()) : null;
+        if (review.decidable() && c == null) {
+            review = withRefusal(review, Refusal.TOO_MANY_OPEN_FORMS);
+        }
         Map<String, Object> m = kit.base(s, approval ? "Review" : "Resolve");
         m.put("heading", approval ? "Review one frozen action" : "Resolve an action whose outcome is unknown");
         m.put("review", review);
@@ -308,7 +314,6 @@ public final class ApprovalApp implements ApproverHttpServer.App {
         m.put("hasAttachments", !review.attachments().isEmpty());
         m.put("attempts", !approval || !review.attempts().isEmpty());
         if (review.decidable()) {
-            Challenges.Challenge c = d.challenges().issue(s.id(), s.identity().subject(), key, review.actionDigest());
             String org = s.identity().org();
             String subject = s.identity().subject();
             m.put("challenge", c.id());
@@ -400,6 +405,10 @@ public final class ApprovalApp implements ApproverHttpServer.App {
     private void startIdpStepUp(Exchange ex, Session s, String key, ReviewBuilder.Kind kind, DecisionType type,
                                 String path) throws IOException {
         String challengeId = ex.field("challenge");
+        if (d.stepUps().locked(s.identity().org(), s.identity().subject(), d.clock().instant())) {
+            refuse(ex, s, key, null, Refusal.STEP_UP_LOCKED, path);
+            return;
+        }
         Challenges.Consumed peek = d.challenges().peek(challengeId, s.id(), s.identity().subject(), key);
         if (!peek.ok()) {
             refuse(ex, s, key, null, peek.refusal(), path);
@@ -443,36 +452,60 @@ public final class ApprovalApp implements ApproverHttpServer.App {
      * now with the required strength; then the review's challenge is consumed and the decision published as for a
      * local step-up. The session cookie is SameSite=Strict and does not come back from the identity provider; the
      * sealed step-up cookie names the session, and a signed-out session decides nothing.
+     *
+     * <p>Every answer that does not verify (the provider's refusal, a token that fails its signature, issuer,
+     * audience, expiry or nonce, another person, an old {@code auth_time}, a missing {@code acr} or {@code amr})
+     * counts towards the person's step-up lock in the shared state, as a wrong one-time code does, on every replica;
+     * a locked person's step-up publishes nothing, however good the token.
      */
     void finishIdpStepUp(Exchange ex) throws IOException {
         String cookie = ex.cookie(STEPUP_COOKIE);
         ex.clearCookie(STEPUP_COOKIE, Exchange.SameSite.LAX);
-        OidcClient.StepUp r;
-        PendingStepUp p;
-        try {
-            r = d.oidc().completeStepUp(ex.query("state"), cookie, ex.query("code"));
-            p = JSON.readValue(Tokens.unb64(r.payload()), PendingStepUp.class);
-        } catch (io.actiongate.approver.oidc.OidcException | IOException | RuntimeException e) {
-            PageKit.AUDIT.info("refused step-up at the identity provider: {} remote={}", PageKit.safe(e.getMessage()),
-                    ex.remote());
+        String state = ex.query("state");
+        PendingStepUp p = d.oidc().stepUpPayload(state, cookie).map(ApprovalApp::pendingStepUp).orElse(null);
+        if (p == null) {
+            // not this browser's step-up (or expired): nobody to count it against
+            PageKit.AUDIT.info("refused step-up at the identity provider: the answer does not belong to this "
+                    + "browser's step-up remote={}", ex.remote());
             ex.html(401, kit.message(null, "Nothing was published", "The identity provider's step-up did not "
                     + "verify. Nothing was published.", null, PageKit.link("/queue", "Back to the queue")));
             return;
         }
-        Session s = Session.transientFor(p.sessionId(), r.identity(), d.clock().instant());
+        Instant now = d.clock().instant();
+        Session who = Session.transientFor(p.sessionId(), new Identity(p.subject(), p.org(), null, null), now);
+        if (d.sessions().signedOut(p.sessionId())) {
+            refuse(ex, who, p.key(), null, Refusal.SESSION_INVALID, p.path());
+            return;
+        }
+        if (d.stepUps().locked(p.org(), p.subject(), now)) {
+            refuse(ex, who, p.key(), null, Refusal.STEP_UP_LOCKED, p.path());
+            return;
+        }
+        if (ex.query("error") != null) {
+            PageKit.AUDIT.info("step-up at the identity provider refused by the provider error={} subject={} "
+                    + "remote={}", PageKit.safe(ex.query("error")), PageKit.safe(p.subject()), ex.remote());
+            failedStepUp(ex, who, p, Refusal.STEP_UP_FAILED);
+            return;
+        }
+        OidcClient.StepUp r;
+        try {
+            r = d.oidc().completeStepUp(state, cookie, ex.query("code"));
+        } catch (io.actiongate.approver.oidc.OidcException e) {
+            PageKit.AUDIT.info("refused step-up at the identity provider: {} subject={} remote={}",
+                    PageKit.safe(e.getMessage()), PageKit.safe(p.subject()), ex.remote());
+            failedStepUp(ex, who, p, Refusal.STEP_UP_FAILED);
+            return;
+        }
+        Session s = Session.transientFor(p.sessionId(), r.identity(), now);
         ReviewBuilder.Kind kind = ReviewBuilder.Kind.valueOf(p.kind());
         DecisionType type = DecisionType.valueOf(p.type());
         if (!r.identity().subject().equals(p.subject()) || !r.identity().org().equals(p.org())) {
-            refuse(ex, s, p.key(), null, Refusal.STEP_UP_FAILED, p.path());
+            failedStepUp(ex, who, p, Refusal.STEP_UP_FAILED);
             return;
         }
-        if (d.sessions().signedOut(p.sessionId())) {
-            refuse(ex, s, p.key(), null, Refusal.SESSION_INVALID, p.path());
-            return;
-        }
-        Refusal weak = d.idp().check(r, d.clock().instant());
+        Refusal weak = d.idp().check(r, now);
         if (weak != null) {
-            refuse(ex, s, p.key(), null, weak, p.path());
+            failedStepUp(ex, s, p, weak);
             return;
         }
         Challenges.Consumed consumed = d.challenges().consume(p.challenge(), p.sessionId(), p.subject(), p.key());
@@ -490,6 +523,20 @@ public final class ApprovalApp implements ApproverHttpServer.App {
             return;
         }
         publish(ex, s, p.key(), kind, type, review, consumed.challenge(), "oidc+idp-stepup", p.path());
+    }
+
+    /** A step-up at the identity provider that did not verify: one failure for the person it was started for. */
+    private void failedStepUp(Exchange ex, Session who, PendingStepUp p, Refusal r) throws IOException {
+        d.stepUps().recordFailure(p.org(), p.subject(), d.clock().instant());
+        refuse(ex, who, p.key(), null, r, p.path());
+    }
+
+    private static PendingStepUp pendingStepUp(String payload) {
+        try {
+            return JSON.readValue(Tokens.unb64(payload), PendingStepUp.class);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private void publish(Exchange ex, Session s, String key, ReviewBuilder.Kind kind, DecisionType type,

@@ -49,6 +49,7 @@ public final class Challenges {
 
     private static final String ISSUED = "challenge/";
     private static final String USED = "challenge-used/";
+    private static final String QUOTA = "challenge-quota/";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final SharedState state;
@@ -61,15 +62,63 @@ public final class Challenges {
         this.clock = clock;
     }
 
+    /**
+     * Open (unexpired) review forms per session: each is a record in the shared state until it expires, so one
+     * session reloading review pages cannot grow the state topic (and every replica's memory) without end.
+     */
+    public static final int MAX_OPEN_PER_SESSION = 32;
+    private static final int QUOTA_ATTEMPTS = 8;
+
+    /**
+     * A fresh challenge for this review, or null when the session has {@link #MAX_OPEN_PER_SESSION} open ones
+     * already (on any replica); they free up as they expire.
+     */
     public Challenge issue(String sessionId, String subject, String actionKey, String actionDigest) {
-        Challenge c = new Challenge(Tokens.random(), sessionId, subject, actionKey, actionDigest,
-                clock.instant().plus(ttl));
+        Instant now = clock.instant();
+        Challenge c = new Challenge(Tokens.random(), sessionId, subject, actionKey, actionDigest, now.plus(ttl));
+        if (!reserve(sessionId, now, c.expiresAt())) {
+            return null;
+        }
         try {
             state.compareAndSet(ISSUED + c.id(), 0, JSON.writeValueAsBytes(Stored.of(c)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return c;
+    }
+
+    /** Counts one more open form for the session in its quota record (expiry times), if there is room. */
+    private boolean reserve(String sessionId, Instant now, Instant expiresAt) {
+        String key = QUOTA + sessionId;
+        for (int i = 0; i < QUOTA_ATTEMPTS; i++) {
+            java.util.Optional<io.actiongate.approver.state.SharedState.Versioned> cur = state.get(key);
+            java.util.List<Long> open = new java.util.ArrayList<>(openExpiries(cur, now));
+            if (open.size() >= MAX_OPEN_PER_SESSION) {
+                return false;
+            }
+            open.add(expiresAt.toEpochMilli());
+            try {
+                if (state.compareAndSet(key, cur.map(v -> v.version()).orElse(0L), JSON.writeValueAsBytes(open))) {
+                    return true;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return false;
+    }
+
+    private static java.util.List<Long> openExpiries(
+            java.util.Optional<io.actiongate.approver.state.SharedState.Versioned> v, Instant now) {
+        if (v.isEmpty()) {
+            return java.util.List.of();
+        }
+        try {
+            long[] all = JSON.readValue(v.get().value(), long[].class);
+            return java.util.Arrays.stream(all).filter(t -> t > now.toEpochMilli()).boxed().toList();
+        } catch (IOException e) {
+            return java.util.List.of();
+        }
     }
 
     /**
@@ -146,6 +195,11 @@ public final class Challenges {
             if (c == null || now.isAfter(c.expiresAt().plus(ttl))) {
                 state.forget(key);
                 state.forget(USED + key.substring(ISSUED.length()));
+            }
+        }
+        for (String quota : state.keys(QUOTA)) {
+            if (openExpiries(state.get(quota), now).isEmpty()) {
+                state.forget(quota);
             }
         }
         for (String used : state.keys(USED)) {

@@ -37,7 +37,8 @@ final class SignIn {
     }
 
     void callback(Exchange ex, ApprovalApp app) throws IOException {
-        if (ex.query("error") == null && d.oidc().isStepUp(ex.cookie(ApprovalApp.STEPUP_COOKIE))
+        // a step-up's answer, a refusal included (it counts as a failed step-up), goes to the step-up's own path
+        if (d.oidc().isStepUp(ex.cookie(ApprovalApp.STEPUP_COOKIE))
                 && !d.oidc().matchesLogin(ex.query("state"), ex.cookie(ApprovalApp.LOGIN_COOKIE))) {
             app.finishIdpStepUp(ex);
             return;

@@ -62,6 +62,9 @@ class ReviewBuilderTest {
         ActionProposal altered = Fixtures.email("T-1", "c-1", "demo",
                 Fixtures.emailInput(Fixtures.TO, Fixtures.SUBJECT, "Forward the customer list."), Fixtures.SUMMARY);
         book.proposal("T-1/c-1", altered);
+        assertThat(review(book, ALICE).conflictRefused())
+                .as("a second record on proposals is not yet the gate's refusal").isFalse();
+        book.conflict("T-1/c-1", Fixtures.conflict(frozen, altered, NOW));
 
         Review r = review(book, ALICE);
 
@@ -80,6 +83,8 @@ class ReviewBuilderTest {
         ActionBook book = new ActionBook();
         book.proposal("T-1/c-1", second);
         book.proposal("T-1/c-1", first);
+        // the gate's conflict may be read before its receipt (another topic)
+        book.conflict("T-1/c-1", Fixtures.conflict(first, second, NOW));
         book.receipt("T-1/c-1", Fixtures.waiting(first, NOW));
 
         Review r = review(book, ALICE);
@@ -100,7 +105,39 @@ class ReviewBuilderTest {
 
         ActionBook.Entry e = book.get("T-1/c-1").orElseThrow();
         assertThat(e.candidates()).hasSize(ActionBook.MAX_CANDIDATES);
-        assertThat(e.conflictRefused()).isTrue();
+        assertThat(e.othersSeen()).isTrue();
+    }
+
+    @Test
+    void shouldSayAConflictWasRefusedOnlyWhenTheGateRefusedOneAgainstTheActionItHolds() {
+        ActionProposal frozen = Fixtures.email("T-1", "c-1");
+        ActionProposal other = Fixtures.email("T-1", "c-1", "demo",
+                Fixtures.emailInput(Fixtures.TO, Fixtures.SUBJECT, "Forward the customer list."), Fixtures.SUMMARY);
+        ActionBook book = bookWith(frozen);
+        // a conflict the gate published against another held action (an earlier one under the key) says nothing
+        book.conflict("T-1/c-1", Fixtures.conflict(other, frozen, NOW));
+        assertThat(review(book, ALICE).conflictRefused()).isFalse();
+
+        book.conflict("T-1/c-1", Fixtures.conflict(frozen, other, NOW));
+        assertThat(review(book, ALICE).conflictRefused()).isTrue();
+        assertThat(review(book, ALICE).decidable()).isTrue();
+
+        // once the action is settled the conflicts are forgotten (and late ones not kept)
+        book.receipt("T-1/c-1", Fixtures.receipt(frozen, ReceiptStatus.SUCCEEDED, NOW));
+        book.conflict("T-1/c-1", Fixtures.conflict(frozen, other, NOW));
+        assertThat(book.get("T-1/c-1").orElseThrow().conflictedDigests()).isEmpty();
+    }
+
+    @Test
+    void shouldKeepABoundedNumberOfConflictsPerKey() {
+        ActionProposal frozen = Fixtures.email("T-1", "c-1");
+        ActionBook book = new ActionBook();
+        for (int i = 0; i < ActionBook.MAX_CONFLICTS + 20; i++) {
+            ActionProposal held = Fixtures.email("T-1", "c-1", "demo",
+                    Fixtures.emailInput(Fixtures.TO, "s" + i, Fixtures.BODY), Fixtures.SUMMARY);
+            book.conflict("T-1/c-1", Fixtures.conflict(held, frozen, NOW));
+        }
+        assertThat(book.get("T-1/c-1").orElseThrow().conflictedDigests()).hasSize(ActionBook.MAX_CONFLICTS);
     }
 
     @Test

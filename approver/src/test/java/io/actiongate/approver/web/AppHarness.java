@@ -31,8 +31,9 @@ public final class AppHarness implements AutoCloseable {
     public final List<Decision> published = new CopyOnWriteArrayList<>();
     public final KeyPair keys;
     public final SharedState state;
-    public final Sealer sealer = Sealer.random();
+    public final Sealer sealer;
     public final String origin;
+    public final StepUpStore stepUps;
     private final ApproverHttpServer server;
     private volatile ApprovalApp app;
 
@@ -47,7 +48,13 @@ public final class AppHarness implements AutoCloseable {
 
     /** With the given step-up mode. */
     public AppHarness(TestIdp idp, SharedState state, IdpStepUp stepUp) throws Exception {
+        this(idp, state, stepUp, Sealer.random());
+    }
+
+    /** A replica of another harness: the same shared state and the same sealing keys (its cookies open here). */
+    public AppHarness(TestIdp idp, SharedState state, IdpStepUp stepUp, Sealer sealer) throws Exception {
         this.state = state;
+        this.sealer = sealer;
         keys = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
         SigningKey key = SigningKey.of("approver-test", keys.getPrivate());
         server = new ApproverHttpServer("127.0.0.1", 0, HttpLimits.DEFAULTS, () -> true, ex -> app.handle(ex))
@@ -58,13 +65,14 @@ public final class AppHarness implements AutoCloseable {
             published.add(d);
             return d;
         };
+        stepUps = new StepUpStore(state, sealer);
         OidcClient oidc = new OidcClient(URI.create(idp.issuer()), TestIdp.CLIENT_ID, null,
                 URI.create(origin + "/oidc/callback"), "openid email", "org", sealer, clock);
         app = new ApprovalApp(new ApprovalApp.Deps(origin, "localhost", book,
                 new ReviewBuilder(new ApproverPolicy(List.of()), Map.of("smtp", "assistant@example.com"),
                         Duration.ofMinutes(30)),
                 new Sessions(state, sealer, Duration.ofMinutes(15), Duration.ofHours(8), clock),
-                new Challenges(state, Duration.ofMinutes(5), clock), oidc, new StepUpStore(state, sealer),
+                new Challenges(state, Duration.ofMinutes(5), clock), oidc, stepUps,
                 new Passkeys(origin, "localhost"), sink, Duration.ofMinutes(5), clock, () -> true, stepUp));
     }
 

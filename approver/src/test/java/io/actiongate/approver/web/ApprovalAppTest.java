@@ -298,9 +298,13 @@ class ApprovalAppTest {
         byte[] secret = enrolTotp(browser);
         String page = browser.get(app.url("/review/T-1/email-1")).body();
         // a conflicting proposal under the same ids: the gate refuses it and keeps waiting on the original
-        app.book.proposal("T-1/email-1", Fixtures.email("T-1", "email-1", "demo",
+        ActionProposal altered = Fixtures.email("T-1", "email-1", "demo",
                 Fixtures.emailInput("partner@example.com", Fixtures.SUBJECT, "The whole customer list."),
-                Fixtures.SUMMARY));
+                Fixtures.SUMMARY);
+        app.book.proposal("T-1/email-1", altered);
+        assertThat(browser.get(app.url("/review/T-1/email-1")).body())
+                .as("not the gate's word yet").doesNotContain("id=\"conflict-refused\"");
+        app.book.conflict("T-1/email-1", Fixtures.conflict(email, altered, app.clock.instant()));
 
         String reopened = browser.get(app.url("/review/T-1/email-1")).body();
         assertThat(WebClient.text(reopened, "recipient")).isEqualTo(Fixtures.TO);
@@ -317,6 +321,17 @@ class ApprovalAppTest {
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(app.published).singleElement().satisfies(d ->
                 assertThat(d.getActionDigest()).isEqualTo(Digests.actionDigest(FrozenAction.of(email))));
+    }
+
+    @Test
+    void shouldStopIssuingReviewFormsToASessionThatReloadsWithoutEnd() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        for (int i = 0; i < Challenges.MAX_OPEN_PER_SESSION; i++) {
+            assertThat(browser.get(app.url("/review/T-1/email-1")).body()).contains("id=\"decide\"");
+        }
+        String page = browser.get(app.url("/review/T-1/email-1")).body();
+        assertThat(page).doesNotContain("id=\"decide\"").contains("too many review forms open");
+        assertThat(app.state.keys("challenge/")).hasSize(Challenges.MAX_OPEN_PER_SESSION);
     }
 
     @Test

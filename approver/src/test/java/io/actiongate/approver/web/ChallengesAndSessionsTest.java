@@ -30,6 +30,26 @@ class ChallengesAndSessionsTest {
     }
 
     @Test
+    void shouldBoundTheOpenReviewFormsOfASessionOnEveryReplica() {
+        // a second replica: its own Challenges on the same shared state
+        Challenges other = new Challenges(state, Duration.ofMinutes(5), clock);
+        for (int i = 0; i < Challenges.MAX_OPEN_PER_SESSION; i++) {
+            assertThat((i % 2 == 0 ? challenges : other).issue("s1", "alice", "T-1/c-" + i, "sha256:aa")).isNotNull();
+        }
+        assertThat(challenges.issue("s1", "alice", "T-1/c-x", "sha256:aa")).isNull();
+        assertThat(other.issue("s1", "alice", "T-1/c-x", "sha256:aa")).isNull();
+        assertThat(challenges.issue("s2", "alice", "T-1/c-x", "sha256:aa")).as("another session").isNotNull();
+
+        // the forms free up as they expire, and the sweep forgets the session's count with them
+        clock.advance(Duration.ofMinutes(6));
+        assertThat(challenges.issue("s1", "alice", "T-1/c-y", "sha256:aa")).isNotNull();
+        clock.advance(Duration.ofMinutes(11));
+        challenges.sweep();
+        assertThat(state.keys("challenge-quota/")).isEmpty();
+        assertThat(challenges.size()).isZero();
+    }
+
+    @Test
     void shouldBindTheChallengeToSessionSubjectAndAction() {
         Challenges.Challenge a = challenges.issue("s1", "alice", "T-1/c-1", "sha256:aa");
         assertThat(challenges.consume(a.id(), "s2", "alice", "T-1/c-1").refusal()).isEqualTo(Refusal.CHALLENGE_UNKNOWN);

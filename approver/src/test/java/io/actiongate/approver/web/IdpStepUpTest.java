@@ -96,14 +96,19 @@ class IdpStepUpTest {
 
     /** Opens the review, clicks Approve: the answer is the redirect to the identity provider. */
     private String approve() throws Exception {
-        String page = browser.get(app.url("/review/T-1/email-1")).body();
+        return approve(app);
+    }
+
+    /** As {@link #approve()}, on the replica {@code on}. */
+    private String approve(AppHarness on) throws Exception {
+        String page = browser.get(on.url("/review/T-1/email-1")).body();
         assertThat(page).contains("id=\"idp-stepup\"").doesNotContain("name=\"totp\"").doesNotContain("no-stepup");
-        HttpResponse<String> r = browser.post(app.url("/review/T-1/email-1"), app.origin, Map.of(
+        HttpResponse<String> r = browser.post(on.url("/review/T-1/email-1"), on.origin, Map.of(
                 "csrf", WebClient.input(page, "csrf"), "challenge", WebClient.input(page, "challenge"),
                 "decision", "APPROVE"));
         // a page that navigates to the provider (a redirected form post would break CSP form-action 'self')
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(app.published).as("nothing before the step-up").isEmpty();
+        assertThat(on.published).as("nothing before the step-up").isEmpty();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("id=\"to-idp\" href=\"([^\"]+)\"")
                 .matcher(r.body());
         assertThat(m.find()).isTrue();
@@ -185,6 +190,81 @@ class IdpStepUpTest {
 
         assertThat(replay.statusCode()).isIn(401, 409);
         assertThat(app.published).hasSize(1);
+    }
+
+    @Test
+    void shouldLockStepUpOnEveryReplicaAfterRepeatedFailedStepUpsAtTheIdentityProvider() throws Exception {
+        // a second replica: the same shared state and keys, its own port (requests alternate between the two)
+        try (AppHarness other = new AppHarness(idp, app.state, MODE, app.sealer)) {
+            other.book.proposal("T-1/email-1", email);
+            other.book.receipt("T-1/email-1", Fixtures.waiting(email, app.clock.instant()));
+            // the attacker has the session but not the person's MFA: every kind of failed answer counts
+            assertThat(stepUpAtIdp(approve(app), "alice-sub", claims(null, List.of("otp"), now())).statusCode())
+                    .as("no acr").isEqualTo(409);
+            assertThat(stepUpAtIdp(approve(other), "alice-sub", claims("urn:acme:mfa", List.of("otp"),
+                    now() - 600)).statusCode()).as("old auth_time").isEqualTo(409);
+            assertThat(stepUpAtIdp(approve(app), "mallory-sub", claims("urn:acme:mfa", List.of("otp"), now()))
+                    .statusCode()).as("another person").isEqualTo(409);
+            String refusedAtIdp = approve(other);
+            String state = query(refusedAtIdp, "state");
+            assertThat(browser.get(other.url("/oidc/callback?error=access_denied&state=" + state)).statusCode())
+                    .as("the provider's refusal").isEqualTo(409);
+            assertThat(stepUpAtIdp(approve(app), "alice-sub", claims(null, List.of("pwd"), 0)).statusCode())
+                    .as("neither acr nor auth_time").isEqualTo(409);
+
+            // five failures: a perfect answer now publishes nothing, on either replica, and a new one cannot start
+            String page = browser.get(other.url("/review/T-1/email-1")).body();
+            HttpResponse<String> start = browser.post(other.url("/review/T-1/email-1"), other.origin, Map.of(
+                    "csrf", WebClient.input(page, "csrf"), "challenge", WebClient.input(page, "challenge"),
+                    "decision", "APPROVE"));
+            assertThat(start.statusCode()).isEqualTo(409);
+            assertThat(start.body()).contains("Too many failed step-ups");
+            assertThat(app.published).isEmpty();
+            assertThat(other.published).isEmpty();
+            assertThat(app.stepUps.locked("demo", "alice-sub", app.clock.instant())).isTrue();
+
+            // after the lock window the person's own strong authentication approves again
+            app.clock.advance(Duration.ofMinutes(16));
+            idp.nextSignIn("alice-sub", "demo", "alice@example.com");
+            assertThat(browser.follow(app.url("/login?return=/queue")).body()).contains("Signed in");
+            assertThat(stepUpAtIdp(approve(app), "alice-sub", claims("urn:acme:mfa", List.of("otp"), now()))
+                    .statusCode()).isEqualTo(200);
+            assertThat(app.published).hasSize(1);
+        }
+    }
+
+    @Test
+    void shouldRefuseAGoodTokenOnceStepUpIsLockedMidFlight() throws Exception {
+        String authorize = approve();
+        // the lock is reached (on any replica) while this step-up is at the identity provider
+        for (int i = 0; i < io.actiongate.approver.stepup.StepUpStore.MAX_FAILURES; i++) {
+            app.stepUps.recordFailure("demo", "alice-sub", app.clock.instant());
+        }
+        HttpResponse<String> back = stepUpAtIdp(authorize, "alice-sub", claims("urn:acme:mfa", List.of("otp"), now()));
+        assertThat(back.statusCode()).isEqualTo(409);
+        assertThat(back.body()).contains("Too many failed step-ups");
+        assertThat(app.published).isEmpty();
+    }
+
+    @Test
+    void shouldCountACodeFromAnotherStepUpAsAFailure() throws Exception {
+        // the attacker's own step-up at the IdP (its nonce and PKCE verifier), answered into another step-up
+        String theirs = approve();
+        HttpResponse<String> toCallback = browser.post(theirs, null, idpForm("alice-sub",
+                claims("urn:acme:mfa", List.of("otp"), now())));
+        String code = query(toCallback.headers().firstValue("Location").orElseThrow(), "code");
+        String victims = approve();
+        HttpResponse<String> back = browser.get(app.url("/oidc/callback?code=" + code + "&state="
+                + query(victims, "state")));
+        assertThat(back.statusCode()).isEqualTo(409);
+        assertThat(app.published).isEmpty();
+        assertThat(app.stepUps.recentFailures("demo", "alice-sub", app.clock.instant())).isEqualTo(1);
+    }
+
+    private static String query(String url, String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("[?&]" + name + "=([^&]+)").matcher(url);
+        assertThat(m.find()).as(name + " in " + url).isTrue();
+        return m.group(1);
     }
 
     @Test
