@@ -207,7 +207,7 @@ public record ApproverConfig(
 
     /** Reads the configuration; throws {@link IllegalArgumentException} naming the first bad key. */
     public static ApproverConfig from(Map<String, String> raw) {
-        Map<String, String> c = new TreeMap<>(raw);
+        Map<String, String> c = raw;
         Map<String, Object> v = ConfigDefs.parse(CONFIG_DEF, c);
         String bootstrap = c.getOrDefault("bootstrap.servers", "127.0.0.1:9092");
         String prefix = c.getOrDefault("topic.prefix", "actiongate.");

@@ -80,7 +80,7 @@ public final class ConfigDefs {
             return "";
         }
         String text = d instanceof List<?> list ? list.stream().map(String::valueOf).collect(Collectors.joining(","))
-                : d instanceof Password ? "[hidden]" : String.valueOf(d);
+                : d instanceof Password p ? (p.value().isEmpty() ? "" : "[hidden]") : String.valueOf(d);
         if (text.isEmpty()) {
             return "\"\"";
         }
