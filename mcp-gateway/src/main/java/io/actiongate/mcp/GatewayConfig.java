@@ -12,6 +12,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 
 import io.actiongate.config.ConfigDefs;
 import io.actiongate.kafka.KafkaClientSettings;
+import io.actiongate.secrets.SecretReference;
 
 /**
  * The gateway's settings, from the same flat configuration as every role ({@code bootstrap.servers},
@@ -160,14 +161,7 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
     }
 
     private static String credential(String key, String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        String ref = value.strip();
-        if (!ref.startsWith("env:") && !ref.startsWith("file:")) {
-            throw new IllegalArgumentException(key + ": a secret reference, env:NAME or file:PATH, never the secret");
-        }
-        return ref;
+        return SecretReference.requireReference(key, value);
     }
 
     private static Map<String, String> operations(String key, String value) {
