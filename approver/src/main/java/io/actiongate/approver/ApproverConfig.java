@@ -11,15 +11,21 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
 import io.actiongate.approver.web.HttpLimits;
+import io.actiongate.config.ConfigDefs;
 import io.actiongate.config.DurationParser;
+import io.actiongate.config.Validators;
 
 /**
  * The approval service's settings, read from the same flat {@code key=value} map as every other role. It reads the
  * shared keys {@code bootstrap.servers}, {@code topic.prefix} and {@code kafka.*} (client pass-through), the
  * connectors' sender accounts ({@code connectors.smtp.from}, {@code connectors.webhook.base-url}) and its own
- * {@code approver.*} keys, each documented in the README. Anything missing or malformed fails at start with the
- * key's name (never a secret's value).
+ * {@code approver.*} keys of {@link #CONFIG_DEF} (docs/configuration.md is generated from it). Anything missing or
+ * malformed fails at start with the key's name (never a secret's value).
  */
 public record ApproverConfig(
         String bootstrapServers,
@@ -51,34 +57,125 @@ public record ApproverConfig(
     public static final String PREFIX = "approver.";
 
     public static final String BIND_ADDRESS = "approver.http.bind.address";
+    public static final String BIND_ADDRESS_DOC = "Address the service binds to (TLS ends in front of it, at the "
+            + "ingress).";
     public static final String PORT = "approver.http.port";
+    public static final String PORT_DOC = "Port; 0 picks a free one.";
     public static final String PUBLIC_URL = "approver.public.url";
+    public static final String PUBLIC_URL_DOC = "The origin people open, e.g. https://approve.acme.example (https; "
+            + "plain http only for localhost); also the WebAuthn RP id and the Origin every post must carry. Port 0 "
+            + "with approver.http.port=0 takes the bound port.";
     public static final String OIDC_ISSUER = "approver.oidc.issuer";
+    public static final String OIDC_ISSUER_DOC = "The IdP's issuer URL (/.well-known/openid-configuration is read "
+            + "from it).";
     public static final String OIDC_CLIENT_ID = "approver.oidc.client.id";
+    public static final String OIDC_CLIENT_ID_DOC = "This service's client id at the IdP; the redirect URI is "
+            + "{approver.public.url}/oidc/callback.";
     public static final String OIDC_CLIENT_SECRET = "approver.oidc.client.secret";
+    public static final String OIDC_CLIENT_SECRET_DOC = "Client secret (client_secret_basic) for confidential "
+            + "clients; without it the client is public and PKCE alone binds the code.";
     public static final String OIDC_ORG_CLAIM = "approver.oidc.org.claim";
+    public static final String OIDC_ORG_CLAIM_DOC = "ID-token claim holding the person's organisation (one string, "
+            + "or a list of exactly one).";
     public static final String OIDC_SCOPES = "approver.oidc.scopes";
+    public static final String OIDC_SCOPES_DOC = "Scopes requested.";
     public static final String APPROVERS = "approver.approvers";
+    public static final String APPROVERS_DOC = "Who may decide: org_id:subject entries (subject * for anyone of the "
+            + "org), comma separated; the person's org must always equal the action's org_id; empty means any subject "
+            + "of that org. Keep it equal to gate.approvers.";
     public static final String SIGNING_KEY_FILE = "approver.signing.key.file";
+    public static final String SIGNING_KEY_FILE_DOC = "The service's Ed25519 private key, PKCS#8 PEM as 'actiongate "
+            + "keys generate' writes it (a mounted secret).";
     public static final String SIGNING_KEY_ID = "approver.signing.key.id";
+    public static final String SIGNING_KEY_ID_DOC = "Its key_id; the public half must be in the gate's "
+            + "gate.trusted.keys.dir under this name.";
     public static final String DECISION_TTL = "approver.decision.ttl";
+    public static final String DECISION_TTL_DOC = "expires_at - issued_at of each decision.";
     public static final String CHALLENGE_TTL = "approver.challenge.ttl";
+    public static final String CHALLENGE_TTL_DOC = "How long a review form can be posted.";
     public static final String SESSION_IDLE = "approver.session.idle";
+    public static final String SESSION_IDLE_DOC = "A session ends after this long without a request.";
     public static final String SESSION_MAX = "approver.session.max";
+    public static final String SESSION_MAX_DOC = "A session ends this long after sign-in at the latest.";
     public static final String APPROVAL_WAIT = "approver.approval.wait";
+    public static final String APPROVAL_WAIT_DOC = "Used for the 'time left' shown in the queue. Unset: "
+            + "gate.approval.timeout, else 24h.";
     public static final String ENROL_WINDOW = "approver.enrol.window";
+    public static final String ENROL_WINDOW_DOC = "A first passkey or TOTP app can be added only this soon after "
+            + "signing in; once a person has a factor, adding or replacing one only this soon after a step-up with it.";
     public static final String SENDER_PREFIX = "approver.sender.";
+    public static final String SENDER_DOC = "The account a provider sends from, as the page shows it; a provider "
+            + "without one cannot be approved here. Default: connectors.smtp.from for smtp, "
+            + "connectors.webhook.base-url for webhook.";
     public static final String STATE_KEY_FILE = "approver.state.key.file";
+    public static final String STATE_KEY_FILE_DOC = "The sealing keys of sessions, login cookies and TOTP secrets: "
+            + "id=base64url(32 bytes) lines, the first one current (a mounted secret; same file on every replica). "
+            + "Unset: a key of the process, one replica only.";
     public static final String STATE_TOPIC = "approver.state.topic";
+    public static final String STATE_TOPIC_DOC = "The approval service's own compacted state topic (created on start "
+            + "if missing). Unset: {topic.prefix}approver-state.";
+
+    /** Connector keys the approver reads for the sender accounts it shows. */
+    public static final String SMTP_FROM_CONFIG = "connectors.smtp.from";
+    public static final String SMTP_FROM_DOC = "Read by the approver too: the sender account it shows for smtp "
+            + "(unless approver.sender.smtp is set).";
+    public static final String WEBHOOK_BASE_URL_CONFIG = "connectors.webhook.base-url";
+    public static final String WEBHOOK_BASE_URL_DOC = "Read by the approver too: the sender account it shows for "
+            + "webhook (unless approver.sender.webhook is set).";
+    /** The gate's key the approver falls back to for {@link #APPROVAL_WAIT} (defined in the gate's ConfigDef). */
+    static final String GATE_APPROVAL_TIMEOUT = "gate.approval.timeout";
+
+    private static final Duration ONE_MS = Duration.ofMillis(1);
+    private static final Duration TEN_YEARS = Duration.ofDays(3650);
+
+    /** The {@code approver.*} keys (and the two connector keys it reads), with the HTTP limits and step-up keys. */
+    public static final ConfigDef CONFIG_DEF = configDef();
+
+    /** Keys whose last part is a name ({@code approver.sender.<provider>}), for the configuration reference. */
+    public static final ConfigDef NAMED_KEYS_DEF = new ConfigDef()
+            .define(SENDER_PREFIX + "<provider>", Type.STRING, null, Importance.LOW, SENDER_DOC);
 
     /** Every {@code approver.*} key this class reads (for documentation checks). */
-    public static final List<String> KEYS = List.of(BIND_ADDRESS, PORT, PUBLIC_URL, OIDC_ISSUER, OIDC_CLIENT_ID,
-            OIDC_CLIENT_SECRET, OIDC_ORG_CLAIM, OIDC_SCOPES, APPROVERS, SIGNING_KEY_FILE, SIGNING_KEY_ID,
-            DECISION_TTL, CHALLENGE_TTL, SESSION_IDLE, SESSION_MAX, APPROVAL_WAIT, ENROL_WINDOW,
-            SENDER_PREFIX + "<provider>", STATE_KEY_FILE, STATE_TOPIC, HttpLimits.THREADS_MAX, HttpLimits.QUEUE_MAX, HttpLimits.CONNECTIONS_MAX,
-            HttpLimits.HEADER_TIMEOUT_MS, HttpLimits.BODY_TIMEOUT_MS, HttpLimits.IDLE_TIMEOUT_MS,
-            io.actiongate.approver.web.IdpStepUp.MODE, io.actiongate.approver.web.IdpStepUp.ACR_VALUES,
-            io.actiongate.approver.web.IdpStepUp.AMR, io.actiongate.approver.web.IdpStepUp.MAX_AGE_SECONDS);
+    public static final List<String> KEYS = java.util.stream.Stream.concat(
+            CONFIG_DEF.names().stream().filter(k -> k.startsWith(PREFIX)).sorted(),
+            java.util.stream.Stream.of(SENDER_PREFIX + "<provider>")).toList();
+
+    private static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef()
+                .define(BIND_ADDRESS, Type.STRING, "127.0.0.1", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
+                        BIND_ADDRESS_DOC)
+                .define(PORT, Type.INT, 8443, ConfigDef.Range.between(0, 65_535), Importance.MEDIUM, PORT_DOC)
+                .define(PUBLIC_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, PUBLIC_URL_DOC)
+                .define(OIDC_ISSUER, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, OIDC_ISSUER_DOC)
+                .define(OIDC_CLIENT_ID, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, OIDC_CLIENT_ID_DOC)
+                .define(OIDC_CLIENT_SECRET, Type.PASSWORD, null, Importance.MEDIUM, OIDC_CLIENT_SECRET_DOC)
+                .define(OIDC_ORG_CLAIM, Type.STRING, "org", Importance.MEDIUM, OIDC_ORG_CLAIM_DOC)
+                .define(OIDC_SCOPES, Type.STRING, "openid profile email", Importance.LOW, OIDC_SCOPES_DOC)
+                .define(APPROVERS, Type.STRING, "", Importance.HIGH, APPROVERS_DOC)
+                .define(SIGNING_KEY_FILE, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH,
+                        SIGNING_KEY_FILE_DOC)
+                .define(SIGNING_KEY_ID, Type.STRING, ConfigDef.NO_DEFAULT_VALUE,
+                        Validators.matching("[A-Za-z0-9._-]{1,128}"), Importance.HIGH, SIGNING_KEY_ID_DOC)
+                .define(DECISION_TTL, Type.STRING, "10m", DurationParser.between(ONE_MS, TEN_YEARS),
+                        Importance.MEDIUM, DECISION_TTL_DOC)
+                .define(CHALLENGE_TTL, Type.STRING, "5m", DurationParser.between(ONE_MS, TEN_YEARS),
+                        Importance.LOW, CHALLENGE_TTL_DOC)
+                .define(SESSION_IDLE, Type.STRING, "15m", DurationParser.between(ONE_MS, TEN_YEARS),
+                        Importance.MEDIUM, SESSION_IDLE_DOC)
+                .define(SESSION_MAX, Type.STRING, "8h", DurationParser.between(ONE_MS, TEN_YEARS),
+                        Importance.MEDIUM, SESSION_MAX_DOC)
+                .define(APPROVAL_WAIT, Type.STRING, null, DurationParser.between(ONE_MS, TEN_YEARS),
+                        Importance.LOW, APPROVAL_WAIT_DOC)
+                .define(ENROL_WINDOW, Type.STRING, "5m", DurationParser.between(ONE_MS, TEN_YEARS),
+                        Importance.LOW, ENROL_WINDOW_DOC)
+                .define(STATE_KEY_FILE, Type.STRING, "", Importance.HIGH, STATE_KEY_FILE_DOC)
+                .define(STATE_TOPIC, Type.STRING, "", Importance.LOW, STATE_TOPIC_DOC)
+                .define(SMTP_FROM_CONFIG, Type.STRING, "", Importance.LOW, SMTP_FROM_DOC)
+                .define(WEBHOOK_BASE_URL_CONFIG, Type.STRING, "", Importance.LOW, WEBHOOK_BASE_URL_DOC);
+        HttpLimits.CONFIG_DEF.configKeys().values().forEach(def::define);
+        io.actiongate.approver.web.IdpStepUp.CONFIG_DEF.configKeys().values().forEach(def::define);
+        return def;
+    }
 
     public ApproverConfig {
         kafkaClient = Map.copyOf(kafkaClient);
@@ -110,16 +207,17 @@ public record ApproverConfig(
 
     /** Reads the configuration; throws {@link IllegalArgumentException} naming the first bad key. */
     public static ApproverConfig from(Map<String, String> raw) {
-        Map<String, String> c = new TreeMap<>(raw);
+        Map<String, String> c = raw;
+        Map<String, Object> v = ConfigDefs.parse(CONFIG_DEF, c);
         String bootstrap = c.getOrDefault("bootstrap.servers", "127.0.0.1:9092");
         String prefix = c.getOrDefault("topic.prefix", "actiongate.");
         Map<String, String> kafka = new LinkedHashMap<>();
-        c.forEach((k, v) -> {
+        c.forEach((k, value) -> {
             if (k.startsWith("kafka.")) {
-                kafka.put(k.substring("kafka.".length()), v);
+                kafka.put(k.substring("kafka.".length()), value);
             }
         });
-        URI publicUrl = url(c, PUBLIC_URL, required(c, PUBLIC_URL));
+        URI publicUrl = url(PUBLIC_URL, (String) v.get(PUBLIC_URL));
         String scheme = publicUrl.getScheme();
         if (!"https".equals(scheme) && !("http".equals(scheme) && isLoopbackName(publicUrl.getHost()))) {
             throw new IllegalArgumentException(PUBLIC_URL + " must be https (plain http only for localhost)");
@@ -128,23 +226,19 @@ public record ApproverConfig(
         if (path != null && !path.isEmpty() && !path.equals("/")) {
             throw new IllegalArgumentException(PUBLIC_URL + " must be an origin without a path");
         }
-        URI issuer = url(c, OIDC_ISSUER, required(c, OIDC_ISSUER));
-        String keyId = required(c, SIGNING_KEY_ID);
-        if (!keyId.matches("[A-Za-z0-9._-]{1,128}")) {
-            throw new IllegalArgumentException(SIGNING_KEY_ID + " must match [A-Za-z0-9._-]{1,128}");
-        }
+        URI issuer = url(OIDC_ISSUER, (String) v.get(OIDC_ISSUER));
         Map<String, String> senders = new TreeMap<>();
-        Optional.ofNullable(c.get("connectors.smtp.from")).filter(s -> !s.isBlank())
-                .ifPresent(v -> senders.put("smtp", v.strip()));
-        Optional.ofNullable(c.get("connectors.webhook.base-url")).filter(s -> !s.isBlank())
-                .ifPresent(v -> senders.put("webhook", v.strip()));
-        c.forEach((k, v) -> {
-            if (k.startsWith(SENDER_PREFIX) && !v.isBlank()) {
-                senders.put(k.substring(SENDER_PREFIX.length()), v.strip());
+        Optional.ofNullable((String) v.get(SMTP_FROM_CONFIG)).filter(s -> !s.isBlank())
+                .ifPresent(s -> senders.put("smtp", s.strip()));
+        Optional.ofNullable((String) v.get(WEBHOOK_BASE_URL_CONFIG)).filter(s -> !s.isBlank())
+                .ifPresent(s -> senders.put("webhook", s.strip()));
+        c.forEach((k, s) -> {
+            if (k.startsWith(SENDER_PREFIX) && !s.isBlank()) {
+                senders.put(k.substring(SENDER_PREFIX.length()), s.strip());
             }
         });
         List<String> approvers = new ArrayList<>();
-        for (String entry : c.getOrDefault(APPROVERS, "").split(",")) {
+        for (String entry : ((String) v.get(APPROVERS)).split(",")) {
             String e = entry.strip();
             if (e.isEmpty()) {
                 continue;
@@ -155,45 +249,40 @@ public record ApproverConfig(
             }
             approvers.add(e);
         }
+        String approvalWait = (String) v.get(APPROVAL_WAIT);
+        String stateKeyFile = (String) v.get(STATE_KEY_FILE);
+        String stateTopic = (String) v.get(STATE_TOPIC);
         return new ApproverConfig(bootstrap, prefix, kafka,
-                c.getOrDefault(BIND_ADDRESS, "127.0.0.1"),
-                port(c, PORT, 8443),
+                (String) v.get(BIND_ADDRESS),
+                (Integer) v.get(PORT),
                 publicUrl,
                 issuer,
-                required(c, OIDC_CLIENT_ID),
-                Optional.ofNullable(c.get(OIDC_CLIENT_SECRET)).filter(s -> !s.isBlank()),
-                c.getOrDefault(OIDC_ORG_CLAIM, "org"),
-                c.getOrDefault(OIDC_SCOPES, "openid profile email"),
+                (String) v.get(OIDC_CLIENT_ID),
+                Optional.ofNullable(ConfigDefs.password(v, OIDC_CLIENT_SECRET)).filter(s -> !s.isBlank()),
+                (String) v.get(OIDC_ORG_CLAIM),
+                (String) v.get(OIDC_SCOPES),
                 approvers,
-                Path.of(required(c, SIGNING_KEY_FILE)),
-                keyId,
-                duration(c, DECISION_TTL, Duration.ofMinutes(10)),
-                duration(c, CHALLENGE_TTL, Duration.ofMinutes(5)),
-                duration(c, SESSION_IDLE, Duration.ofMinutes(15)),
-                duration(c, SESSION_MAX, Duration.ofHours(8)),
-                duration(c, APPROVAL_WAIT, duration(c, "gate.approval.timeout", Duration.ofHours(24))),
-                duration(c, ENROL_WINDOW, Duration.ofMinutes(5)),
+                Path.of((String) v.get(SIGNING_KEY_FILE)),
+                (String) v.get(SIGNING_KEY_ID),
+                DurationParser.parse((String) v.get(DECISION_TTL)),
+                DurationParser.parse((String) v.get(CHALLENGE_TTL)),
+                DurationParser.parse((String) v.get(SESSION_IDLE)),
+                DurationParser.parse((String) v.get(SESSION_MAX)),
+                approvalWait != null ? DurationParser.parse(approvalWait)
+                        : duration(c, GATE_APPROVAL_TIMEOUT, Duration.ofHours(24)),
+                DurationParser.parse((String) v.get(ENROL_WINDOW)),
                 senders,
                 HttpLimits.from(c),
-                Optional.ofNullable(c.get(STATE_KEY_FILE)).filter(v -> !v.isBlank()).map(v -> Path.of(v.strip())),
+                stateKeyFile.isEmpty() ? Optional.empty() : Optional.of(Path.of(stateKeyFile)),
                 io.actiongate.approver.web.IdpStepUp.from(c),
-                Optional.ofNullable(c.get(STATE_TOPIC)).filter(v -> !v.isBlank()).map(String::strip)
-                        .orElse(prefix + "approver-state"));
+                stateTopic.isEmpty() ? prefix + "approver-state" : stateTopic);
     }
 
     private static boolean isLoopbackName(String host) {
         return "localhost".equalsIgnoreCase(host) || "127.0.0.1".equals(host) || "[::1]".equals(host);
     }
 
-    private static String required(Map<String, String> c, String key) {
-        String v = c.get(key);
-        if (v == null || v.isBlank()) {
-            throw new IllegalArgumentException(key + " is required");
-        }
-        return v.strip();
-    }
-
-    private static URI url(Map<String, String> c, String key, String value) {
+    private static URI url(String key, String value) {
         try {
             URI u = URI.create(value);
             if (u.getScheme() == null || u.getHost() == null || u.getRawUserInfo() != null || u.getRawQuery() != null
@@ -208,22 +297,6 @@ public record ApproverConfig(
             return u;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(key + " is not a valid URL: " + e.getMessage(), e);
-        }
-    }
-
-    private static int port(Map<String, String> c, String key, int dflt) {
-        String v = c.get(key);
-        if (v == null || v.isBlank()) {
-            return dflt;
-        }
-        try {
-            int p = Integer.parseInt(v.strip());
-            if (p < 0 || p > 65535) {
-                throw new IllegalArgumentException(key + " must be 0..65535");
-            }
-            return p;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a port number", e);
         }
     }
 

@@ -92,4 +92,54 @@ class ApproverConfigTest {
             assertThat(readme).as("README documents " + key).contains("`" + key + "`");
         }
     }
+
+    @Test
+    void shouldNameTheKeyOfEveryBadValue() {
+        Map<String, String> bad = new java.util.LinkedHashMap<>();
+        bad.put(ApproverConfig.PORT, "abc");
+        bad.put(ApproverConfig.SIGNING_KEY_ID, "no spaces");
+        bad.put(ApproverConfig.SESSION_MAX, "forever");
+        bad.put(ApproverConfig.APPROVAL_WAIT, "-1s");
+        bad.put(io.actiongate.approver.web.HttpLimits.QUEUE_MAX, "many");
+        bad.put(io.actiongate.approver.web.HttpLimits.IDLE_TIMEOUT_MS, "0");
+        bad.put(io.actiongate.approver.web.IdpStepUp.MAX_AGE_SECONDS, "9999");
+        bad.forEach((key, value) -> {
+            Map<String, String> c = minimal();
+            c.put(key, value);
+            assertThatThrownBy(() -> ApproverConfig.from(c)).as(key + "=" + value)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(key);
+        });
+    }
+
+    @Test
+    void shouldNeverShowTheClientSecretInAnError() {
+        Map<String, String> c = minimal();
+        c.put(ApproverConfig.OIDC_CLIENT_SECRET, "s3cr3t-value");
+        c.put(ApproverConfig.PORT, "abc");
+
+        assertThatThrownBy(() -> ApproverConfig.from(c)).hasMessageNotContaining("s3cr3t-value");
+        c.remove(ApproverConfig.PORT);
+        assertThat(ApproverConfig.from(c).oidcClientSecret()).contains("s3cr3t-value");
+    }
+
+    @Test
+    void shouldKeepTheDefaultsOfEveryKey() {
+        ApproverConfig c = ApproverConfig.from(minimal());
+
+        assertThat(c.bindAddress()).isEqualTo("127.0.0.1");
+        assertThat(c.port()).isEqualTo(8443);
+        assertThat(c.oidcOrgClaim()).isEqualTo("org");
+        assertThat(c.oidcScopes()).isEqualTo("openid profile email");
+        assertThat(c.oidcClientSecret()).isEmpty();
+        assertThat(c.approvers()).isEmpty();
+        assertThat(c.challengeTtl()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.sessionIdle()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(c.sessionMax()).isEqualTo(Duration.ofHours(8));
+        assertThat(c.approvalWait()).isEqualTo(Duration.ofHours(24));
+        assertThat(c.enrolWindow()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.httpLimits()).isEqualTo(io.actiongate.approver.web.HttpLimits.DEFAULTS);
+        assertThat(c.stepUp()).isEqualTo(io.actiongate.approver.web.IdpStepUp.LOCAL);
+        assertThat(c.stateKeyFile()).isEmpty();
+        assertThat(c.stateTopic()).isEqualTo("actiongate.approver-state");
+    }
 }

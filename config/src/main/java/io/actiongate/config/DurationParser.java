@@ -48,7 +48,10 @@ public final class DurationParser {
         return d;
     }
 
-    /** A {@link ConfigDef.Validator} accepting durations between {@code min} and {@code max} inclusive. */
+    /**
+     * A {@link ConfigDef.Validator} accepting durations between {@code min} and {@code max} inclusive (and null, the
+     * value of a key defined without a default that is not set).
+     */
     public static Range between(Duration min, Duration max) {
         return new Range(min, max);
     }
@@ -61,6 +64,9 @@ public final class DurationParser {
 
         @Override
         public void ensureValid(String name, Object value) {
+            if (value == null) {
+                return; // a key without a default that is not set: its reader decides
+            }
             Duration d;
             try {
                 d = parse(value == null ? null : value.toString());

@@ -34,6 +34,24 @@ public final class Validators {
         };
     }
 
+    /** A string (or null: unset) matching {@code regex} as a whole. */
+    public static ConfigDef.Validator matching(String regex) {
+        Pattern pattern = Pattern.compile(regex);
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                if (value != null && !pattern.matcher(value.toString()).matches()) {
+                    throw new ConfigException(name, value, "must match " + regex);
+                }
+            }
+
+            @Override
+            public String toString() {
+                return regex;
+            }
+        };
+    }
+
     /** A non-empty list of {@code host:port} entries. */
     public static ConfigDef.Validator hostPortList() {
         return new ConfigDef.Validator() {

@@ -107,7 +107,7 @@ class LayeringTest {
     @Test
     void shouldKeepTheWorkersFreeOfTheGateNodeAndCli() {
         noClasses().that().resideInAnyPackage("io.actiongate.executor..", "io.actiongate.reconciler..",
-                        "io.actiongate.clients..", "io.actiongate.redaction..")
+                        "io.actiongate.clients..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.actiongate.gate..", "io.actiongate.scan..",
                         "io.actiongate.http..", "io.actiongate.node..", "io.actiongate.cli..")
                 .check(classes);

@@ -6,12 +6,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+import io.actiongate.config.ConfigDefs;
 import io.actiongate.kafka.KafkaClientSettings;
+import io.actiongate.secrets.SecretReference;
 
 /**
  * The gateway's settings, from the same flat configuration as every role ({@code bootstrap.servers},
  * {@code topic.prefix}, the {@code kafka.*} client settings every Kafka client of the gateway uses) plus the
- * {@code mcp.gateway.*} keys documented in the README.
+ * {@code mcp.gateway.*} keys of {@link #CONFIG_DEF} and {@link #UPSTREAM_DEF} (docs/configuration.md is generated
+ * from them).
  */
 public record GatewayConfig(String bootstrapServers, String topicPrefix, String host, int port, Path tokensFile,
         String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams, Map<String, Object> kafkaClient) {
@@ -37,11 +44,65 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
     public static final String ANSWER_TIMEOUT_MS_CONFIG = "mcp.gateway.answer.timeout.ms";
     public static final String UPSTREAMS_CONFIG = "mcp.gateway.upstreams";
     public static final String UPSTREAM_PREFIX = "mcp.gateway.upstream.";
+    /** The provider of an upstream whose tools run on the upstream itself (the {@code mcp} connector). */
+    public static final String MCP_PROVIDER = "mcp";
+
+    public static final String BOOTSTRAP_SERVERS_DOC = "Kafka brokers to connect to, host:port[,host:port...] "
+            + "(required for the gateway).";
+    public static final String TOPIC_PREFIX_DOC = "Prefix of every actiongate topic name.";
+    public static final String HOST_DOC = "Bind address.";
+    public static final String PORT_DOC = "Port; 0 picks a free one.";
+    public static final String TOKENS_FILE_DOC = "Mounted secret: one host a line, TOKEN PRINCIPAL_ID ORG_ID "
+            + "PROFILE_ID (tokens of 16+ characters; # comments).";
+    public static final String REVIEW_URL_DOC = "The review page: {task_id} and {tool_call_id} are filled in (the "
+            + "approval service's https://HOST/review/{task_id}/{tool_call_id}), else {action_key} is replaced by the "
+            + "URL-encoded key, else ?action=KEY is appended.";
+    public static final String ANSWER_TIMEOUT_MS_DOC = "How long a call waits for the gate's first receipt before "
+            + "answering PROPOSED (call again).";
+    public static final String UPSTREAMS_DOC = "Comma list of upstream names, each [A-Za-z0-9][A-Za-z0-9_.-]{0,63}.";
+
+    /** The settings of one upstream, {@code mcp.gateway.upstream.NAME.SETTING}. */
+    public static final String UPSTREAM_URL = "url";
+    public static final String UPSTREAM_URL_DOC = "Base URL of the upstream MCP server, e.g. http://notes:3000.";
+    public static final String UPSTREAM_ENDPOINT = "endpoint";
+    public static final String UPSTREAM_ENDPOINT_DOC = "Its Streamable HTTP endpoint path.";
+    public static final String UPSTREAM_PROVIDER = "provider";
+    public static final String UPSTREAM_PROVIDER_DOC = "The actiongate provider (connector) whose policy and executor "
+            + "cover its tools; mcp runs them on the upstream itself, as operations NAME/TOOL.";
+    public static final String UPSTREAM_OPERATIONS = "operations";
+    public static final String UPSTREAM_OPERATIONS_DOC = "Another provider only: tool:operation,..., the provider "
+            + "operation that runs a tool (default: the tool's name).";
+    public static final String UPSTREAM_CREDENTIAL = "credential";
+    public static final String UPSTREAM_CREDENTIAL_DOC = "Secret reference (env:NAME, file:PATH) sent as "
+            + "Authorization: Bearer ... on the gateway's own calls (tool list, trusted reads); the executor's is "
+            + "connectors.mcp.upstream.NAME.credential.";
+
+    public static final ConfigDef CONFIG_DEF = new ConfigDef()
+            .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH,
+                    BOOTSTRAP_SERVERS_DOC)
+            .define(TOPIC_PREFIX_CONFIG, Type.STRING, "actiongate.", Importance.MEDIUM, TOPIC_PREFIX_DOC)
+            .define(HOST_CONFIG, Type.STRING, "0.0.0.0", Importance.MEDIUM, HOST_DOC)
+            .define(PORT_CONFIG, Type.INT, 8090, ConfigDef.Range.between(0, 65_535), Importance.MEDIUM, PORT_DOC)
+            .define(TOKENS_FILE_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, TOKENS_FILE_DOC)
+            .define(REVIEW_URL_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, REVIEW_URL_DOC)
+            .define(ANSWER_TIMEOUT_MS_CONFIG, Type.LONG, 5_000L, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
+                    ANSWER_TIMEOUT_MS_DOC)
+            .define(UPSTREAMS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, UPSTREAMS_DOC);
+
+    /** The keys of one upstream, without their {@code mcp.gateway.upstream.NAME.} prefix. */
+    public static final ConfigDef UPSTREAM_DEF = new ConfigDef()
+            .define(UPSTREAM_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, UPSTREAM_URL_DOC)
+            .define(UPSTREAM_ENDPOINT, Type.STRING, "/mcp", Importance.LOW, UPSTREAM_ENDPOINT_DOC)
+            .define(UPSTREAM_PROVIDER, Type.STRING, MCP_PROVIDER, Importance.MEDIUM, UPSTREAM_PROVIDER_DOC)
+            .define(UPSTREAM_OPERATIONS, Type.STRING, "", Importance.LOW, UPSTREAM_OPERATIONS_DOC)
+            .define(UPSTREAM_CREDENTIAL, Type.STRING, "", Importance.MEDIUM, UPSTREAM_CREDENTIAL_DOC);
+
+    /** {@link #UPSTREAM_DEF} under {@code mcp.gateway.upstream.<name>.}, for the configuration reference. */
+    public static final ConfigDef NAMED_KEYS_DEF = ConfigDefs.prefixed(UPSTREAM_PREFIX + "<name>.",
+            UPSTREAM_DEF);
     /** An upstream's name: also the first half of its tools' operations ({@code NAME/TOOL}). */
     static final java.util.regex.Pattern UPSTREAM_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
-    /** The provider of an upstream whose tools run on the upstream itself (the {@code mcp} connector). */
-    public static final String MCP_PROVIDER = "mcp";
 
     /**
      * One upstream MCP server: {@code mcp.gateway.upstream.NAME.url}, {@code .endpoint}, {@code .provider} (default
@@ -65,9 +126,11 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
         }
     }
 
+    /** Reads the configuration; throws {@link IllegalArgumentException} naming the first bad key. */
     public static GatewayConfig from(Map<String, String> config) {
+        Map<String, Object> v = ConfigDefs.parse(CONFIG_DEF, config);
         List<UpstreamConfig> upstreams = new ArrayList<>();
-        for (String name : required(config, UPSTREAMS_CONFIG).split(",")) {
+        for (String name : ((String) v.get(UPSTREAMS_CONFIG)).split(",")) {
             String n = name.strip();
             if (n.isEmpty()) {
                 continue;
@@ -76,44 +139,29 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
                 throw new IllegalArgumentException(UPSTREAMS_CONFIG + ": '" + n + "' is not an upstream name ("
                         + UPSTREAM_NAME.pattern() + ")");
             }
-            String provider = config.getOrDefault(UPSTREAM_PREFIX + n + ".provider", MCP_PROVIDER).strip();
-            Map<String, String> operations = operations(UPSTREAM_PREFIX + n + ".operations",
-                    config.get(UPSTREAM_PREFIX + n + ".operations"));
+            String p = UPSTREAM_PREFIX + n + ".";
+            Map<String, Object> u = ConfigDefs.parse(ConfigDefs.prefixed(p, UPSTREAM_DEF), config);
+            String provider = (String) u.get(p + UPSTREAM_PROVIDER);
+            Map<String, String> operations = operations(p + UPSTREAM_OPERATIONS,
+                    (String) u.get(p + UPSTREAM_OPERATIONS));
             if (MCP_PROVIDER.equals(provider) && !operations.isEmpty()) {
-                throw new IllegalArgumentException(UPSTREAM_PREFIX + n + ".operations: the tools of an mcp upstream "
+                throw new IllegalArgumentException(p + UPSTREAM_OPERATIONS + ": the tools of an mcp upstream "
                         + "are their own operations (" + n + "/TOOL); map operations only for another provider");
             }
-            upstreams.add(new UpstreamConfig(n, required(config, UPSTREAM_PREFIX + n + ".url"),
-                    config.getOrDefault(UPSTREAM_PREFIX + n + ".endpoint", "/mcp"), provider, operations,
-                    credential(UPSTREAM_PREFIX + n + ".credential", config.get(UPSTREAM_PREFIX + n + ".credential"))));
+            upstreams.add(new UpstreamConfig(n, (String) u.get(p + UPSTREAM_URL), (String) u.get(p + UPSTREAM_ENDPOINT),
+                    provider, operations, credential(p + UPSTREAM_CREDENTIAL, (String) u.get(p + UPSTREAM_CREDENTIAL))));
         }
         if (upstreams.isEmpty()) {
             throw new IllegalArgumentException(UPSTREAMS_CONFIG + ": name at least one upstream MCP server");
         }
-        int port = Integer.parseInt(config.getOrDefault(PORT_CONFIG, "8090"));
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException(PORT_CONFIG + ": 0 (any free port) to 65535");
-        }
-        long timeout = Long.parseLong(config.getOrDefault(ANSWER_TIMEOUT_MS_CONFIG, "5000"));
-        if (timeout <= 0) {
-            throw new IllegalArgumentException(ANSWER_TIMEOUT_MS_CONFIG + ": must be positive");
-        }
-        return new GatewayConfig(required(config, BOOTSTRAP_SERVERS_CONFIG),
-                config.getOrDefault(TOPIC_PREFIX_CONFIG, "actiongate."),
-                config.getOrDefault(HOST_CONFIG, "0.0.0.0"), port,
-                Path.of(required(config, TOKENS_FILE_CONFIG)), required(config, REVIEW_URL_CONFIG),
-                Duration.ofMillis(timeout), upstreams, KafkaClientSettings.from(config));
+        return new GatewayConfig((String) v.get(BOOTSTRAP_SERVERS_CONFIG), (String) v.get(TOPIC_PREFIX_CONFIG),
+                (String) v.get(HOST_CONFIG), (Integer) v.get(PORT_CONFIG),
+                Path.of((String) v.get(TOKENS_FILE_CONFIG)), (String) v.get(REVIEW_URL_CONFIG),
+                Duration.ofMillis((Long) v.get(ANSWER_TIMEOUT_MS_CONFIG)), upstreams, KafkaClientSettings.from(config));
     }
 
     private static String credential(String key, String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        String ref = value.strip();
-        if (!ref.startsWith("env:") && !ref.startsWith("file:")) {
-            throw new IllegalArgumentException(key + ": a secret reference, env:NAME or file:PATH, never the secret");
-        }
-        return ref;
+        return SecretReference.requireReference(key, value);
     }
 
     private static Map<String, String> operations(String key, String value) {
@@ -129,13 +177,5 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
             operations.put(parts[0].strip(), parts[1].strip());
         }
         return operations;
-    }
-
-    private static String required(Map<String, String> config, String key) {
-        String v = config.get(key);
-        if (v == null || v.isBlank()) {
-            throw new IllegalArgumentException(key + " is required");
-        }
-        return v.strip();
     }
 }

@@ -80,4 +80,26 @@ class GatewayConfigTest {
         bad.put("mcp.gateway.upstream.notes.operations", "notes_post");
         assertThatThrownBy(() -> GatewayConfig.from(bad)).hasMessageContaining("tool:operation");
     }
+
+    @Test
+    void shouldNameTheKeyOfABadNumber() {
+        // before the ConfigDef: "error: For input string: "abc"", naming no key
+        for (String[] bad : new String[][] {{"mcp.gateway.port", "abc"}, {"mcp.gateway.port", "70000"},
+                {"mcp.gateway.answer.timeout.ms", "soon"}, {"mcp.gateway.answer.timeout.ms", "0"}}) {
+            Map<String, String> c = minimal();
+            c.put(bad[0], bad[1]);
+            assertThatThrownBy(() -> GatewayConfig.from(c)).as(bad[0] + "=" + bad[1])
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(bad[0]);
+        }
+    }
+
+    @Test
+    void shouldNameEveryMissingRequiredKey() {
+        for (String key : new String[] {"bootstrap.servers", "mcp.gateway.tokens.file", "mcp.gateway.review.url",
+                "mcp.gateway.upstreams"}) {
+            Map<String, String> c = minimal();
+            c.put(key, " ");
+            assertThatThrownBy(() -> GatewayConfig.from(c)).as(key).hasMessageContaining(key);
+        }
+    }
 }

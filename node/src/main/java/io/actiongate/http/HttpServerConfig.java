@@ -4,9 +4,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+import io.actiongate.config.ConfigDefs;
+
 /**
- * Where the gate's HTTP surface listens. Keys follow the configuration convention ({@code X_CONFIG} /
- * {@code X_DOC}) so the run configuration can declare them beside its own.
+ * Where the gate's HTTP surface listens and who may call it: the keys of {@link #CONFIG_DEF} ({@code X_CONFIG} /
+ * {@code X_DOC}; docs/configuration.md is generated from it).
  */
 public record HttpServerConfig(String bindAddress, int port, HttpSecurity security) {
 
@@ -40,10 +46,22 @@ public record HttpServerConfig(String bindAddress, int port, HttpSecurity securi
     public static final String HTTP_TLS_CLIENT_CA_FILE_DOC = "PEM CA certificates whose client certificates "
             + "/v1/... accepts (mutual TLS); needs http.tls.certificate.file.";
 
+
+    public static final ConfigDef CONFIG_DEF = new ConfigDef()
+            .define(HTTP_PORT_CONFIG, Type.INT, DEFAULT_PORT, ConfigDef.Range.between(0, 65_535), Importance.LOW,
+                    HTTP_PORT_DOC)
+            .define(HTTP_BIND_ADDRESS_CONFIG, Type.STRING, DEFAULT_BIND_ADDRESS, Importance.MEDIUM,
+                    HTTP_BIND_ADDRESS_DOC)
+            .define(HTTP_AUTH_TOKENS_FILE_CONFIG, Type.STRING, "", Importance.HIGH, HTTP_AUTH_TOKENS_FILE_DOC)
+            .define(HTTP_AUTH_METRICS_CONFIG, Type.BOOLEAN, false, Importance.MEDIUM, HTTP_AUTH_METRICS_DOC)
+            .define(HTTP_AUTH_REQUIRED_CONFIG, Type.BOOLEAN, true, Importance.HIGH, HTTP_AUTH_REQUIRED_DOC)
+            .define(HTTP_TLS_CERTIFICATE_FILE_CONFIG, Type.STRING, "", Importance.MEDIUM,
+                    HTTP_TLS_CERTIFICATE_FILE_DOC)
+            .define(HTTP_TLS_KEY_FILE_CONFIG, Type.STRING, "", Importance.MEDIUM, HTTP_TLS_KEY_FILE_DOC)
+            .define(HTTP_TLS_CLIENT_CA_FILE_CONFIG, Type.STRING, "", Importance.MEDIUM, HTTP_TLS_CLIENT_CA_FILE_DOC);
+
     /** Every key this class reads. */
-    public static final List<String> KEYS = List.of(HTTP_PORT_CONFIG, HTTP_BIND_ADDRESS_CONFIG,
-            HTTP_AUTH_TOKENS_FILE_CONFIG, HTTP_AUTH_METRICS_CONFIG, HTTP_AUTH_REQUIRED_CONFIG,
-            HTTP_TLS_CERTIFICATE_FILE_CONFIG, HTTP_TLS_KEY_FILE_CONFIG, HTTP_TLS_CLIENT_CA_FILE_CONFIG);
+    public static final List<String> KEYS = List.copyOf(CONFIG_DEF.names());
 
     /** Credentials required ({@link HttpSecurity#REQUIRED}): {@code /v1} refuses everyone until some are set. */
     public HttpServerConfig(String bindAddress, int port) {
@@ -60,24 +78,17 @@ public record HttpServerConfig(String bindAddress, int port, HttpSecurity securi
         }
     }
 
-    /** Reads {@code http.port} and {@code http.bind.address} from {@code config}, with their defaults. */
+    /** Reads the keys of {@link #CONFIG_DEF}; throws {@link IllegalArgumentException} naming a bad key. */
     public static HttpServerConfig from(Map<String, ?> config) {
-        Object port = config.get(HTTP_PORT_CONFIG);
-        Object bind = config.get(HTTP_BIND_ADDRESS_CONFIG);
-        int parsedPort;
-        try {
-            parsedPort = port == null ? DEFAULT_PORT : Integer.parseInt(port.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(HTTP_PORT_CONFIG + " must be a number, was '" + port + "'", e);
-        }
+        Map<String, Object> v = ConfigDefs.parse(CONFIG_DEF, config);
         HttpSecurity security = new HttpSecurity(
-                bool(config, HTTP_AUTH_REQUIRED_CONFIG, true),
-                bool(config, HTTP_AUTH_METRICS_CONFIG, false),
-                path(config, HTTP_AUTH_TOKENS_FILE_CONFIG),
-                path(config, HTTP_TLS_CERTIFICATE_FILE_CONFIG),
-                path(config, HTTP_TLS_KEY_FILE_CONFIG),
-                path(config, HTTP_TLS_CLIENT_CA_FILE_CONFIG));
-        return new HttpServerConfig(bind == null ? DEFAULT_BIND_ADDRESS : bind.toString().trim(), parsedPort,
+                (Boolean) v.get(HTTP_AUTH_REQUIRED_CONFIG),
+                (Boolean) v.get(HTTP_AUTH_METRICS_CONFIG),
+                path(v, HTTP_AUTH_TOKENS_FILE_CONFIG),
+                path(v, HTTP_TLS_CERTIFICATE_FILE_CONFIG),
+                path(v, HTTP_TLS_KEY_FILE_CONFIG),
+                path(v, HTTP_TLS_CLIENT_CA_FILE_CONFIG));
+        return new HttpServerConfig((String) v.get(HTTP_BIND_ADDRESS_CONFIG), (Integer) v.get(HTTP_PORT_CONFIG),
                 security);
     }
 
@@ -90,23 +101,8 @@ public record HttpServerConfig(String bindAddress, int port, HttpSecurity securi
         return new HttpServerConfig(bindAddress, port, newSecurity);
     }
 
-    private static boolean bool(Map<String, ?> config, String key, boolean otherwise) {
-        Object value = config.get(key);
-        if (value == null || value.toString().isBlank()) {
-            return otherwise;
-        }
-        String text = value.toString().trim();
-        if ("true".equalsIgnoreCase(text)) {
-            return true;
-        }
-        if ("false".equalsIgnoreCase(text)) {
-            return false;
-        }
-        throw new IllegalArgumentException(key + " must be true or false, was '" + text + "'");
-    }
-
-    private static Path path(Map<String, ?> config, String key) {
-        Object value = config.get(key);
-        return value == null || value.toString().isBlank() ? null : Path.of(value.toString().trim());
+    private static Path path(Map<String, Object> parsed, String key) {
+        String value = (String) parsed.get(key);
+        return value.isEmpty() ? null : Path.of(value);
     }
 }

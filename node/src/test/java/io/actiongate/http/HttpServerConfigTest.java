@@ -28,8 +28,26 @@ class HttpServerConfigTest {
     @Test
     void shouldRejectInvalidPorts() {
         assertThatThrownBy(() -> HttpServerConfig.from(Map.of("http.port", "http")))
-                .hasMessageContaining("http.port must be a number");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http.port");
         assertThatThrownBy(() -> HttpServerConfig.from(Map.of("http.port", "70000")))
-                .hasMessageContaining("0..65535");
+                .hasMessageContaining("http.port").hasMessageContaining("65535");
+    }
+
+    @Test
+    void shouldNameTheKeyOfEveryBadValue() {
+        for (Map.Entry<String, String> bad : Map.of("http.port", "abc", "http.auth.required", "yes",
+                "http.auth.metrics", "1").entrySet()) {
+            assertThatThrownBy(() -> HttpServerConfig.from(Map.of(bad.getKey(), bad.getValue())))
+                    .as(bad.getKey() + "=" + bad.getValue())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(bad.getKey());
+        }
+    }
+
+    @Test
+    void shouldTakeTheDefaultForABlankValue() {
+        HttpServerConfig config = HttpServerConfig.from(Map.of("http.port", " ", "http.auth.required", ""));
+
+        assertThat(config.port()).isEqualTo(HttpServerConfig.DEFAULT_PORT);
+        assertThat(config.security()).isEqualTo(HttpServerConfig.from(Map.of()).security());
     }
 }

@@ -46,6 +46,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
+import io.actiongate.secrets.SecretReference;
 
 /**
  * {@link AttachmentStore} over the S3 API (AWS SDK v2, JDK URL-connection transport). Works against AWS S3, MinIO,

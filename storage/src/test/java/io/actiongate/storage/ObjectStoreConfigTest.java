@@ -10,6 +10,7 @@ import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.actiongate.secrets.SecretReference;
 
 class ObjectStoreConfigTest {
 

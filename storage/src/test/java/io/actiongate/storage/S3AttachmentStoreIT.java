@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import io.actiongate.secrets.SecretReference;
 
 /** The S3 store against a real S3-compatible server (S3Proxy, filesystem backend) on loopback. */
 class S3AttachmentStoreIT {

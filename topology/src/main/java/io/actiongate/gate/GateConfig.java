@@ -113,9 +113,19 @@ public final class GateConfig extends CommonConfig {
     public static final int CONTRACT_SUMMARY_MAX = 280;
 
     private static final Duration ONE_MS = Duration.ofMillis(1);
-    private static final ConfigDef.Validator ORG_ID_OR_EMPTY = (name, value) -> {
-        if (value != null && !value.toString().isEmpty() && !value.toString().matches("[A-Za-z0-9._:-]{1,128}")) {
-            throw new ConfigException(name, value, "an org id ([A-Za-z0-9._:-]{1,128}) or empty");
+    /** An org id or empty; its text is the configuration reference's "valid values". */
+    private static final ConfigDef.Validator ORG_ID_OR_EMPTY = new ConfigDef.Validator() {
+        @Override
+        public void ensureValid(String name, Object value) {
+            if (value != null && !value.toString().isEmpty()
+                    && !value.toString().matches("[A-Za-z0-9._:-]{1,128}")) {
+                throw new ConfigException(name, value, "an org id ([A-Za-z0-9._:-]{1,128}) or empty");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "an org id [A-Za-z0-9._:-]{1,128}, or empty";
         }
     };
     private static final Duration TEN_YEARS = Duration.ofDays(3650);

@@ -2,8 +2,11 @@ package io.actiongate.scan;
 
 import java.util.List;
 
+import io.actiongate.secrets.SecretPatterns;
+
 /**
  * The built-in detectors, most specific first (so the reported id is the most precise one). DESIGN.md has the table.
+ * The shapes of well-known tokens come from {@link SecretPatterns}, the list every redaction path masks too.
  *
  * <p>Every token pattern starts with a negative look-behind for the token's own alphabet, so a long run of token
  * chars is tried from its first char only, and uses possessive or bounded quantifiers: work stays linear in the
@@ -19,24 +22,22 @@ final class BuiltInDetectors {
                 PatternDetector.of("pem_private_key",
                         Hints.anyOf("-----BEGIN "),
                         "PEM private key block header (RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP ... PRIVATE KEY)",
-                        "-----BEGIN (?:[A-Z0-9]{1,12} ){0,3}PRIVATE KEY(?: BLOCK)?-----"),
+                        SecretPatterns.PEM_PRIVATE_KEY),
                 PatternDetector.of("aws_access_key_id",
                         Hints.anyOf("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA",
                                 "APKA", "A3T"),
                         "AWS access key id: AKIA/ASIA/AGPA/AIDA/AROA/... followed by 16 upper-case alphanumerics",
-                        "(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|A3T[A-Z0-9])"
-                                + "[A-Z0-9]{16}(?![A-Za-z0-9])"),
+                        SecretPatterns.AWS_ACCESS_KEY_ID),
                 new AwsSecretKeyDetector(),
                 PatternDetector.of("github_token",
                         Hints.anyOf("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
                         "GitHub token: ghp_/gho_/ghu_/ghs_/ghr_ + 36 or more alphanumerics, or github_pat_ "
                                 + "fine-grained token",
-                        "(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,251}+|github_pat_[A-Za-z0-9_]{36,244}+)"
-                                + "(?![A-Za-z0-9_])"),
+                        SecretPatterns.GITHUB_TOKEN),
                 PatternDetector.of("gitlab_token",
                         Hints.anyOf("glpat-"),
                         "GitLab personal/project/group access token: glpat- + 20 or more chars",
-                        "(?<![A-Za-z0-9_\\-])glpat-[A-Za-z0-9_\\-]{20,}+"),
+                        SecretPatterns.GITLAB_TOKEN),
                 PatternDetector.checked("slack_token",
                         Hints.anyOf("xox", "xapp-"),
                         "Slack token: xoxb-/xoxp-/xoxa-/xoxr-/xoxs-/xoxe-/xoxo- or xapp- with dash-separated parts, "
@@ -46,20 +47,20 @@ final class BuiltInDetectors {
                 PatternDetector.of("slack_webhook_url",
                         Hints.anyOf("hooks.slack.com/"),
                         "Slack incoming webhook / workflow URL: hooks.slack.com/services|workflows|triggers/...",
-                        "hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\\-]{20,}+"),
+                        SecretPatterns.SLACK_WEBHOOK_URL),
                 PatternDetector.of("stripe_key",
                         Hints.anyOf("k_live_", "k_test_", "whsec_"),
                         "Stripe secret or restricted key (sk_live_, sk_test_, rk_live_, rk_test_) or webhook "
                                 + "signing secret (whsec_)",
-                        "(?<![A-Za-z0-9_])(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}+|whsec_[A-Za-z0-9+/=]{24,}+)"),
+                        SecretPatterns.STRIPE_KEY),
                 PatternDetector.of("google_api_key",
                         Hints.anyOf("AIza"),
                         "Google API key: AIza + 35 chars",
-                        "(?<![A-Za-z0-9_\\-])AIza[0-9A-Za-z_\\-]{35}(?![0-9A-Za-z_\\-])"),
+                        SecretPatterns.GOOGLE_API_KEY),
                 PatternDetector.of("anthropic_api_key",
                         Hints.anyOf("sk-ant-"),
                         "Anthropic API key: sk-ant-<kind><2 digits>- + 32 or more chars",
-                        "(?<![A-Za-z0-9_\\-])sk-ant-[a-z]{2,10}+[0-9]{2}-[A-Za-z0-9_\\-]{32,}+"),
+                        SecretPatterns.ANTHROPIC_API_KEY),
                 PatternDetector.checked("openai_api_key",
                         Hints.anyOf("sk-"),
                         "OpenAI-style API key: sk- (optionally proj-/svcacct-/admin-) + 32 or more random mixed-case "
@@ -69,7 +70,7 @@ final class BuiltInDetectors {
                 PatternDetector.of("npm_token",
                         Hints.anyOf("npm_"),
                         "npm access token: npm_ + 36 alphanumerics",
-                        "(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"),
+                        SecretPatterns.NPM_TOKEN),
                 PatternDetector.checked("jwt",
                         Hints.anyOf("ey"),
                         "JSON Web Token: three base64url segments whose header decodes to JSON with \"alg\"",

@@ -7,7 +7,7 @@ import io.actiongate.avro.AttemptReservation;
 import io.actiongate.avro.OutcomeStatus;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.contract.ReasonCode;
-import io.actiongate.redaction.ProviderTextRedaction;
+import io.actiongate.secrets.Redaction;
 
 /**
  * Turns what a connector observed into the {@link AttemptOutcome} the gate reads (docs/contract.md section 5).
@@ -74,9 +74,9 @@ public final class OutcomeMapper {
         }
         return base(reservation, status, dispatched, startedAt, finishedAt)
                 .setHttpStatus(result.httpStatus())
-                .setProviderReceiptId(ProviderTextRedaction.receiptId(result.providerReceiptId()))
+                .setProviderReceiptId(Redaction.receiptId(result.providerReceiptId()))
                 .setErrorCode(errorCode)
-                .setErrorDetail(ProviderTextRedaction.redact(errorDetail))
+                .setErrorDetail(Redaction.redact(errorDetail))
                 .setRetryAt(retryAt)
                 .build();
     }
@@ -106,7 +106,7 @@ public final class OutcomeMapper {
     public AttemptOutcome unknownProvider(AttemptReservation reservation, Instant now) {
         return base(reservation, OutcomeStatus.NOT_DISPATCHED, false, now, now)
                 .setErrorCode(ReasonCode.UNKNOWN_PROVIDER_METHOD.name())
-                .setErrorDetail(ProviderTextRedaction.redact("no connector for provider " + reservation.getProvider()))
+                .setErrorDetail(Redaction.redact("no connector for provider " + reservation.getProvider()))
                 .build();
     }
 
@@ -118,7 +118,7 @@ public final class OutcomeMapper {
                                                 Instant now) {
         return base(reservation, OutcomeStatus.NOT_DISPATCHED, false, now, now)
                 .setErrorCode(errorCode)
-                .setErrorDetail(ProviderTextRedaction.redact(detail))
+                .setErrorDetail(Redaction.redact(detail))
                 .build();
     }
 

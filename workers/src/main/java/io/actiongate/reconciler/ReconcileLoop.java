@@ -41,7 +41,7 @@ import io.actiongate.connector.spi.LookupResult;
 import io.actiongate.connector.spi.Tracing;
 import io.actiongate.key.ActionKey;
 import io.actiongate.key.ActionLogContext;
-import io.actiongate.redaction.ProviderTextRedaction;
+import io.actiongate.secrets.Redaction;
 import io.actiongate.serde.TraceHeaders;
 
 /**
@@ -193,7 +193,7 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
 
     private void finish(Job job, LookupResult result) {
         UnknownOutcome unknown = job.unknown;
-        String evidence = ProviderTextRedaction.redact(result.evidence());
+        String evidence = Redaction.redact(result.evidence());
         Reconciliation reconciliation = Reconciliation.newBuilder()
                 .setTaskId(unknown.getTaskId())
                 .setToolCallId(unknown.getToolCallId())
@@ -201,7 +201,7 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
                 .setVerdict(Verdict.valueOf(result.verdict().name()))
                 .setEvidence(evidence == null ? "" : evidence)
                 .setLookups(job.lookups)
-                .setProviderReceiptId(ProviderTextRedaction.receiptId(result.providerReceiptId()))
+                .setProviderReceiptId(Redaction.receiptId(result.providerReceiptId()))
                 .setCheckedAt(clock.instant())
                 .build();
         job.reconciliation = reconciliation;

@@ -10,7 +10,7 @@ import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.avro.AttemptReservation;
 import io.actiongate.avro.OutcomeStatus;
 import io.actiongate.connector.spi.DispatchResult;
-import io.actiongate.redaction.ProviderTextRedaction;
+import io.actiongate.secrets.Redaction;
 
 class OutcomeMapperTest {
 
@@ -112,7 +112,7 @@ class OutcomeMapperTest {
                 + "https://hooks.example.com/x?sig=deadbeef " + "y".repeat(1000);
         AttemptOutcome outcome = map(DispatchResult.unknown(500, "PROVIDER_ERROR", detail));
         assertThat(outcome.getErrorDetail()).doesNotContain("sk_live").doesNotContain("sig=deadbeef")
-                .hasSizeLessThanOrEqualTo(ProviderTextRedaction.DEFAULT_MAX_LENGTH);
+                .hasSizeLessThanOrEqualTo(Redaction.DEFAULT_MAX_LENGTH);
     }
 
     @Test

@@ -2,6 +2,13 @@ package io.actiongate.approver.web;
 
 import java.util.Map;
 
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+import io.actiongate.config.ConfigDefs;
+
 /**
  * How much the approval service's HTTP surface gives any one client: a bounded worker pool, bounded pages at once
  * and waiting for a turn, a bounded number of connections, and deadlines of seconds for a request's headers and its
@@ -20,8 +27,32 @@ public record HttpLimits(int maxThreads, int maxQueued, int maxConnections, long
     public static final String BODY_TIMEOUT_MS = "approver.http.body.timeout.ms";
     public static final String IDLE_TIMEOUT_MS = "approver.http.idle.timeout.ms";
 
+    public static final String THREADS_MAX_DOC = "Jetty's worker pool (its acceptor and selector included; at least "
+            + "8); at most this minus 4 pages are handled at once.";
+    public static final String QUEUE_MAX_DOC = "Page requests waiting for a turn (each at most "
+            + "approver.http.body.timeout.ms); beyond it 503 at once; the probes never wait.";
+    public static final String CONNECTIONS_MAX_DOC = "Open connections; beyond it new ones wait in the accept "
+            + "backlog.";
+    public static final String HEADER_TIMEOUT_MS_DOC = "A request head (and the next one on a kept-alive "
+            + "connection) must be complete this soon.";
+    public static final String BODY_TIMEOUT_MS_DOC = "A form body must have arrived this soon after its head.";
+    public static final String IDLE_TIMEOUT_MS_DOC = "A connection without any traffic is closed after this.";
+
     /** The defaults: 16 threads, 128 pages waiting for a turn, 512 connections, 10 s for head and body, 30 s idle. */
     public static final HttpLimits DEFAULTS = new HttpLimits(16, 128, 512, 10_000, 10_000, 30_000);
+
+    /** The keys above with their defaults ({@link #DEFAULTS}) and bounds. */
+    public static final ConfigDef CONFIG_DEF = new ConfigDef()
+            .define(THREADS_MAX, Type.INT, DEFAULTS.maxThreads, Range.atLeast(8), Importance.LOW, THREADS_MAX_DOC)
+            .define(QUEUE_MAX, Type.INT, DEFAULTS.maxQueued, Range.atLeast(1), Importance.LOW, QUEUE_MAX_DOC)
+            .define(CONNECTIONS_MAX, Type.INT, DEFAULTS.maxConnections, Range.atLeast(1), Importance.LOW,
+                    CONNECTIONS_MAX_DOC)
+            .define(HEADER_TIMEOUT_MS, Type.LONG, DEFAULTS.headerTimeoutMs, Range.between(1, Integer.MAX_VALUE),
+                    Importance.LOW, HEADER_TIMEOUT_MS_DOC)
+            .define(BODY_TIMEOUT_MS, Type.LONG, DEFAULTS.bodyTimeoutMs, Range.between(1, Integer.MAX_VALUE),
+                    Importance.LOW, BODY_TIMEOUT_MS_DOC)
+            .define(IDLE_TIMEOUT_MS, Type.LONG, DEFAULTS.idleTimeoutMs, Range.between(1, Integer.MAX_VALUE),
+                    Importance.LOW, IDLE_TIMEOUT_MS_DOC);
 
     public HttpLimits {
         if (maxThreads < 8) {
@@ -37,26 +68,11 @@ public record HttpLimits(int maxThreads, int maxQueued, int maxConnections, long
         }
     }
 
+    /** Reads the keys of {@link #CONFIG_DEF}; throws {@link IllegalArgumentException} naming a bad key. */
     public static HttpLimits from(Map<String, String> c) {
-        HttpLimits d = DEFAULTS;
-        return new HttpLimits((int) number(c, THREADS_MAX, d.maxThreads), (int) number(c, QUEUE_MAX, d.maxQueued),
-                (int) number(c, CONNECTIONS_MAX, d.maxConnections), number(c, HEADER_TIMEOUT_MS, d.headerTimeoutMs),
-                number(c, BODY_TIMEOUT_MS, d.bodyTimeoutMs), number(c, IDLE_TIMEOUT_MS, d.idleTimeoutMs));
-    }
-
-    private static long number(Map<String, String> c, String key, long dflt) {
-        String v = c.get(key);
-        if (v == null || v.isBlank()) {
-            return dflt;
-        }
-        try {
-            long n = Long.parseLong(v.strip());
-            if (n > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException(key + " is too large");
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a whole number", e);
-        }
+        Map<String, Object> v = ConfigDefs.parse(CONFIG_DEF, c);
+        return new HttpLimits((Integer) v.get(THREADS_MAX), (Integer) v.get(QUEUE_MAX),
+                (Integer) v.get(CONNECTIONS_MAX), (Long) v.get(HEADER_TIMEOUT_MS), (Long) v.get(BODY_TIMEOUT_MS),
+                (Long) v.get(IDLE_TIMEOUT_MS));
     }
 }

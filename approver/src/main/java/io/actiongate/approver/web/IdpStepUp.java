@@ -7,6 +7,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+import io.actiongate.config.ConfigDefs;
+
 import io.actiongate.approver.oidc.OidcClient;
 import io.actiongate.approver.review.Refusal;
 
@@ -25,6 +31,23 @@ public record IdpStepUp(boolean enabled, List<String> acrValues, List<String> am
     public static final String AMR = "approver.stepup.amr";
     public static final String MAX_AGE_SECONDS = "approver.stepup.max.age.seconds";
 
+    public static final String MODE_DOC = "local (an enrolled passkey or TOTP app) or idp (a fresh authentication at "
+            + "the identity provider per decision).";
+    public static final String ACR_VALUES_DOC = "idp mode: the acr_values asked for (space separated); the token's "
+            + "acr must be one of them.";
+    public static final String AMR_DOC = "idp mode: the token's amr must hold at least one of these (comma "
+            + "separated), e.g. otp,hwk,mfa.";
+    public static final String MAX_AGE_SECONDS_DOC = "idp mode: the token's auth_time may be at most this old (and "
+            + "never before the step-up started).";
+
+    public static final ConfigDef CONFIG_DEF = new ConfigDef()
+            .define(MODE, Type.STRING, "local", ConfigDef.CaseInsensitiveValidString.in("local", "idp"),
+                    Importance.MEDIUM, MODE_DOC)
+            .define(ACR_VALUES, Type.STRING, "", Importance.LOW, ACR_VALUES_DOC)
+            .define(AMR, Type.STRING, "", Importance.LOW, AMR_DOC)
+            .define(MAX_AGE_SECONDS, Type.LONG, 120L, ConfigDef.Range.between(1, 3600), Importance.LOW,
+                    MAX_AGE_SECONDS_DOC);
+
     /** Clock skew tolerated between this service and the identity provider. */
     static final Duration SKEW = Duration.ofSeconds(5);
 
@@ -35,23 +58,13 @@ public record IdpStepUp(boolean enabled, List<String> acrValues, List<String> am
         amr = List.copyOf(amr);
     }
 
+    /** Reads the keys of {@link #CONFIG_DEF}; throws {@link IllegalArgumentException} naming a bad key. */
     public static IdpStepUp from(Map<String, String> c) {
-        String mode = c.getOrDefault(MODE, "local").strip().toLowerCase(Locale.ROOT);
-        if (!mode.equals("local") && !mode.equals("idp")) {
-            throw new IllegalArgumentException(MODE + " must be local or idp");
-        }
-        List<String> acr = words(c.get(ACR_VALUES), " ");
-        List<String> amr = words(c.get(AMR), ",");
-        long seconds;
-        try {
-            seconds = Long.parseLong(c.getOrDefault(MAX_AGE_SECONDS, "120").strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(MAX_AGE_SECONDS + " must be a whole number of seconds", e);
-        }
-        if (seconds < 1 || seconds > 3600) {
-            throw new IllegalArgumentException(MAX_AGE_SECONDS + " must be 1..3600");
-        }
-        return new IdpStepUp(mode.equals("idp"), acr, amr, Duration.ofSeconds(seconds));
+        Map<String, Object> v = ConfigDefs.parse(CONFIG_DEF, c);
+        String mode = ((String) v.get(MODE)).toLowerCase(Locale.ROOT);
+        List<String> acr = words((String) v.get(ACR_VALUES), " ");
+        List<String> amr = words((String) v.get(AMR), ",");
+        return new IdpStepUp(mode.equals("idp"), acr, amr, Duration.ofSeconds((Long) v.get(MAX_AGE_SECONDS)));
     }
 
     private static List<String> words(String v, String sep) {

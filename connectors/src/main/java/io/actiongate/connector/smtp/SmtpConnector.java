@@ -1,6 +1,6 @@
 package io.actiongate.connector.smtp;
 
-import io.actiongate.connector.internal.http.Redaction;
+import io.actiongate.secrets.Redaction;
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.DispatchRequest;

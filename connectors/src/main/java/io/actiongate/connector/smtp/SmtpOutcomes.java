@@ -1,6 +1,6 @@
 package io.actiongate.connector.smtp;
 
-import io.actiongate.connector.internal.http.Redaction;
+import io.actiongate.secrets.Redaction;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.ErrorCodes;
 import jakarta.mail.AuthenticationFailedException;

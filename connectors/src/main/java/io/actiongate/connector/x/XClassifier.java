@@ -3,7 +3,7 @@ package io.actiongate.connector.x;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.actiongate.connector.internal.Json;
-import io.actiongate.connector.internal.http.Redaction;
+import io.actiongate.secrets.Redaction;
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.OperationClassifier;
 import io.actiongate.connector.spi.Validation;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.actiongate.connector.internal.Json;
 import io.actiongate.connector.internal.http.HttpCaller;
 import io.actiongate.connector.internal.http.HttpOutcomes;
-import io.actiongate.connector.internal.http.Redaction;
+import io.actiongate.secrets.Redaction;
 import io.actiongate.connector.internal.http.RetryAfter;
 import io.actiongate.connector.internal.http.SendFailure;
 import io.actiongate.connector.spi.Classification;

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import io.actiongate.secrets.Redaction;
 
 /**
  * The outcome table of docs/contract.md section 5 for HTTP-style connectors, in one place:
