@@ -7,14 +7,17 @@ import java.util.List;
 import java.util.Map;
 
 import io.actiongate.kafka.KafkaClientSettings;
+import io.actiongate.policy.TaskOwnership;
 
 /**
  * The gateway's settings, from the same flat configuration as every role ({@code bootstrap.servers},
  * {@code topic.prefix}, the {@code kafka.*} client settings every Kafka client of the gateway uses) plus the
- * {@code mcp.gateway.*} keys documented in the README.
+ * {@code mcp.gateway.*} keys documented in the README. {@code taskDefaultOrg} is the gate's
+ * {@code gate.task.default.org}: the gateway decides task ownership by the gate's rule.
  */
 public record GatewayConfig(String bootstrapServers, String topicPrefix, String host, int port, Path tokensFile,
-        String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams, Map<String, Object> kafkaClient) {
+        String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams, Map<String, Object> kafkaClient,
+        String taskDefaultOrg) {
 
     public GatewayConfig {
         upstreams = List.copyOf(upstreams);
@@ -102,7 +105,8 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
                 config.getOrDefault(TOPIC_PREFIX_CONFIG, "actiongate."),
                 config.getOrDefault(HOST_CONFIG, "0.0.0.0"), port,
                 Path.of(required(config, TOKENS_FILE_CONFIG)), required(config, REVIEW_URL_CONFIG),
-                Duration.ofMillis(timeout), upstreams, KafkaClientSettings.from(config));
+                Duration.ofMillis(timeout), upstreams, KafkaClientSettings.from(config),
+                TaskOwnership.defaultOrg(config));
     }
 
     private static String credential(String key, String value) {

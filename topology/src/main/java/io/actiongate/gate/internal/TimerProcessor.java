@@ -22,6 +22,7 @@ import io.actiongate.contract.ReasonCode;
 import io.actiongate.key.ActionKey;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.OperationClassifiers;
+import io.actiongate.policy.PolicyChanges;
 
 /**
  * The gate's clocks, driven by wall-clock punctuators (they fire also when no records arrive):
@@ -39,18 +40,24 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
     private static final Logger LOG = LoggerFactory.getLogger(TimerProcessor.class);
 
     private final GateConfig config;
+    private final PolicyChanges policyChanges;
     private final OperationClassifiers operations;
     private Lifecycle lifecycle;
     private String sweepCursor;
 
     public TimerProcessor(GateConfig config, OperationClassifiers operations) {
+        this(config, operations, PolicyChanges.uncached());
+    }
+
+    public TimerProcessor(GateConfig config, OperationClassifiers operations, PolicyChanges policyChanges) {
         this.config = config;
+        this.policyChanges = policyChanges;
         this.operations = operations;
     }
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
-        this.lifecycle = new Lifecycle(context, config, operations);
+        this.lifecycle = new Lifecycle(context, config, operations, policyChanges);
         context.schedule(config.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, this::fireDue);
         context.schedule(config.cancelSweepInterval(), PunctuationType.WALL_CLOCK_TIME, now -> sweepCancelled());
     }
