@@ -20,7 +20,7 @@ import io.actiongate.approver.book.BookFeed;
 import io.actiongate.approver.decision.DecisionPublisher;
 import io.actiongate.approver.decision.SigningKey;
 import io.actiongate.approver.oidc.OidcClient;
-import io.actiongate.approver.review.ApproverPolicy;
+import io.actiongate.policy.ApproverPolicy;
 import io.actiongate.approver.review.ReviewBuilder;
 import io.actiongate.approver.stepup.Passkeys;
 import io.actiongate.approver.state.KafkaState;
@@ -124,7 +124,7 @@ public final class ApproverService implements AutoCloseable {
         OidcClient oidc = new OidcClient(effective.oidcIssuer(), effective.oidcClientId(),
                 effective.oidcClientSecret().orElse(null), URI.create(effective.origin() + "/oidc/callback"),
                 effective.oidcScopes(), effective.oidcOrgClaim(), sealer, clock);
-        ReviewBuilder reviews = new ReviewBuilder(new ApproverPolicy(effective.approvers()),
+        ReviewBuilder reviews = new ReviewBuilder(ApproverPolicy.parse(effective.approvers()),
                 effective.senderAccounts(), effective.approvalWait());
         deferred.set(new ApprovalApp(new ApprovalApp.Deps(effective.origin(), effective.rpId(), book, reviews,
                 sessions, challenges, oidc, stepUps, new Passkeys(effective.origin(), effective.rpId()), publisher,

@@ -11,6 +11,7 @@ import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.TaskState;
 import io.actiongate.cli.commands.PolicyJson;
+import io.actiongate.policy.PolicyKey;
 
 /**
  * The demo organisation's policy ({@code io/actiongate/dev/demo-policy.json}): org {@code demo}, profile
@@ -46,6 +47,6 @@ public final class DemoPolicy {
                 .setBody(TaskState.newBuilder().setTaskId(taskId).setVersion(1).setStatus(LifecycleStatus.ACTIVE)
                         .setOrgId(ORG).build())
                 .build();
-        return new PolicyJson.Entry(io.actiongate.cli.commands.PolicyKey.parse("task:" + taskId), record);
+        return new PolicyJson.Entry(PolicyKey.of(PolicyKey.Kind.TASK, taskId), record);
     }
 }

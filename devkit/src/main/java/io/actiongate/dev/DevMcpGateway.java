@@ -19,7 +19,7 @@ import io.actiongate.avro.Grant;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.cli.commands.PolicyJson;
-import io.actiongate.cli.commands.PolicyKey;
+import io.actiongate.policy.PolicyKey;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpGateway;
 import io.actiongate.mcp.McpImport;

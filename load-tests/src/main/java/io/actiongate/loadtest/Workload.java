@@ -31,6 +31,7 @@ import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.PolicyKey;
 import io.actiongate.topics.Topics;
 
 /**
@@ -82,17 +83,17 @@ final class Workload {
     /** Policy key to record: epoch, active task, grant, integration and the two tools. */
     Map<String, PolicyRecord> policy() {
         Map<String, PolicyRecord> p = new LinkedHashMap<>();
-        p.put("epoch:" + ORG, record("epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()));
-        p.put("task:" + taskId, record("task", TaskState.newBuilder().setTaskId(taskId).setVersion(1)
+        p.put(PolicyKey.epochKey(ORG), record("epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()));
+        p.put(PolicyKey.taskKey(taskId), record("task", TaskState.newBuilder().setTaskId(taskId).setVersion(1)
                 .setStatus(LifecycleStatus.ACTIVE).setOrgId(ORG).build()));
-        p.put("grant:" + ORG + ":" + PROFILE, record("grant", Grant.newBuilder().setOrgId(ORG).setProfileId(PROFILE)
+        p.put(PolicyKey.grantKey(ORG, PROFILE), record("grant", Grant.newBuilder().setOrgId(ORG).setProfileId(PROFILE)
                 .setTools(List.of(READ_TOOL, SEND_TOOL)).setMode(GrantMode.FULL_ACCESS).setChatEnabled(true)
                 .build()));
-        p.put("integration:" + ORG + ":" + PROVIDER, record("integration", Integration.newBuilder().setOrgId(ORG)
+        p.put(PolicyKey.integrationKey(ORG, PROVIDER), record("integration", Integration.newBuilder().setOrgId(ORG)
                 .setProvider(PROVIDER).setEnabled(true).setScopes(List.of(READ_TOOL, SEND_TOOL)).build()));
-        p.put("tool:" + PROVIDER + ":" + READ_TOOL, record("tool", tool(READ_TOOL).setReadOnlyHint(true)
+        p.put(PolicyKey.toolKey(PROVIDER, READ_TOOL), record("tool", tool(READ_TOOL).setReadOnlyHint(true)
                 .setIdempotentHint(true).setApproval(ApprovalMode.NONE).build()));
-        p.put("tool:" + PROVIDER + ":" + SEND_TOOL, record("tool", tool(SEND_TOOL).setReadOnlyHint(false)
+        p.put(PolicyKey.toolKey(PROVIDER, SEND_TOOL), record("tool", tool(SEND_TOOL).setReadOnlyHint(false)
                 .setApproval(ApprovalMode.HUMAN).build()));
         return p;
     }

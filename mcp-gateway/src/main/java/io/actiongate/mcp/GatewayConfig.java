@@ -13,15 +13,18 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import io.actiongate.config.ConfigDefs;
 import io.actiongate.kafka.KafkaClientSettings;
 import io.actiongate.secrets.SecretReference;
+import io.actiongate.policy.TaskOwnership;
 
 /**
  * The gateway's settings, from the same flat configuration as every role ({@code bootstrap.servers},
  * {@code topic.prefix}, the {@code kafka.*} client settings every Kafka client of the gateway uses) plus the
  * {@code mcp.gateway.*} keys of {@link #CONFIG_DEF} and {@link #UPSTREAM_DEF} (docs/configuration.md is generated
- * from them).
+ * from them). {@code taskDefaultOrg} is the gate's
+ * {@code gate.task.default.org}: the gateway decides task ownership by the gate's rule.
  */
 public record GatewayConfig(String bootstrapServers, String topicPrefix, String host, int port, Path tokensFile,
-        String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams, Map<String, Object> kafkaClient) {
+        String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams, Map<String, Object> kafkaClient,
+        String taskDefaultOrg) {
 
     public GatewayConfig {
         upstreams = List.copyOf(upstreams);
@@ -157,7 +160,8 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
         return new GatewayConfig((String) v.get(BOOTSTRAP_SERVERS_CONFIG), (String) v.get(TOPIC_PREFIX_CONFIG),
                 (String) v.get(HOST_CONFIG), (Integer) v.get(PORT_CONFIG),
                 Path.of((String) v.get(TOKENS_FILE_CONFIG)), (String) v.get(REVIEW_URL_CONFIG),
-                Duration.ofMillis((Long) v.get(ANSWER_TIMEOUT_MS_CONFIG)), upstreams, KafkaClientSettings.from(config));
+                Duration.ofMillis((Long) v.get(ANSWER_TIMEOUT_MS_CONFIG)), upstreams, KafkaClientSettings.from(config),
+                TaskOwnership.defaultOrg(config));
     }
 
     private static String credential(String key, String value) {

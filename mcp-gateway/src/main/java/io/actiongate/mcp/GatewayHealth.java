@@ -11,6 +11,8 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 
+import io.actiongate.policy.PolicyTopicReader;
+
 /**
  * The gateway's own probes and metrics, without a token: {@code GET /health/live} (200 while the process serves),
  * {@code GET /health/ready} (200 only while the policy view follows the policy topic and every upstream answers a
@@ -23,11 +25,11 @@ final class GatewayHealth extends HttpServlet {
     static final String METRICS = "/metrics";
     private static final long serialVersionUID = 1L;
 
-    private final transient PolicyView policy;
+    private final transient PolicyTopicReader policy;
     private final transient List<Upstream> upstreams;
     private final transient GatewayMetrics metrics;
 
-    GatewayHealth(PolicyView policy, List<Upstream> upstreams, GatewayMetrics metrics) {
+    GatewayHealth(PolicyTopicReader policy, List<Upstream> upstreams, GatewayMetrics metrics) {
         this.policy = policy;
         this.upstreams = List.copyOf(upstreams);
         this.metrics = metrics;

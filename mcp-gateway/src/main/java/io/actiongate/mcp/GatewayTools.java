@@ -21,6 +21,7 @@ import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 
+import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.client.ActionGateClient;
 import io.actiongate.client.ActionReceipt;
 import io.actiongate.client.IdentityConflictException;
@@ -33,6 +34,8 @@ import io.actiongate.client.Until;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.Jcs;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.PolicyTopicReader;
+import io.actiongate.policy.TrustedRead;
 
 /**
  * The gateway's tools: every upstream tool under its own name. A call is either a trusted read (the operator
@@ -77,13 +80,13 @@ final class GatewayTools {
     static final int READ_REFUSED_CODE = McpSchema.ErrorCodes.INVALID_PARAMS;
 
     private final ActionGateClient client;
-    private final PolicyView policy;
+    private final PolicyTopicReader policy;
     private final String reviewUrl;
     private final Duration answerTimeout;
     private final ReadChecks reads;
     private final GatewayMetrics metrics;
 
-    GatewayTools(ActionGateClient client, PolicyView policy, String reviewUrl, Duration answerTimeout,
+    GatewayTools(ActionGateClient client, PolicyTopicReader policy, String reviewUrl, Duration answerTimeout,
             GatewayMetrics metrics) {
         this.client = client;
         this.policy = policy;
@@ -125,7 +128,7 @@ final class GatewayTools {
      */
     McpSchema.Tool advertised(Upstream upstream, McpSchema.Tool tool) {
         boolean trustedRead = policy.tool(upstream.provider(), tool.name())
-                .map(t -> t.isTrustedRead(Upstream.schemaHash(tool))).orElse(false);
+                .map(t -> TrustedRead.byDescriptor(t, Upstream.schemaHash(tool))).orElse(false);
         if (trustedRead) {
             return tool;
         }
@@ -150,8 +153,8 @@ final class GatewayTools {
         String schemaHash = Upstream.schemaHash(tool);
         // a read passes straight through only with the operator's trust and the host's own grant; anything less
         // goes to the gate, which says why (PROFILE_NOT_GRANTED, INTEGRATION_DISABLED, ...)
-        Optional<PolicyView.TrustedTool> trusted = policy.tool(upstream.provider(), tool.name())
-                .filter(t -> t.isTrustedRead(schemaHash));
+        Optional<ToolDescriptor> trusted = policy.tool(upstream.provider(), tool.name())
+                .filter(t -> TrustedRead.byDescriptor(t, schemaHash));
         boolean trustedRead = trusted.isPresent()
                 && policy.allows(identity.orgId(), identity.profileId(), upstream.provider(), tool.name());
         if (trustedRead) {

@@ -36,6 +36,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import io.actiongate.client.ActionGateClient;
 import io.actiongate.kafka.KafkaFailures;
+import io.actiongate.policy.PolicyTopicReader;
+import io.actiongate.topics.Topics;
 
 /**
  * Role {@code mcp-gateway}: an MCP server over Streamable HTTP at {@code /mcp} (embedded Jetty) that fronts the
@@ -71,7 +73,8 @@ public final class McpGateway implements AutoCloseable {
         ActionGateClient client = ActionGateClient.builder().kafkaProperties(config.kafkaClient())
                 .bootstrapServers(config.bootstrapServers()).topicPrefix(config.topicPrefix()).build();
         started.push(client);
-        PolicyView policy = new PolicyView(policyConsumer(config), config.topicPrefix()).start(Duration.ofSeconds(60));
+        PolicyTopicReader policy = new PolicyTopicReader(policyConsumer(config), Topics.POLICY.name(config.topicPrefix()),
+                config.taskDefaultOrg()).start(Duration.ofSeconds(60), "mcp-gateway-policy");
         started.push(policy);
         List<Upstream> upstreams = new ArrayList<>();
         for (GatewayConfig.UpstreamConfig u : config.upstreams()) {

@@ -7,8 +7,10 @@ import java.util.Optional;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.PolicyTopicReader;
 import io.actiongate.scan.CredentialScanner;
 
 /**
@@ -27,14 +29,14 @@ final class ReadChecks {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final PolicyView policy;
+    private final PolicyTopicReader policy;
     private final CredentialScanner scanner = CredentialScanner.defaults();
 
-    ReadChecks(PolicyView policy) {
+    ReadChecks(PolicyTopicReader policy) {
         this.policy = policy;
     }
 
-    Optional<Refusal> check(HostIdentity identity, Object task, PolicyView.TrustedTool tool,
+    Optional<Refusal> check(HostIdentity identity, Object task, ToolDescriptor tool,
             Map<String, Object> arguments) {
         String json;
         try {
@@ -43,9 +45,9 @@ final class ReadChecks {
             return Optional.of(new Refusal(ReasonCode.SCHEMA_INVALID, "the arguments are not JSON"));
         }
         int bytes = json.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > tool.maxInputBytes()) {
+        if (bytes > tool.getMaxInputBytes()) {
             return Optional.of(new Refusal(ReasonCode.INPUT_TOO_LARGE, "the arguments are " + bytes
-                    + " bytes, above the tool's max_input_bytes " + tool.maxInputBytes()));
+                    + " bytes, above the tool's max_input_bytes " + tool.getMaxInputBytes()));
         }
         Optional<io.actiongate.scan.Finding> finding = scanner.scanJson(json);
         if (finding.isPresent()) {

@@ -35,6 +35,16 @@ class GatewayConfigTest {
     }
 
     @Test
+    void shouldTakeTheGatesDefaultOrgForTasksWithoutOne() {
+        Map<String, String> c = minimal();
+        assertThat(GatewayConfig.from(c).taskDefaultOrg()).isNull();
+        c.put("gate.task.default.org", "acme");
+        assertThat(GatewayConfig.from(c).taskDefaultOrg()).isEqualTo("acme");
+        c.put("gate.task.default.org", "not an org");
+        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("gate.task.default.org");
+    }
+
+    @Test
     void shouldRunTheToolsOfAnUpstreamWithoutProviderOnTheUpstreamItselfAsTheirOwnOperations() {
         Map<String, String> c = minimal();
         c.remove("mcp.gateway.upstream.notes.provider");

@@ -21,11 +21,13 @@ import org.junit.jupiter.api.Test;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import io.actiongate.policy.PolicyTopicReader;
+
 /** The probes on their own: not ready, naming why, while the policy view does not follow or an upstream is down. */
 class GatewayHealthTest {
 
     private final Server jetty = new Server();
-    private PolicyView policy;
+    private PolicyTopicReader policy;
     private Upstream down;
 
     @AfterEach
@@ -64,7 +66,7 @@ class GatewayHealthTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             closed = socket.getLocalPort();
         }
-        policy = new PolicyView(new MockConsumer<>("earliest"), "t.");
+        policy = new PolicyTopicReader(new MockConsumer<>("earliest"), "t.policy", null);
         down = new Upstream("notes", "mcp", Map.of(), "http://127.0.0.1:" + closed, "/mcp", Duration.ofSeconds(2));
         GatewayMetrics metrics = new GatewayMetrics(new PrometheusRegistry());
         metrics.call("notes_lookup", "read");

@@ -17,7 +17,9 @@ import io.actiongate.config.CommonConfig;
 import io.actiongate.key.ActionKey;
 import io.actiongate.mcp.BearerTokens;
 import io.actiongate.mcp.HostIdentity;
-import io.actiongate.mcp.PolicyView;
+import io.actiongate.policy.PolicyTopicReader;
+import io.actiongate.policy.TaskOwnership;
+import io.actiongate.topics.Topics;
 
 /**
  * What {@code POST /v1/proposals} needs besides the HTTP server: the tool hosts' tokens (the MCP gateway's file
@@ -33,10 +35,10 @@ public final class ProposalApi implements AutoCloseable {
     private final ProposalApiConfig config;
     private final BearerTokens tokens;
     private final ActionGateClient client;
-    private final PolicyView policy;
+    private final PolicyTopicReader policy;
     private volatile String reviewTemplate;
 
-    private ProposalApi(ProposalApiConfig config, BearerTokens tokens, ActionGateClient client, PolicyView policy) {
+    private ProposalApi(ProposalApiConfig config, BearerTokens tokens, ActionGateClient client, PolicyTopicReader policy) {
         this.config = config;
         this.tokens = tokens;
         this.client = client;
@@ -79,8 +81,9 @@ public final class ProposalApi implements AutoCloseable {
             props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             props.remove(ConsumerConfig.GROUP_ID_CONFIG);
             props.put(ConsumerConfig.CLIENT_ID_CONFIG, "actiongate-http-proposals-policy");
-            PolicyView policy = new PolicyView(new KafkaConsumer<>(props, new StringDeserializer(),
-                    new ByteArrayDeserializer()), common.topicPrefix()).start(CATCH_UP);
+            PolicyTopicReader policy = new PolicyTopicReader(new KafkaConsumer<>(props, new StringDeserializer(),
+                    new ByteArrayDeserializer()), Topics.POLICY.name(common.topicPrefix()),
+                    TaskOwnership.defaultOrg(flat)).start(CATCH_UP, "actiongate-http-proposals-policy");
             LOG.info("POST /v1/proposals on: tool host tokens from {}", config.tokensFile());
             return Optional.of(new ProposalApi(config, tokens, client, policy));
         } catch (RuntimeException e) {
@@ -97,7 +100,7 @@ public final class ProposalApi implements AutoCloseable {
         return client;
     }
 
-    PolicyView policy() {
+    PolicyTopicReader policy() {
         return policy;
     }
 

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.executor.ExecutorConfig;
 import io.actiongate.gate.AttachmentCheck;
 import io.actiongate.gate.StorageAttachmentCheck;
+import io.actiongate.policy.PolicyTopicReader;
 import io.actiongate.storage.AttachmentCleaner;
 import io.actiongate.storage.AttachmentDispatchGuard;
 import io.actiongate.storage.AttachmentVerifier;
@@ -75,9 +76,10 @@ final class AttachmentStorage implements AutoCloseable {
         Map<String, Object> policyProps = new HashMap<>(executor.kafkaClientProperties());
         policyProps.put(ConsumerConfig.CLIENT_ID_CONFIG, executor.executorId() + "-policy");
         policyProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        PolicyTopicSchemaHashes schemas = own(new PolicyTopicSchemaHashes(
+        // tool descriptors only: no task is read here, so no default owner applies
+        PolicyTopicSchemaHashes schemas = own(new PolicyTopicSchemaHashes(new PolicyTopicReader(
                 new KafkaConsumer<>(policyProps, new StringDeserializer(), new ByteArrayDeserializer()),
-                Topics.POLICY.valueSerde().deserializer(), Topics.POLICY.name(prefix)));
+                Topics.POLICY.name(prefix), null)));
         thread("actiongate-executor-policy", schemas);
 
         Map<String, Object> cleanerProps = new HashMap<>(executor.kafkaClientProperties());

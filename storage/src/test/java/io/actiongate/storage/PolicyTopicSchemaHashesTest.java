@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.policy.PolicyTopicReader;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
 
@@ -40,7 +41,7 @@ class PolicyTopicSchemaHashesTest {
                 new Node[0])));
         consumer.updateBeginningOffsets(Map.of(P0, 0L));
         consumer.updateEndOffsets(Map.of(P0, 2L));
-        PolicyTopicSchemaHashes hashes = new PolicyTopicSchemaHashes(consumer, SERDE, TOPIC);
+        PolicyTopicSchemaHashes hashes = new PolicyTopicSchemaHashes(new PolicyTopicReader(consumer, TOPIC, null));
 
         hashes.assign();
         assertThat(hashes.ready()).isFalse();
@@ -66,7 +67,7 @@ class PolicyTopicSchemaHashesTest {
                 new Node[0])));
         consumer.updateBeginningOffsets(Map.of(P0, 0L));
         consumer.updateEndOffsets(Map.of(P0, 0L));
-        PolicyTopicSchemaHashes hashes = new PolicyTopicSchemaHashes(consumer, SERDE, TOPIC);
+        PolicyTopicSchemaHashes hashes = new PolicyTopicSchemaHashes(new PolicyTopicReader(consumer, TOPIC, null));
         hashes.assign();
         assertThat(hashes.ready()).isTrue();
 

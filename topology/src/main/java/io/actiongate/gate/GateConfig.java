@@ -10,10 +10,11 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
-import io.actiongate.gate.internal.ApproverPolicy;
+import io.actiongate.policy.ApproverPolicy;
 import io.actiongate.config.DurationParser;
 import io.actiongate.gate.internal.TrustedKeys;
 import io.actiongate.config.CommonConfig;
+import io.actiongate.policy.TaskOwnership;
 
 /**
  * Every setting of the gate role, with its documentation and validator. Durations accept {@code 60s},
@@ -100,7 +101,7 @@ public final class GateConfig extends CommonConfig {
             + "defaults (a 50 MiB block cache and up to three 16 MiB memtables per store instance, so memory grows "
             + "with partitions times stores). Ignored when gate.streams.rocksdb.config.setter is set.";
 
-    public static final String TASK_DEFAULT_ORG_CONFIG = "gate.task.default.org";
+    public static final String TASK_DEFAULT_ORG_CONFIG = TaskOwnership.DEFAULT_ORG_CONFIG;
     public static final String TASK_DEFAULT_ORG_DOC = "Single-tenant migration only: the org that owns a TaskState "
             + "or OriginState written without org_id (before schema v2). Empty (the default) means such a task "
             + "or origin has no owner: every proposal under it is refused with TASK_NOT_OWNED, without holding "
@@ -118,7 +119,7 @@ public final class GateConfig extends CommonConfig {
         @Override
         public void ensureValid(String name, Object value) {
             if (value != null && !value.toString().isEmpty()
-                    && !value.toString().matches("[A-Za-z0-9._:-]{1,128}")) {
+                    && !TaskOwnership.ORG_ID.matcher(value.toString()).matches()) {
                 throw new ConfigException(name, value, "an org id ([A-Za-z0-9._:-]{1,128}) or empty");
             }
         }

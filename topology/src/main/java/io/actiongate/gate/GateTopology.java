@@ -33,6 +33,7 @@ import io.actiongate.gate.internal.RouteProcessor;
 import io.actiongate.gate.internal.Routing;
 import io.actiongate.gate.internal.Sinks;
 import io.actiongate.gate.internal.TimerProcessor;
+import io.actiongate.policy.PolicyChanges;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
@@ -166,31 +167,33 @@ public final class GateTopology {
                         .withValueSerde(raw).withStreamPartitioner(Routing.objectPartitioner()));
         Topology t = dsl.build();
 
+        // one decoded policy snapshot per gate, invalidated by the global store's processor on every policy update
+        PolicyChanges policy = PolicyChanges.snapshot();
         t.addGlobalStore(GateStores.policy(), POLICY_SOURCE, bytes, bytes, Topics.POLICY.name(prefix), POLICY_UPDATE,
-                PolicyUpdateProcessor::new);
+                () -> new PolicyUpdateProcessor(policy));
 
         t.addProcessor(PROPOSALS_DECODE, DecodeProcessor.supplier(avro(Topics.PROPOSALS), ADMIT, hopTopics),
                 PROPOSALS_ROUTE, hopExit(PROPOSALS_HOP));
         t.addProcessor(ADMIT, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<ActionProposal>, Object, Object>)
-                () -> new ProposalProcessor(config, credentials, operations, attachments), PROPOSALS_DECODE);
-        t.addProcessor(TIMERS, () -> new TimerProcessor(config, operations), PROPOSALS_DECODE);
+                () -> new ProposalProcessor(config, credentials, operations, attachments, policy), PROPOSALS_DECODE);
+        t.addProcessor(TIMERS, () -> new TimerProcessor(config, operations, policy), PROPOSALS_DECODE);
 
         t.addProcessor(DECISIONS_DECODE, DecodeProcessor.supplier(avro(Topics.DECISIONS), DECIDE, hopTopics),
                 DECISIONS_ROUTE);
         t.addProcessor(DECISIONS_CLAIMED_DECODE, DecodeProcessor.claimedSupplier(avro(Topics.DECISIONS), DECIDE,
                 hopTopics), hopExit(DECISIONS_CLAIMED_HOP));
         t.addProcessor(DECIDE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<Decision>, Object, Object>)
-                () -> new DecisionProcessor(config, operations), DECISIONS_DECODE, CLAIM, DECISIONS_CLAIMED_DECODE);
+                () -> new DecisionProcessor(config, operations, policy), DECISIONS_DECODE, CLAIM, DECISIONS_CLAIMED_DECODE);
 
         t.addProcessor(OUTCOMES_DECODE, DecodeProcessor.supplier(avro(Topics.OUTCOMES), SETTLE, hopTopics),
                 OUTCOMES_ROUTE, hopExit(OUTCOMES_HOP));
         t.addProcessor(SETTLE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<AttemptOutcome>, Object, Object>)
-                () -> new OutcomeProcessor(config), OUTCOMES_DECODE);
+                () -> new OutcomeProcessor(config, policy), OUTCOMES_DECODE);
 
         t.addProcessor(RECONCILIATIONS_DECODE,
                 DecodeProcessor.supplier(avro(Topics.RECONCILIATIONS), RECONCILE, hopTopics), RECONCILIATIONS_ROUTE, hopExit(RECONCILIATIONS_HOP));
         t.addProcessor(RECONCILE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<Reconciliation>, Object, Object>)
-                () -> new ReconciliationProcessor(config, operations), RECONCILIATIONS_DECODE);
+                () -> new ReconciliationProcessor(config, operations, policy), RECONCILIATIONS_DECODE);
 
         String[] stateful = {ADMIT, DECIDE, SETTLE, RECONCILE, TIMERS};
         t.addStateStore(GateStores.actions(), stateful);

@@ -21,6 +21,7 @@ import io.actiongate.avro.Reconciliation;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
 import io.actiongate.digest.Jcs;
+import io.actiongate.policy.ApproverPolicy;
 
 /**
  * Builds the {@link Review} of one action for one signed-in person: re-derives {@code input_digest} and

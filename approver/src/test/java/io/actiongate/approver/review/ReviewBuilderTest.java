@@ -14,12 +14,13 @@ import io.actiongate.approver.book.ActionBook;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.digest.Digests;
+import io.actiongate.policy.ApproverPolicy;
 
 class ReviewBuilderTest {
 
     private static final Instant NOW = Instant.parse("2026-11-30T22:05:00Z");
     private static final Identity ALICE = new Identity("alice@demo", "demo", "alice@example.com", "Alice");
-    private final ReviewBuilder builder = new ReviewBuilder(new ApproverPolicy(List.of()),
+    private final ReviewBuilder builder = new ReviewBuilder(ApproverPolicy.parse(List.of()),
             Map.of("smtp", "assistant@example.com"), Duration.ofMinutes(30));
 
     private Review review(ActionBook book, Identity who) {
@@ -220,7 +221,7 @@ class ReviewBuilderTest {
 
     @Test
     void shouldFollowTheAllowListLikeTheGate() {
-        ReviewBuilder strict = new ReviewBuilder(new ApproverPolicy(List.of("demo:bob@demo")),
+        ReviewBuilder strict = new ReviewBuilder(ApproverPolicy.parse(List.of("demo:bob@demo")),
                 Map.of("smtp", "assistant@example.com"), Duration.ofMinutes(30));
         ActionBook book = bookWith(Fixtures.email("T-1", "c-1"));
 
@@ -228,13 +229,13 @@ class ReviewBuilderTest {
                 .refusals()).containsExactly(Refusal.NOT_AN_APPROVER);
         assertThat(strict.build("T-1/c-1", book.get("T-1/c-1").get(), new Identity("bob@demo", "demo", null, null),
                 ReviewBuilder.Kind.APPROVAL, NOW).refusals()).isEmpty();
-        assertThat(new ApproverPolicy(List.of("demo:*")).mayDecide("demo", "anyone", "demo")).isTrue();
-        assertThat(new ApproverPolicy(List.of("demo:*")).mayDecide("demo", "anyone", "acme")).isFalse();
+        assertThat(ApproverPolicy.parse(List.of("demo:*")).mayDecide("demo", "anyone", "demo")).isTrue();
+        assertThat(ApproverPolicy.parse(List.of("demo:*")).mayDecide("demo", "anyone", "acme")).isFalse();
     }
 
     @Test
     void shouldRefuseWithoutAConfiguredSenderAccount() {
-        ReviewBuilder noSender = new ReviewBuilder(new ApproverPolicy(List.of()), Map.of(), Duration.ofMinutes(30));
+        ReviewBuilder noSender = new ReviewBuilder(ApproverPolicy.parse(List.of()), Map.of(), Duration.ofMinutes(30));
         ActionBook book = bookWith(Fixtures.email("T-1", "c-1"));
 
         assertThat(noSender.build("T-1/c-1", book.get("T-1/c-1").get(), ALICE, ReviewBuilder.Kind.APPROVAL, NOW)

@@ -15,7 +15,7 @@ import io.actiongate.approver.decision.DecisionPublisher;
 import io.actiongate.approver.decision.DecisionSink;
 import io.actiongate.approver.decision.SigningKey;
 import io.actiongate.approver.oidc.OidcClient;
-import io.actiongate.approver.review.ApproverPolicy;
+import io.actiongate.policy.ApproverPolicy;
 import io.actiongate.approver.review.ReviewBuilder;
 import io.actiongate.approver.stepup.Passkeys;
 import io.actiongate.approver.state.LocalState;
@@ -69,7 +69,7 @@ public final class AppHarness implements AutoCloseable {
         OidcClient oidc = new OidcClient(URI.create(idp.issuer()), TestIdp.CLIENT_ID, null,
                 URI.create(origin + "/oidc/callback"), "openid email", "org", sealer, clock);
         app = new ApprovalApp(new ApprovalApp.Deps(origin, "localhost", book,
-                new ReviewBuilder(new ApproverPolicy(List.of()), Map.of("smtp", "assistant@example.com"),
+                new ReviewBuilder(ApproverPolicy.parse(List.of()), Map.of("smtp", "assistant@example.com"),
                         Duration.ofMinutes(30)),
                 new Sessions(state, sealer, Duration.ofMinutes(15), Duration.ofHours(8), clock),
                 new Challenges(state, Duration.ofMinutes(5), clock), oidc, stepUps,

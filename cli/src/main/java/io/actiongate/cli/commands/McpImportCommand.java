@@ -12,6 +12,7 @@ import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.cli.ConfigOptions;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpImport;
+import io.actiongate.policy.PolicyKey;
 
 /**
  * {@code actiongate mcp import --config gateway.yaml --upstream NAME --trust TOOL[,TOOL...]}: the operator's act of
@@ -39,7 +40,7 @@ public final class McpImportCommand extends OperatorCommand {
     int execute() throws Exception {
         GatewayConfig gateway = GatewayConfig.from(config.load(Map.of()));
         for (ToolDescriptor d : McpImport.run(gateway, upstream, new LinkedHashSet<>(trust))) {
-            out().println("tool:" + d.getProvider() + ":" + d.getToolName() + " approval=" + d.getApproval()
+            out().println(PolicyKey.toolKey(d.getProvider(), d.getToolName()) + " approval=" + d.getApproval()
                     + " read_only_hint=" + d.getReadOnlyHint() + " schema_hash=" + d.getSchemaHash());
         }
         out().flush();

@@ -8,6 +8,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 import io.actiongate.avro.PolicyRecord;
+import io.actiongate.policy.PolicyKey;
 import io.actiongate.topics.Topics;
 
 /** {@code actiongate policy delete KEY...}: a tombstone per key (absent policy then counts as failed evidence). */

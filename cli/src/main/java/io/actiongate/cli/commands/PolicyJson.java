@@ -17,6 +17,7 @@ import io.actiongate.avro.OriginState;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.policy.PolicyKey;
 import io.actiongate.serde.AvroSetup;
 
 /**

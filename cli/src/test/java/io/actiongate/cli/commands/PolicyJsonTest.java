@@ -22,6 +22,7 @@ import io.actiongate.avro.OriginState;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.policy.PolicyKey;
 
 class PolicyJsonTest {
 

@@ -15,6 +15,7 @@ import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.Jcs;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.Rejection;
 
 /**
  * The checks of a proposal that do not depend on policy beyond its tool's size limit: identifiers, key, schema,

@@ -8,6 +8,9 @@ import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.OriginState;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.contract.ReasonCode;
+import io.actiongate.policy.PolicySnapshot;
+import io.actiongate.policy.Rejection;
+import io.actiongate.policy.TrustedRead;
 
 /**
  * Fail-closed routing of an admitted action. Only the trusted {@link ToolDescriptor} and the provider's own
@@ -38,7 +41,7 @@ public final class Classifier {
         if (tool == null) {
             return Route.HUMAN_APPROVAL;
         }
-        if (tool.getApproval() == ApprovalMode.NONE && trustedRead) {
+        if (TrustedRead.needsNobody(tool, trustedRead)) {
             return Route.AUTO_APPROVE;
         }
         if (tool.getApproval() == ApprovalMode.ORIGIN_REQUEST) {
@@ -55,7 +58,7 @@ public final class Classifier {
      */
     static Optional<Rejection> stillAuthorized(ActionState.Action a, PolicySnapshot policy, boolean trustedRead) {
         ToolDescriptor tool = policy.tool().orElse(null);
-        if (tool != null && tool.getApproval() == ApprovalMode.NONE && trustedRead) {
+        if (tool != null && TrustedRead.needsNobody(tool, trustedRead)) {
             return Optional.empty();
         }
         if (tool != null && tool.getApproval() == ApprovalMode.ORIGIN_REQUEST) {

@@ -19,6 +19,7 @@ import io.actiongate.digest.Digests;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.GateStores;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.Rejection;
 import io.actiongate.serde.AvroSerde;
 
 /**

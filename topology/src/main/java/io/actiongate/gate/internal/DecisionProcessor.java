@@ -14,6 +14,8 @@ import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.PolicyChanges;
+import io.actiongate.policy.Rejection;
 
 /**
  * A signed decision. APPROVE/REJECT settle WAITING_APPROVAL (APPROVE rechecks policy and reserves attempt 1);
@@ -27,6 +29,7 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
     private static final Logger LOG = LoggerFactory.getLogger(DecisionProcessor.class);
 
     private final GateConfig config;
+    private final PolicyChanges policyChanges;
     private final DecisionVerifier verifier;
     private final OperationClassifiers operations;
     private ProcessorContext<Object, Object> context;
@@ -35,7 +38,12 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
     private final java.util.function.Consumer<Record<String, Inbound<Decision>>> decideBody = this::decide;
 
     public DecisionProcessor(GateConfig config, OperationClassifiers operations) {
+        this(config, operations, PolicyChanges.uncached());
+    }
+
+    public DecisionProcessor(GateConfig config, OperationClassifiers operations, PolicyChanges policyChanges) {
         this.config = config;
+        this.policyChanges = policyChanges;
         this.verifier = new DecisionVerifier(config.trustedKeys(), config.approvers());
         this.operations = operations;
     }
@@ -43,7 +51,7 @@ public final class DecisionProcessor implements Processor<String, Inbound<Decisi
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
-        this.lifecycle = new Lifecycle(context, config, operations);
+        this.lifecycle = new Lifecycle(context, config, operations, policyChanges);
     }
 
     @Override

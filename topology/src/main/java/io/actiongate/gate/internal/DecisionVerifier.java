@@ -6,6 +6,8 @@ import io.actiongate.avro.Decision;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.gate.VerifyingKey;
+import io.actiongate.policy.ApproverPolicy;
+import io.actiongate.policy.Rejection;
 
 /**
  * Verifies a decision against the action it names: a trusted key and a valid Ed25519 signature, single use,

@@ -16,13 +16,17 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.AttemptReservation;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.GateStores;
 import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.PolicyChanges;
+import io.actiongate.policy.PolicyLookup;
+import io.actiongate.policy.PolicySnapshot;
+import io.actiongate.policy.Rejection;
+import io.actiongate.policy.TrustedRead;
 import io.actiongate.serde.TraceHeaders;
 
 /**
@@ -49,7 +53,7 @@ public final class Lifecycle {
     private final KeyValueStore<String, String> pending;
     private final KeyValueStore<String, Long> decisionIds;
     private final KeyValueStore<String, DecisionClaim> decisionClaims;
-    private final PolicyView policy;
+    private final PolicyLookup policy;
     private final OperationClassifiers operations;
     private final Sensor illegalTransitions;
     /**
@@ -64,7 +68,14 @@ public final class Lifecycle {
         this(context, config, OperationClassifiers.NONE);
     }
 
+    /** A lifecycle that reads the policy store on every lookup (no shared snapshot). */
     public Lifecycle(ProcessorContext<Object, Object> context, GateConfig config, OperationClassifiers operations) {
+        this(context, config, operations, PolicyChanges.uncached());
+    }
+
+    /** {@code policyChanges}: the gate's policy snapshot, invalidated by the global store's processor. */
+    public Lifecycle(ProcessorContext<Object, Object> context, GateConfig config, OperationClassifiers operations,
+                     PolicyChanges policyChanges) {
         this.context = context;
         this.config = config;
         this.operations = operations;
@@ -75,7 +86,7 @@ public final class Lifecycle {
         this.decisionIds = context.getStateStore(GateStores.DECISION_IDS);
         this.decisionClaims = context.getStateStore(GateStores.DECISION_CLAIMS);
         ReadOnlyKeyValueStore<String, byte[]> policyStore = context.getStateStore(GateStores.POLICY);
-        this.policy = new PolicyView(policyStore, config.taskDefaultOrg());
+        this.policy = new PolicyLookup(policyStore, config.taskDefaultOrg(), policyChanges);
         String task = context.taskId().toString();
         this.illegalTransitions = context.metrics().addSensor("actiongate-illegal-transitions-" + task,
                 Sensor.RecordingLevel.INFO);
@@ -92,8 +103,13 @@ public final class Lifecycle {
         return config;
     }
 
-    public PolicyView policy() {
+    public PolicyLookup policy() {
         return policy;
+    }
+
+    /** Every policy record {@code a} depends on, each read once: decide a record on this, not on lookups. */
+    public PolicySnapshot policySnapshot(ActionState.Action a) {
+        return policy.snapshot(a.provider(), a.toolName(), a.orgId(), a.profileId(), a.taskId(), a.conversationId());
     }
 
     public OperationClassifiers operations() {
@@ -174,10 +190,10 @@ public final class Lifecycle {
         if (state.decisionId() != null || state.action().inputJson() == null) {
             return false;
         }
-        PolicySnapshot snapshot = policy.snapshot(state.action());
+        PolicySnapshot snapshot = policySnapshot(state.action());
         PolicyChecks.Verdict verdict = PolicyChecks.check(state.action(), snapshot, operations);
-        return verdict.refusal() == null && verdict.trustedRead()
-                && snapshot.tool().map(t -> t.getApproval() == ApprovalMode.NONE).orElse(false);
+        return verdict.refusal() == null
+                && snapshot.tool().map(t -> TrustedRead.needsNobody(t, verdict.trustedRead())).orElse(false);
     }
 
     /** Deletes a timer entry of {@code store} ({@link #timers()} or {@link #timerIndex()}), journaled. */
@@ -367,7 +383,7 @@ public final class Lifecycle {
      */
     public ActionState recheckAndReserve(ActionState prev, ActionState state) {
         long now = now();
-        PolicyChecks.Verdict verdict = PolicyChecks.recheck(state, policy.snapshot(state.action()), operations, now);
+        PolicyChecks.Verdict verdict = PolicyChecks.recheck(state, policySnapshot(state.action()), operations, now);
         if (verdict.refusal() != null) {
             Rejection r = verdict.refusal();
             return save(prev, state.to(PolicyChecks.phaseFor(r.code()), r.code(), r.reason(), now));

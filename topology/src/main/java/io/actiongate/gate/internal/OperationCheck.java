@@ -10,6 +10,8 @@ import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Validation;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.OperationClassifiers;
+import io.actiongate.policy.Rejection;
+import io.actiongate.policy.TrustedRead;
 
 /**
  * The provider's own classification of an action (docs/contract.md section 4, "Classification"), asked at admission
@@ -73,7 +75,7 @@ final class OperationCheck {
                 && (!proposedIdempotencyKey(a) || blank(a.summary()))) {
             return refused(ReasonCode.SCHEMA_INVALID, "a CLI effect needs an idempotency_key and a summary");
         }
-        boolean trustedRead = c.kind() == Classification.Kind.READ && (perInput || PolicyChecks.readOnly(tool));
+        boolean trustedRead = TrustedRead.evidence(c.kind() == Classification.Kind.READ, perInput, tool);
         return new Result(null, trustedRead);
     }
 

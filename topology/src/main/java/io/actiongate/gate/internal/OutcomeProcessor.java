@@ -10,6 +10,8 @@ import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.avro.OutcomeStatus;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.gate.OperationClassifiers;
+import io.actiongate.policy.PolicyChanges;
 
 /**
  * The outcome of attempt n, matched by attempt number against the action's live reservation. A duplicate, a
@@ -24,17 +26,23 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
     private static final java.util.regex.Pattern ERROR_CODE = java.util.regex.Pattern.compile("[A-Z0-9_]{1,64}");
 
     private final GateConfig config;
+    private final PolicyChanges policyChanges;
     private Lifecycle lifecycle;
     /** Held once: handing it and the record to {@link Lifecycle#atomically} allocates nothing per record. */
     private final java.util.function.Consumer<Record<String, Inbound<AttemptOutcome>>> settleBody = this::settle;
 
     public OutcomeProcessor(GateConfig config) {
+        this(config, PolicyChanges.uncached());
+    }
+
+    public OutcomeProcessor(GateConfig config, PolicyChanges policyChanges) {
         this.config = config;
+        this.policyChanges = policyChanges;
     }
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
-        this.lifecycle = new Lifecycle(context, config);
+        this.lifecycle = new Lifecycle(context, config, OperationClassifiers.NONE, policyChanges);
     }
 
     @Override

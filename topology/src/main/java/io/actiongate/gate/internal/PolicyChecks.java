@@ -12,6 +12,8 @@ import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.OperationClassifiers;
+import io.actiongate.policy.PolicySnapshot;
+import io.actiongate.policy.Rejection;
 
 /**
  * The policy checks of docs/contract.md section 4, run at admission and again right before every reservation
@@ -126,11 +128,6 @@ public final class PolicyChecks {
             }
         }
         return verdict;
-    }
-
-    /** Only an explicit read_only_hint=true counts; null or false is consequential. */
-    public static boolean readOnly(ToolDescriptor t) {
-        return Boolean.TRUE.equals(t.getReadOnlyHint());
     }
 
     /** The phase a refusal at a recheck leads to. */

@@ -22,6 +22,10 @@ import io.actiongate.gate.AttachmentCheck;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.PolicyChanges;
+import io.actiongate.policy.PolicySnapshot;
+import io.actiongate.policy.Rejection;
+import io.actiongate.policy.TaskOwnership;
 
 /**
  * A proposal: identity (redelivery or conflict), admission, the provider's classification, routing. Admitted
@@ -43,6 +47,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
     private static final Logger LOG = LoggerFactory.getLogger(ProposalProcessor.class);
 
     private final GateConfig config;
+    private final PolicyChanges policyChanges;
     private final Admission admission;
     private final OperationClassifiers operations;
     private final AttachmentCheck attachments;
@@ -61,7 +66,13 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
 
     public ProposalProcessor(GateConfig config, CredentialCheck credentials, OperationClassifiers operations,
                              AttachmentCheck attachments) {
+        this(config, credentials, operations, attachments, PolicyChanges.uncached());
+    }
+
+    public ProposalProcessor(GateConfig config, CredentialCheck credentials, OperationClassifiers operations,
+                             AttachmentCheck attachments, PolicyChanges policyChanges) {
         this.config = config;
+        this.policyChanges = policyChanges;
         this.admission = new Admission(config.summaryMaxChars(), config.maxInputBytesDefault(), credentials);
         this.operations = operations;
         this.attachments = attachments;
@@ -70,7 +81,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
-        this.lifecycle = new Lifecycle(context, config, operations);
+        this.lifecycle = new Lifecycle(context, config, operations, policyChanges);
         String task = context.taskId().toString();
         this.notOwned = context.metrics().addSensor("actiongate-proposals-not-owned-" + task,
                 Sensor.RecordingLevel.INFO);
@@ -99,7 +110,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
             return;
         }
         ActionState.Action action = StateRecords.action(p);
-        PolicySnapshot policy = lifecycle.policy().snapshot(action);
+        PolicySnapshot policy = lifecycle.policySnapshot(action);
         Optional<Rejection> notOwned = policy.ownership(p.getOrgId());
         if (notOwned.isPresent()) {
             refuseWithoutHolding(record, notOwned.get());

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.Reconciliation;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.OperationClassifiers;
+import io.actiongate.policy.PolicyChanges;
 
 /**
  * The reconciler's verdict on an UNKNOWN action's last attempt: EFFECT_CONFIRMED settles SUCCEEDED, NO_EFFECT
@@ -22,19 +23,25 @@ public final class ReconciliationProcessor implements Processor<String, Inbound<
     private static final Logger LOG = LoggerFactory.getLogger(ReconciliationProcessor.class);
 
     private final GateConfig config;
+    private final PolicyChanges policyChanges;
     private final OperationClassifiers operations;
     private Lifecycle lifecycle;
     /** Held once: handing it and the record to {@link Lifecycle#atomically} allocates nothing per record. */
     private final java.util.function.Consumer<Record<String, Inbound<Reconciliation>>> reconcileBody = this::reconcile;
 
     public ReconciliationProcessor(GateConfig config, OperationClassifiers operations) {
+        this(config, operations, PolicyChanges.uncached());
+    }
+
+    public ReconciliationProcessor(GateConfig config, OperationClassifiers operations, PolicyChanges policyChanges) {
         this.config = config;
+        this.policyChanges = policyChanges;
         this.operations = operations;
     }
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
-        this.lifecycle = new Lifecycle(context, config, operations);
+        this.lifecycle = new Lifecycle(context, config, operations, policyChanges);
     }
 
     @Override

@@ -17,6 +17,7 @@ import io.actiongate.avro.UnknownOutcome;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.Rejection;
 
 /**
  * Builds the contract records the gate writes from its internal state. Receipts and conflicts carry ids,

@@ -23,6 +23,7 @@ import io.actiongate.contract.ReasonCode;
 import io.actiongate.key.ActionKey;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.OperationClassifiers;
+import io.actiongate.policy.PolicyChanges;
 
 /**
  * The gate's clocks, driven by wall-clock punctuators (they fire also when no records arrive):
@@ -45,6 +46,7 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
     private static final Logger LOG = LoggerFactory.getLogger(TimerProcessor.class);
 
     private final GateConfig config;
+    private final PolicyChanges policyChanges;
     private final OperationClassifiers operations;
     /** Most actions the purge scan reads per punctuation. */
     static final int PURGE_BATCH_MAX = 1000;
@@ -58,13 +60,18 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
     private long purgeBucket = -1;
 
     public TimerProcessor(GateConfig config, OperationClassifiers operations) {
+        this(config, operations, PolicyChanges.uncached());
+    }
+
+    public TimerProcessor(GateConfig config, OperationClassifiers operations, PolicyChanges policyChanges) {
         this.config = config;
+        this.policyChanges = policyChanges;
         this.operations = operations;
     }
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
-        this.lifecycle = new Lifecycle(context, config, operations);
+        this.lifecycle = new Lifecycle(context, config, operations, policyChanges);
         // the stores are restored before a processor is initialised, and no record is processed before this returns
         int indexed = lifecycle.rebuildTimerIndex();
         LOG.info("task {}: {} action timers indexed from {}", context.taskId(), indexed,

@@ -1,4 +1,4 @@
-package io.actiongate.gate.internal;
+package io.actiongate.policy;
 
 import io.actiongate.contract.ReasonCode;
 

@@ -1,6 +1,8 @@
-package io.actiongate.gate.internal;
+package io.actiongate.policy;
 
+import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import io.actiongate.avro.OriginState;
 import io.actiongate.avro.TaskState;
@@ -14,7 +16,34 @@ import io.actiongate.contract.ReasonCode;
  */
 public final class TaskOwnership {
 
+    /**
+     * The key of the default owner, in the flat configuration every role reads: the gate defines it in its
+     * {@code ConfigDef}; the processes that read the policy topic without Kafka Streams read it with
+     * {@link #defaultOrg(Map)}, so that they apply the gate's rule.
+     */
+    public static final String DEFAULT_ORG_CONFIG = "gate.task.default.org";
+
+    /** An org id as the gate accepts it in {@value #DEFAULT_ORG_CONFIG}. */
+    public static final Pattern ORG_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
     private TaskOwnership() {
+    }
+
+    /**
+     * {@value #DEFAULT_ORG_CONFIG} from {@code config}, or null when it is unset or empty (no default owner); throws
+     * {@link IllegalArgumentException} naming the key when it is no org id.
+     */
+    public static String defaultOrg(Map<String, ?> config) {
+        Object raw = config.get(DEFAULT_ORG_CONFIG);
+        String value = raw == null ? "" : raw.toString().strip();
+        if (value.isEmpty()) {
+            return null;
+        }
+        if (!ORG_ID.matcher(value).matches()) {
+            throw new IllegalArgumentException(DEFAULT_ORG_CONFIG + ": '" + value + "' is not an org id ("
+                    + ORG_ID.pattern() + ") or empty");
+        }
+        return value;
     }
 
     /** The owning org of {@code task}, or null when it names none and no default is configured. */

@@ -1,4 +1,4 @@
-package io.actiongate.cli.commands;
+package io.actiongate.policy;
 
 import java.util.Arrays;
 import java.util.List;
@@ -9,6 +9,11 @@ import java.util.regex.Pattern;
  * {@code tool:{provider}:{tool_name}}, {@code integration:{org}:{provider}}, {@code grant:{org}:{profile}},
  * {@code epoch:{org}}, {@code task:{task_id}}, {@code origin:{conversation_id}}. The last part of a kind takes
  * the rest of the key, so a task or conversation id may itself hold colons.
+ *
+ * <p>The static builders ({@link #toolKey} and its siblings) are the one place a key's text is spelled: every writer
+ * and reader of the policy topic builds keys with them. They do not validate: a reader looks up whatever a proposal
+ * names, and a key that no writer could have written simply reads as absent (fail closed). Writers that take a key
+ * from a user validate it with {@link #parse} or {@link #of}.
  */
 public record PolicyKey(Kind kind, List<String> parts) {
 
@@ -70,6 +75,41 @@ public record PolicyKey(Kind kind, List<String> parts) {
                         + kind.partFields.get(i) + " is empty, has white space" + (last ? "" : " or a colon"));
             }
         }
+    }
+
+    /** A validated key of {@code kind} with {@code parts} in key order. */
+    public static PolicyKey of(Kind kind, String... parts) {
+        return new PolicyKey(kind, Arrays.asList(parts));
+    }
+
+    /** {@code tool:{provider}:{tool_name}}: a tool's trusted descriptor. */
+    public static String toolKey(String provider, String toolName) {
+        return Kind.TOOL.prefix + ":" + provider + ":" + toolName;
+    }
+
+    /** {@code integration:{org}:{provider}}: whether an org's integration with a provider is on. */
+    public static String integrationKey(String org, String provider) {
+        return Kind.INTEGRATION.prefix + ":" + org + ":" + provider;
+    }
+
+    /** {@code grant:{org}:{profile}}: the tools a profile of an org is granted. */
+    public static String grantKey(String org, String profile) {
+        return Kind.GRANT.prefix + ":" + org + ":" + profile;
+    }
+
+    /** {@code epoch:{org}}: an org's authorization epoch. */
+    public static String epochKey(String org) {
+        return Kind.EPOCH.prefix + ":" + org;
+    }
+
+    /** {@code task:{task_id}}: a task's version, status and owning org. */
+    public static String taskKey(String taskId) {
+        return Kind.TASK.prefix + ":" + taskId;
+    }
+
+    /** {@code origin:{conversation_id}}: a conversation's origin state. */
+    public static String originKey(String conversationId) {
+        return Kind.ORIGIN.prefix + ":" + conversationId;
     }
 
     /** Parses and validates {@code key}. */
