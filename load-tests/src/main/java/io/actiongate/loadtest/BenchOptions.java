@@ -28,11 +28,13 @@ import java.util.Set;
  * @param scalePartitions  part "scale": the partition counts of its rows
  * @param openLoopPercents part "open-loop": arrival rates as percentages of the measured saturation (row f)
  * @param progress         draw a progress line on stderr while running
+ * @param rowSeconds       rows e, f, sk and pg: seconds timed per row, {@code brokerActions} in flight at a time
+ *                         (0: one burst of {@code brokerActions} produced at once, as before issue 27)
  */
 record BenchOptions(int actions, int rounds, int brokerActions, int partitions, Set<String> parts, Path stateDir,
                     Map<String, String> nodeSettings, boolean misroute, int providerLatencyMs, Path resultsDir,
                     int memoryActions, List<Integer> scalePartitions, List<Integer> openLoopPercents,
-                    boolean progress) {
+                    boolean progress, int rowSeconds) {
 
     /** Every part, in the order they run. */
     static final List<String> PARTS = List.of("topology", "broker", "physical", "postgres", "open-loop", "approval",
@@ -43,7 +45,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
     static final String USAGE = "usage: Benchmark [--actions N] [--rounds R] [--broker-actions M] [--partitions P] "
             + "[--only PART,...] [--skip PART,...] [--skip-broker] [--state-dir DIR] [--results DIR] "
             + "[--provider-latency-ms MS] [--memory-actions N] [--scale-partitions P,...] [--open-loop PCT,...] "
-            + "[--no-progress | --progress] [--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
+            + "[--row-seconds S] [--no-progress | --progress] [--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
 
     BenchOptions {
         positive("--actions", actions);
@@ -51,6 +53,9 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         positive("--broker-actions", brokerActions);
         positive("--partitions", partitions);
         positive("--memory-actions", memoryActions);
+        if (rowSeconds < 0) {
+            throw new IllegalArgumentException("--row-seconds must be 0 or more, got " + rowSeconds);
+        }
         if (providerLatencyMs < 0) {
             throw new IllegalArgumentException("--provider-latency-ms must be 0 or more, got " + providerLatencyMs);
         }
@@ -87,7 +92,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
     private BenchOptions(BenchOptions o) {
         this(o.actions, o.rounds, o.brokerActions, o.partitions, o.parts, o.stateDir, o.nodeSettings, o.misroute,
                 o.providerLatencyMs, o.resultsDir, o.memoryActions, o.scalePartitions, o.openLoopPercents,
-                o.progress);
+                o.progress, o.rowSeconds);
     }
 
     static BenchOptions defaults() {
@@ -117,6 +122,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
                 case "--results" -> b.resultsDir(Path.of(value(args, ++i, arg)));
                 case "--provider-latency-ms" -> b.providerLatencyMs = number(args, ++i, arg);
                 case "--memory-actions" -> b.memoryActions = number(args, ++i, arg);
+                case "--row-seconds" -> b.rowSeconds = number(args, ++i, arg);
                 case "--scale-partitions" -> b.scalePartitions = numbers(args, ++i, arg);
                 case "--open-loop" -> b.openLoopPercents = numbers(args, ++i, arg);
                 case "--only" -> b.parts = new LinkedHashSet<>(names(args, ++i, arg));
@@ -153,6 +159,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         List<Integer> scalePartitions = List.of(6, 12, 24);
         List<Integer> openLoopPercents = List.of(25, 50, 75);
         boolean progress = true;
+        int rowSeconds = 10;
 
         Builder actions(int v) {
             actions = v;
@@ -196,6 +203,11 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
             return this;
         }
 
+        Builder rowSeconds(int v) {
+            rowSeconds = v;
+            return this;
+        }
+
         Builder progress(boolean v) {
             progress = v;
             return this;
@@ -204,7 +216,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         BenchOptions build() {
             return new BenchOptions(actions, rounds, brokerActions, partitions, parts, stateDir, nodeSettings,
                     misroute, providerLatencyMs, resultsDir, memoryActions, scalePartitions, openLoopPercents,
-                    progress);
+                    progress, rowSeconds);
         }
     }
 

@@ -26,11 +26,14 @@ final class BrokerPart implements BenchPart {
         BenchOptions o = ctx.options();
         BrokerBench.Result r;
         BrokerBench bench = new BrokerBench(o.brokerActions(), o.partitions(), ctx.stateRoot(), o.nodeSettings(),
-                o.misroute()).providerLatency(java.time.Duration.ofMillis(o.providerLatencyMs()));
+                o.misroute()).providerLatency(java.time.Duration.ofMillis(o.providerLatencyMs()))
+                .rowTime(java.time.Duration.ofSeconds(o.rowSeconds()));
         try (Progress.Task task = ctx.progress().start("rows e and f", bench.progressTotal())) {
             r = bench.progress(task).run(ctx.bootstrap());
         }
         Report.broker(r, ctx.out());
+        Report.cpu("e", r.baselineCpu(), o.rowSeconds(), ctx.out());
+        Report.cpu("f", r.gateCpu(), o.rowSeconds(), ctx.out());
         ctx.out().println();
         if (r.budget() != null) {
             Report.budget(r.budget(), ctx.out());
@@ -38,10 +41,13 @@ final class BrokerPart implements BenchPart {
         } else {
             ctx.out().println("records per action of row f: not counted (see the log)");
         }
-        ctx.invariant("row e: every action through the pass-through", r.baseline().completed() == r.actions(),
-                r.baseline().completed() + "/" + r.actions());
+        ctx.invariant("row e: every action through the pass-through",
+                r.baseline().completed() == r.baseline().actions(),
+                r.baseline().completed() + "/" + r.baseline().actions());
         ctx.invariant("row f: every action SUCCEEDED", r.gate().completed() == r.actions(),
                 r.gate().completed() + "/" + r.actions());
+        r.gateChecks().forEach((what, check) -> ctx.invariant("row f: one " + what + " per action", check.held(),
+                check.detail(what)));
         ctx.invariant("row f: one provider request per action (none lost, none doubled)",
                 r.providerRequests() == r.actions() + r.warmup(),
                 r.providerRequests() + " requests for " + (r.actions() + r.warmup()) + " actions, warm-up included");
@@ -55,12 +61,22 @@ final class BrokerPart implements BenchPart {
             fNotes.put("markers_per_action", String.format(Locale.ROOT, "%.2f", r.budget().markersPerAction()));
         }
         return List.of(
-                new BenchRow(name(), "e", "baseline: produce -> EOS Streams pass-through -> consume", r.actions(),
-                        r.baseline().completed(), r.baseline().throughput(),
+                new BenchRow(name(), "e", "baseline: produce -> EOS Streams pass-through -> consume",
+                        r.baseline().actions(), r.baseline().completed(), r.baseline().throughput(),
                         BenchRow.Latency.ofSortedNanos(r.baseline().sortedLatencyNanos()), null,
-                        Map.of("partitions", String.valueOf(r.partitions()))),
+                        withCpu(Map.of("partitions", String.valueOf(r.partitions())), r.baselineCpu())),
                 new BenchRow(name(), "f", "actiongate read-only: produce -> gate -> executor -> webhook -> SUCCEEDED",
                         r.actions(), r.gate().completed(), r.gate().throughput(),
-                        BenchRow.Latency.ofSortedNanos(r.gate().sortedLatencyNanos()), "e", fNotes));
+                        BenchRow.Latency.ofSortedNanos(r.gate().sortedLatencyNanos()), "e", withCpu(fNotes,
+                        r.gateCpu())));
+    }
+
+    /** {@code notes} and, when the row was timed as a window, its CPU per action ({@link CpuAccount.Window#notes}). */
+    static Map<String, String> withCpu(Map<String, String> notes, CpuAccount.Window cpu) {
+        Map<String, String> n = new java.util.LinkedHashMap<>(notes);
+        if (cpu != null) {
+            n.putAll(cpu.notes());
+        }
+        return n;
     }
 }

@@ -134,7 +134,7 @@ final class PgClaimService implements AutoCloseable {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
         this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-        this.producer = BrokerBench.producer(bootstrap);
+        this.producer = BrokerBench.producer(bootstrap, "pg-claim-producer");
         this.slots = new Semaphore(threads);
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(threads, r -> {
