@@ -165,6 +165,19 @@ final class BrokerBench {
         }
     }
 
+    /** Row f alone (part postgres's row fs): its side, CPU and per-key checks. */
+    record GateOnly(Side side, CpuAccount.Window cpu, Map<String, KeyCounts.Check> checks, long providerRequests) {
+    }
+
+    /** Runs side f alone (warm-up, then the timed part) on the broker at {@code bootstrap}. */
+    GateOnly runGate(String bootstrap) throws Exception {
+        try (SandboxWebhookProvider provider = SandboxWebhookProvider.start().latency(providerLatency)) {
+            GateRun gate = gate(bootstrap, provider);
+            return new GateOnly(gate.side(), gate.cpu(), perKeyChecks(bootstrap, gate.id() + ".", gate.keys(),
+                    provider), provider.totalRequests());
+        }
+    }
+
     /** What a side measured, its CPU (null in burst mode) and the keys it produced (steady mode). */
     private record Timed(Side side, CpuAccount.Window cpu, List<String> keys) {
     }
