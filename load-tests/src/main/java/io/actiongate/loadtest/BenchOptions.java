@@ -28,11 +28,14 @@ import java.util.Set;
  * @param scalePartitions  part "scale": the partition counts of its rows
  * @param openLoopPercents part "open-loop": arrival rates as percentages of the measured saturation (row f)
  * @param progress         draw a progress line on stderr while running
+ * @param pgWorkers        part "postgres": the worker counts of its sweep (each at both durability settings)
+ * @param rowSeconds       rows e, f, sk and pg: seconds timed per row, {@code brokerActions} in flight at a time
+ *                         (0: one burst of {@code brokerActions} produced at once, as before issue 27)
  */
 record BenchOptions(int actions, int rounds, int brokerActions, int partitions, Set<String> parts, Path stateDir,
                     Map<String, String> nodeSettings, boolean misroute, int providerLatencyMs, Path resultsDir,
                     int memoryActions, List<Integer> scalePartitions, List<Integer> openLoopPercents,
-                    boolean progress) {
+                    boolean progress, int rowSeconds, List<Integer> pgWorkers) {
 
     /** Every part, in the order they run. */
     static final List<String> PARTS = List.of("topology", "broker", "physical", "postgres", "open-loop", "approval",
@@ -43,7 +46,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
     static final String USAGE = "usage: Benchmark [--actions N] [--rounds R] [--broker-actions M] [--partitions P] "
             + "[--only PART,...] [--skip PART,...] [--skip-broker] [--state-dir DIR] [--results DIR] "
             + "[--provider-latency-ms MS] [--memory-actions N] [--scale-partitions P,...] [--open-loop PCT,...] "
-            + "[--no-progress | --progress] [--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
+            + "[--row-seconds S] [--pg-workers N,...] [--no-progress | --progress] [--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
 
     BenchOptions {
         positive("--actions", actions);
@@ -51,6 +54,9 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         positive("--broker-actions", brokerActions);
         positive("--partitions", partitions);
         positive("--memory-actions", memoryActions);
+        if (rowSeconds < 0) {
+            throw new IllegalArgumentException("--row-seconds must be 0 or more, got " + rowSeconds);
+        }
         if (providerLatencyMs < 0) {
             throw new IllegalArgumentException("--provider-latency-ms must be 0 or more, got " + providerLatencyMs);
         }
@@ -75,6 +81,8 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         nodeSettings = Map.copyOf(nodeSettings);
         scalePartitions = List.copyOf(scalePartitions);
         openLoopPercents = List.copyOf(openLoopPercents);
+        pgWorkers.forEach(w -> positive("--pg-workers", w));
+        pgWorkers = List.copyOf(pgWorkers);
     }
 
     /** Part "topology" only, as the smoke tests use it; the report goes to {@code stateDir/bench-results}. */
@@ -87,7 +95,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
     private BenchOptions(BenchOptions o) {
         this(o.actions, o.rounds, o.brokerActions, o.partitions, o.parts, o.stateDir, o.nodeSettings, o.misroute,
                 o.providerLatencyMs, o.resultsDir, o.memoryActions, o.scalePartitions, o.openLoopPercents,
-                o.progress);
+                o.progress, o.rowSeconds, o.pgWorkers);
     }
 
     static BenchOptions defaults() {
@@ -117,6 +125,8 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
                 case "--results" -> b.resultsDir(Path.of(value(args, ++i, arg)));
                 case "--provider-latency-ms" -> b.providerLatencyMs = number(args, ++i, arg);
                 case "--memory-actions" -> b.memoryActions = number(args, ++i, arg);
+                case "--row-seconds" -> b.rowSeconds = number(args, ++i, arg);
+                case "--pg-workers" -> b.pgWorkers = numbers(args, ++i, arg);
                 case "--scale-partitions" -> b.scalePartitions = numbers(args, ++i, arg);
                 case "--open-loop" -> b.openLoopPercents = numbers(args, ++i, arg);
                 case "--only" -> b.parts = new LinkedHashSet<>(names(args, ++i, arg));
@@ -153,6 +163,8 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         List<Integer> scalePartitions = List.of(6, 12, 24);
         List<Integer> openLoopPercents = List.of(25, 50, 75);
         boolean progress = true;
+        int rowSeconds = 10;
+        List<Integer> pgWorkers = List.of(8, 32, 64);
 
         Builder actions(int v) {
             actions = v;
@@ -196,6 +208,16 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
             return this;
         }
 
+        Builder rowSeconds(int v) {
+            rowSeconds = v;
+            return this;
+        }
+
+        Builder pgWorkers(Integer... v) {
+            pgWorkers = List.of(v);
+            return this;
+        }
+
         Builder progress(boolean v) {
             progress = v;
             return this;
@@ -204,7 +226,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         BenchOptions build() {
             return new BenchOptions(actions, rounds, brokerActions, partitions, parts, stateDir, nodeSettings,
                     misroute, providerLatencyMs, resultsDir, memoryActions, scalePartitions, openLoopPercents,
-                    progress);
+                    progress, rowSeconds, pgWorkers);
         }
     }
 

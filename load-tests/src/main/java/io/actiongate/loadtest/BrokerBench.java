@@ -54,6 +54,7 @@ final class BrokerBench {
     static final String COMMIT_INTERVAL_MS = GateStreams.STREAMS_DEFAULTS.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
     /** The gate's own default poll time, given to the baseline too so both sides wait alike. */
     static final String POLL_MS = GateStreams.STREAMS_DEFAULTS.get(StreamsConfig.POLL_MS_CONFIG);
+    private static final java.util.concurrent.atomic.AtomicInteger PRODUCERS = new java.util.concurrent.atomic.AtomicInteger();
 
     /** What one side measured. */
     record Side(int actions, int completed, double throughput, long[] sortedLatencyNanos) {
@@ -70,11 +71,23 @@ final class BrokerBench {
      * the broker per topic ({@link RecordBudget}); null when not counted ({@link #countBudget}).
      */
     record Result(int actions, int warmup, int partitions, Side baseline, Side gate, long providerRequests,
-                  boolean misrouted, String gateId, RecordBudget.Budget budget) {
+                  boolean misrouted, String gateId, RecordBudget.Budget budget, CpuAccount.Window baselineCpu,
+                  CpuAccount.Window gateCpu, Map<String, KeyCounts.Check> gateChecks) {
+        Result {
+            gateChecks = gateChecks == null ? Map.of() : java.util.Collections.unmodifiableMap(
+                    new java.util.LinkedHashMap<>(gateChecks));
+        }
+
+        Result(int actions, int warmup, int partitions, Side baseline, Side gate, long providerRequests,
+               boolean misrouted, String gateId, RecordBudget.Budget budget) {
+            this(actions, warmup, partitions, baseline, gate, providerRequests, misrouted, gateId, budget, null, null,
+                    Map.of());
+        }
+
         /** Every action of both sides completed and the provider saw exactly one request per gate action. */
         boolean complete() {
-            return baseline.completed() == actions && gate.completed() == actions
-                    && providerRequests == actions + warmup;
+            return baseline.completed() == baseline.actions() && gate.completed() == gate.actions()
+                    && providerRequests == gate.actions() + warmup;
         }
     }
 
@@ -87,6 +100,7 @@ final class BrokerBench {
     private Duration providerLatency = Duration.ZERO;
     private Progress.Task task;
     private boolean countBudget = true;
+    private Duration rowTime = Duration.ZERO;
 
     BrokerBench(int actions, int partitions, Path stateRoot) {
         this(actions, partitions, stateRoot, Map.of(), false);
@@ -111,6 +125,15 @@ final class BrokerBench {
         return this;
     }
 
+    /**
+     * Times each side for {@code time} with {@code actions} in flight ({@link SteadyLoad}) instead of one burst of
+     * {@code actions}; zero keeps the burst.
+     */
+    BrokerBench rowTime(Duration time) {
+        this.rowTime = time;
+        return this;
+    }
+
     /** Reports completed actions (warm-ups included, both sides) to {@code task}; see {@link #progressTotal()}. */
     BrokerBench progress(Progress.Task task) {
         this.task = task;
@@ -125,20 +148,89 @@ final class BrokerBench {
 
     /** The units {@link #progress} counts to: every action of both sides, warm-ups included. */
     long progressTotal() {
-        return 2L * (actions + warmup);
+        return rowTime.isZero() ? 2L * (actions + warmup) : 0;
     }
 
     /** Runs both sides on the broker at {@code bootstrap}, one after the other. */
     Result run(String bootstrap) throws Exception {
-        Side baseline = baseline(bootstrap);
+        Timed baseline = baseline(bootstrap);
         try (SandboxWebhookProvider provider = SandboxWebhookProvider.start().latency(providerLatency)) {
             GateRun gate = gate(bootstrap, provider);
-            return new Result(actions, warmup, partitions, baseline, gate.side(), provider.totalRequests(), misroute,
-                    gate.id(), gate.budget());
+            Map<String, KeyCounts.Check> checks = new java.util.LinkedHashMap<>();
+            if (!gate.keys().isEmpty()) {
+                checks.putAll(perKeyChecks(bootstrap, gate.id() + ".", gate.keys(), provider));
+            }
+            return new Result(gate.side().actions(), warmup, partitions, baseline.side(), gate.side(),
+                    provider.totalRequests(), misroute, gate.id(), gate.budget(), baseline.cpu(), gate.cpu(), checks);
         }
     }
 
-    private record GateRun(String id, Side side, RecordBudget.Budget budget) {
+    /** Row f alone (part postgres's row fs): its side, CPU and per-key checks. */
+    record GateOnly(Side side, CpuAccount.Window cpu, Map<String, KeyCounts.Check> checks, long providerRequests) {
+    }
+
+    /** Runs side f alone (warm-up, then the timed part) on the broker at {@code bootstrap}. */
+    GateOnly runGate(String bootstrap) throws Exception {
+        try (SandboxWebhookProvider provider = SandboxWebhookProvider.start().latency(providerLatency)) {
+            GateRun gate = gate(bootstrap, provider);
+            return new GateOnly(gate.side(), gate.cpu(), perKeyChecks(bootstrap, gate.id() + ".", gate.keys(),
+                    provider), provider.totalRequests());
+        }
+    }
+
+    /** What a side measured, its CPU (null in burst mode) and the keys it produced (steady mode). */
+    private record Timed(Side side, CpuAccount.Window cpu, List<String> keys) {
+    }
+
+    private record GateRun(String id, Side side, RecordBudget.Budget budget, CpuAccount.Window cpu,
+                           List<String> keys) {
+    }
+
+    /**
+     * The per-key invariants of a read-only row (issue 27) over {@code keys}: one reservation on the attempts
+     * topic, one provider request (by the derived Idempotency-Key), one terminal receipt per action.
+     */
+    static Map<String, KeyCounts.Check> perKeyChecks(String bootstrap, String prefix, List<String> keys,
+                                                     SandboxWebhookProvider provider) {
+        Map<String, KeyCounts.Check> checks = new java.util.LinkedHashMap<>();
+        checks.put("reservation", KeyCounts.exactlyOnce(keys,
+                KeyCounts.count(bootstrap, Topics.ATTEMPTS.name(prefix), v -> true)));
+        Map<String, Integer> requests = provider.requestsByKey();
+        Map<String, Integer> byActionKey = new HashMap<>();
+        for (String key : keys) {
+            byActionKey.put(key, requests.getOrDefault(
+                    io.actiongate.gate.internal.StateRecords.derivedIdempotencyKey(key), 0));
+        }
+        checks.put("provider request", KeyCounts.exactlyOnce(keys, byActionKey));
+        checks.put("terminal receipt", KeyCounts.exactlyOnce(keys, KeyCounts.count(bootstrap,
+                Topics.RECEIPTS.name(prefix), v -> terminal(Topics.RECEIPTS.valueSerde().deserializer()
+                        .deserialize(null, v).getStatus()))));
+        return checks;
+    }
+
+    /** A receipt status no later receipt of the action follows. */
+    static boolean terminal(ReceiptStatus status) {
+        return switch (status) {
+            case SUCCEEDED, FAILED, REJECTED, DENIED, EXPIRED, CANCELLED, NOT_APPLIED -> true;
+            case WAITING_APPROVAL, APPROVED, DISPATCHING, UNKNOWN -> false;
+        };
+    }
+
+    /**
+     * One side's timed part: a burst of {@code actions} (zero {@link #rowTime}), or a {@link SteadyLoad} window of
+     * {@link #rowTime} with {@code actions} in flight, chunks of {@code prefix}-numbered proposals.
+     */
+    private Timed timed(String bootstrap, String in, String out, Workload workload, String prefix,
+                        Predicate<byte[]> done, ToIntFunction<String> partition, long progressBase) throws Exception {
+        if (rowTime.isZero()) {
+            Workload.Encoded burst = workload.proposals(prefix, Workload.READ_TOOL, actions, Instant.now());
+            Side side = measure(bootstrap, in, out, burst, done, partition, task, progressBase);
+            return new Timed(side, null, burst.keys());
+        }
+        SteadyLoad.Result r = SteadyLoad.run(bootstrap, in, out, i -> workload.proposals(prefix + i,
+                        Workload.READ_TOOL, SteadyLoad.CHUNK, Instant.now()), done, partition, actions, rowTime,
+                Map.of(), task, progressBase);
+        return new Timed(r.side(), r.cpu(), r.keys());
     }
 
     /** What a topic of the gate deployment {@code id} is, for {@link RecordBudget}. */
@@ -155,7 +247,7 @@ final class BrokerBench {
         return topic.endsWith("-repartition") ? "repartition" : "internal";
     }
 
-    private Side baseline(String bootstrap) throws Exception {
+    private Timed baseline(String bootstrap) throws Exception {
         String id = "bench-base-" + UUID.randomUUID().toString().substring(0, 8);
         String in = id + ".in";
         String out = id + ".out";
@@ -178,8 +270,7 @@ final class BrokerBench {
             Predicate<byte[]> any = v -> true;
             measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now()), any,
                     null, task, 0);
-            return measure(bootstrap, in, out, workload.proposals("e", Workload.READ_TOOL, actions, Instant.now()),
-                    any, null, task, warmup);
+            return timed(bootstrap, in, out, workload, "e", any, null, warmup);
         }
     }
 
@@ -200,21 +291,22 @@ final class BrokerBench {
             // the budget: end offsets once the warm-up's last transactions are in, and again after the burst's
             Map<org.apache.kafka.common.TopicPartition, Long> before = countBudget
                     ? RecordBudget.quiescentEndOffsets(bootstrap, id, QUIESCE_TIMEOUT) : Map.of();
-            Side side = measure(bootstrap, in, out, workload.proposals("f", Workload.READ_TOOL, actions,
-                    Instant.now()), succeeded, partition, task, base + warmup);
+            Timed timed = timed(bootstrap, in, out, workload, "f", succeeded, partition, base + warmup);
+            Side side = timed.side();
             RecordBudget.Budget budget = null;
             if (countBudget) {
                 try {
                     Map<org.apache.kafka.common.TopicPartition, Long> after = RecordBudget.quiescentEndOffsets(
                             bootstrap, id, QUIESCE_TIMEOUT);
-                    budget = RecordBudget.count(bootstrap, actions, before, after, Map.of(in, (long) actions),
+                    budget = RecordBudget.count(bootstrap, side.actions(), before, after,
+                            Map.of(in, (long) side.actions()),
                             topic -> topicKind(id, topic));
                 } catch (RuntimeException e) {
                     // the rows stand without it; the report says the budget was not counted
                     LOG.warn("records per action of row f not counted: {}", e.toString());
                 }
             }
-            return new GateRun(id, side, budget);
+            return new GateRun(id, side, budget, timed.cpu(), timed.keys());
         }
     }
 
@@ -239,6 +331,7 @@ final class BrokerBench {
         config.put(GateConfig.STATE_DIR_CONFIG, Files.createDirectories(stateRoot.resolve(id)).toString());
         config.put(GateConfig.STREAMS_PREFIX + StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
         config.put("executor.group.id", id + "-executor");
+        config.put("executor.id", id + "-executor"); // names its clients' threads for CpuAccount
         config.put("http.port", "0");
         config.put("http.bind.address", "127.0.0.1");
         config.put("connectors.webhook.base-url", provider.baseUri().toString());
@@ -319,7 +412,13 @@ final class BrokerBench {
     }
 
     static KafkaProducer<String, byte[]> producer(String bootstrap) {
+        return producer(bootstrap, CpuAccount.LOAD_CLIENT_ID);
+    }
+
+    /** As {@link #producer(String)} with {@code clientId}, which names its network thread for {@link CpuAccount}. */
+    static KafkaProducer<String, byte[]> producer(String bootstrap, String clientId) {
         Properties p = new Properties();
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId + "-" + PRODUCERS.incrementAndGet());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);

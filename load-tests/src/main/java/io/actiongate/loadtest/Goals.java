@@ -57,8 +57,8 @@ final class Goals {
         List<Result> out = new ArrayList<>();
         out.add(ratio(byId, "physical_limit", "read-only end to end vs the physical limit", "f", "p", 0.5, true,
                 "%"));
-        out.add(ratio(byId, "postgres_baseline", "read-only end to end vs the Postgres claim-store baseline", "f",
-                "pg", 1.5, false, "x"));
+        out.add(ratio(byId, "postgres_baseline", "read-only end to end vs the best Postgres row, no fsync", "f",
+                bestPg(rows, false), 1.5, false, "x"));
         out.add(latency(byId, "p99_at_half_saturation", "p99 proposal -> receipt at 50 % of saturation", "ol50",
                 "p99", BenchRow.Latency::p99));
         out.add(latency(byId, "light_load_p50", "p50 proposal -> receipt at light load (dev settings)", "light",
@@ -66,7 +66,52 @@ final class Goals {
         out.add(throughput(byId));
         out.add(memory(byId));
         out.add(ratio(byId, "two_gates", "2 gate instances vs 1", "g2", "g1", 1.7, false, "x"));
+        out.add(cpuVsSkeleton(byId));
+        out.add(ratio(byId, "postgres_baseline_fsync", "read-only end to end vs the best Postgres row, fsync",
+                "fs", bestPg(rows, true), 1.5, false, "x"));
         return out;
+    }
+
+    /**
+     * The id of the fastest pg row of one durability (issue 27: the best pg row is the one to beat): {@code pg} or
+     * {@code pg<workers>} without fsync, {@code pg<workers>s} with; {@code pg} (missing) when there is none.
+     */
+    static String bestPg(List<BenchRow> rows, boolean fsync) {
+        return PostgresPart.best(rows, fsync).map(BenchRow::id).orElse(fsync ? "pg8s" : "pg");
+    }
+
+    /** A CPU-µs-per-action note of a row ({@link CpuAccount.Window#notes}), or null. */
+    static Double cpuNote(BenchRow row, String key) {
+        String v = row == null ? null : row.notes().get("cpu_us." + key);
+        if (v == null) {
+            return null;
+        }
+        try {
+            double d = Double.parseDouble(v);
+            return d > 0 && Double.isFinite(d) ? d : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** Issue 27: machine CPU per read-only action (row f) at most 2 x the skeleton's (row sk). */
+    private static Result cpuVsSkeleton(Map<String, BenchRow> byId) {
+        String id = "cpu_vs_skeleton";
+        String goal = "machine CPU per read-only action vs the skeleton";
+        String target = "<= 2.0 x";
+        Double f = cpuNote(byId.get("f"), "machine");
+        Double sk = cpuNote(byId.get("sk"), "machine");
+        if (f == null || sk == null) {
+            return new Result(id, goal, target, null, "x", List.of("f", "sk"), Status.NOT_MEASURED,
+                    f == null ? "no row f with a CPU figure" : "no row sk with a CPU figure");
+        }
+        double r = f / sk;
+        Double fo = cpuNote(byId.get("f"), "own");
+        Double so = cpuNote(byId.get("sk"), "own");
+        String own = fo == null || so == null ? ""
+                : String.format(Locale.ROOT, " (this JVM only: %.0f / %.0f = %.2f x)", fo, so, fo / so);
+        return new Result(id, goal, target, r, "x", List.of("f", "sk"), r <= 2.0 ? Status.MET : Status.NOT_MET,
+                String.format(Locale.ROOT, "f %.0f us / sk %.0f us = %.2f x%s", f, sk, r, own));
     }
 
     private static Result ratio(Map<String, BenchRow> byId, String id, String goal, String row, String base,

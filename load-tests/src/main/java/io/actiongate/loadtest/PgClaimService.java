@@ -51,19 +51,23 @@ import io.actiongate.key.ActionKey;
 import io.actiongate.topics.Topics;
 
 /**
- * The hand-built answer actiongate is compared with: a Kafka consumer of proposals and a claims table in
- * PostgreSQL keyed on {@code (task_id, tool_call_id)}. Per proposal, on one of {@code threads} workers (one JDBC
- * connection each, autocommit, so two durable transactions per action):
+ * The hand-built answer actiongate is compared with, as a competent engineer would write it (issue 27): a Kafka
+ * consumer of proposals and a claims table in PostgreSQL keyed on {@code (task_id, tool_call_id)}.
  * <ol>
- *   <li>claim: {@code INSERT ... ON CONFLICT (task_id, tool_call_id) DO NOTHING} with the input digest and tool;</li>
- *   <li>claimed: dispatch through the webhook connector (same connector, Idempotency-Key and provider as the
- *       executor), then {@code UPDATE} the row with the result, then produce a {@link Receipt};</li>
- *   <li>not claimed, same digest and tool: a redelivery; produce a receipt of the stored state, no dispatch;</li>
+ *   <li>claim, per poll: one {@code INSERT ... SELECT FROM unnest(...) ON CONFLICT (task_id, tool_call_id) DO
+ *       NOTHING RETURNING} for every proposal of the poll with its input digest and tool: one commit per poll;</li>
+ *   <li>claimed: dispatched on one of {@code threads} workers (no connection held) through the webhook connector
+ *       (same connector, Idempotency-Key and provider as the executor);</li>
+ *   <li>results, per batch: a settler thread writes every result that arrived meanwhile with one
+ *       {@code UPDATE ... FROM unnest(...)} (one commit per batch), then produces their {@link Receipt}s;</li>
+ *   <li>not claimed, same digest and tool: a redelivery; a receipt of the stored state, no dispatch;</li>
  *   <li>not claimed, another digest or tool: refused, an {@link IdentityConflict} to the conflicts topic.</li>
  * </ol>
- * The consumer commits offsets (at least once) only below the lowest record whose output is not yet acknowledged.
- * No policy, no approval, no credential scan, no retries or reconciliation of an unknown outcome, and no
- * transaction spanning Kafka and PostgreSQL: a crash between claim and result leaves the claim at DISPATCHING.
+ * Durability is chosen per run: {@code synchronousCommit} false sets {@code synchronous_commit = off} on every
+ * connection (a commit does not wait for its WAL flush). The consumer commits offsets (at least once) only below the
+ * lowest record whose output is not yet acknowledged. No policy, no approval, no credential scan, no retries or
+ * reconciliation of an unknown outcome, and no transaction spanning Kafka and PostgreSQL: a crash between claim and
+ * result leaves the claim at DISPATCHING.
  */
 final class PgClaimService implements AutoCloseable {
 
@@ -85,11 +89,16 @@ final class PgClaimService implements AutoCloseable {
               PRIMARY KEY (task_id, tool_call_id)
             )""";
     static final String CLAIM = "INSERT INTO claims (task_id, tool_call_id, input_digest, tool, idempotency_key, "
-            + "status) VALUES (?, ?, ?, ?, ?, 'DISPATCHING') ON CONFLICT (task_id, tool_call_id) DO NOTHING";
+            + "status) SELECT t, c, d, o, k, 'DISPATCHING' FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], "
+            + "?::text[]) AS v(t, c, d, o, k) ON CONFLICT (task_id, tool_call_id) DO NOTHING "
+            + "RETURNING task_id, tool_call_id";
     static final String EXISTING = "SELECT input_digest, tool, status, provider_receipt_id FROM claims "
             + "WHERE task_id = ? AND tool_call_id = ?";
-    static final String SETTLE = "UPDATE claims SET status = ?, provider_receipt_id = ?, http_status = ?, "
-            + "error_code = ?, finished_at = now() WHERE task_id = ? AND tool_call_id = ?";
+    static final String SETTLE = "UPDATE claims SET status = v.s, provider_receipt_id = v.r, http_status = v.h, "
+            + "error_code = v.e, finished_at = now() FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], "
+            + "?::int4[], ?::text[]) AS v(t, c, s, r, h, e) WHERE claims.task_id = v.t AND claims.tool_call_id = v.c";
+    /** Results the settler writes with one statement at most. */
+    static final int SETTLE_BATCH = 1000;
     private static final long COMMIT_INTERVAL_MS = Long.parseLong(BrokerBench.COMMIT_INTERVAL_MS);
 
     /** What the service did, counted as it did it. */
@@ -106,8 +115,12 @@ final class PgClaimService implements AutoCloseable {
     private final ExecutorService workers;
     private final Semaphore slots;
     private final int threads;
-    private final ThreadLocal<ClaimStore> stores;
-    private final List<ClaimStore> openStores = new ArrayList<>();
+    /** The consumer thread's connection (claims, lookups) and the settler's (results). */
+    private final ClaimStore claimStore;
+    private final ClaimStore settleStore;
+    private final java.util.concurrent.LinkedBlockingQueue<Settled> results =
+            new java.util.concurrent.LinkedBlockingQueue<>();
+    private final Thread settler;
     private final Map<TopicPartition, Offsets> offsets = new ConcurrentHashMap<>();
     private final Map<TopicPartition, Long> committed = new HashMap<>();
     private final AtomicLong claimed = new AtomicLong();
@@ -119,7 +132,7 @@ final class PgClaimService implements AutoCloseable {
     private long lastCommit;
 
     private PgClaimService(String bootstrap, String prefix, String groupId, DataSource db, Connector connector,
-                           int threads, int maxPollRecords) {
+                           int threads, int maxPollRecords, boolean synchronousCommit) {
         this.inTopic = Topics.PROPOSALS.name(prefix);
         this.receiptsTopic = Topics.RECEIPTS.name(prefix);
         this.conflictsTopic = Topics.CONFLICTS.name(prefix);
@@ -134,7 +147,7 @@ final class PgClaimService implements AutoCloseable {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
         this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-        this.producer = BrokerBench.producer(bootstrap);
+        this.producer = BrokerBench.producer(bootstrap, "pg-claim-producer");
         this.slots = new Semaphore(threads);
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(threads, r -> {
@@ -142,9 +155,12 @@ final class PgClaimService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.stores = ThreadLocal.withInitial(this::openStore);
+        this.claimStore = openStore(synchronousCommit);
+        this.settleStore = openStore(synchronousCommit);
         this.thread = new Thread(this::loop, "pg-claim-consumer");
         this.thread.setDaemon(true);
+        this.settler = new Thread(this::settleLoop, "pg-claim-settler");
+        this.settler.setDaemon(true);
     }
 
     /** Creates the claims table in {@code db}. */
@@ -160,7 +176,15 @@ final class PgClaimService implements AutoCloseable {
      */
     static PgClaimService start(String bootstrap, String prefix, String groupId, DataSource db, Connector connector,
                                 int threads, int maxPollRecords) {
-        PgClaimService s = new PgClaimService(bootstrap, prefix, groupId, db, connector, threads, maxPollRecords);
+        return start(bootstrap, prefix, groupId, db, connector, threads, maxPollRecords, true);
+    }
+
+    /** As above; {@code synchronousCommit} false: {@code synchronous_commit = off} on every connection. */
+    static PgClaimService start(String bootstrap, String prefix, String groupId, DataSource db, Connector connector,
+                                int threads, int maxPollRecords, boolean synchronousCommit) {
+        PgClaimService s = new PgClaimService(bootstrap, prefix, groupId, db, connector, threads, maxPollRecords,
+                synchronousCommit);
+        s.settler.start();
         s.thread.start();
         return s;
     }
@@ -183,16 +207,18 @@ final class PgClaimService implements AutoCloseable {
                 }
             });
             while (running) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                    while (!slots.tryAcquire(100, TimeUnit.MILLISECONDS)) {
-                        if (!running) {
-                            return;
-                        }
-                    }
+                List<Pending> batch = new ArrayList<>();
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(10))) {
                     Offsets o = offsets.computeIfAbsent(new TopicPartition(r.topic(), r.partition()),
                             tp -> new Offsets());
                     o.submitted(r.offset());
-                    workers.execute(() -> handle(r, o));
+                    Pending pending = parse(r, o);
+                    if (pending != null) {
+                        batch.add(pending);
+                    }
+                }
+                if (!batch.isEmpty() && !claimAndDispatch(batch)) {
+                    return;
                 }
                 if (System.currentTimeMillis() - lastCommit >= COMMIT_INTERVAL_MS) {
                     commit(false, offsets.keySet());
@@ -262,58 +288,143 @@ final class PgClaimService implements AutoCloseable {
         }
     }
 
-    private void handle(ConsumerRecord<String, byte[]> r, Offsets o) {
-        boolean slotHeld = true;
+    /** A proposal of a poll, decoded, with its digest and the key of its effect. */
+    private record Pending(ConsumerRecord<String, byte[]> record, Offsets offsets, ActionProposal proposal,
+                           String key, String digest, String tool, String idempotencyKey) {
+    }
+
+    /** A dispatched proposal and its result, for the settler. */
+    private record Settled(Pending pending, ReceiptStatus status, DispatchResult result) {
+    }
+
+    private Pending parse(ConsumerRecord<String, byte[]> r, Offsets o) {
         try {
             ActionProposal p = Topics.PROPOSALS.valueSerde().deserializer().deserialize(r.topic(), r.value());
             String key = ActionKey.format(p.getTaskId(), p.getToolCallId());
-            String digest = Digests.inputDigest(p.getInputJson());
-            String tool = p.getProvider() + ":" + p.getToolName() + ":" + p.getOperation();
             String idempotencyKey = p.getIdempotencyKey() != null ? p.getIdempotencyKey()
                     : StateRecords.derivedIdempotencyKey(key);
-            ClaimStore store = stores.get();
-            ProducerRecord<String, byte[]> out;
-            if (store.claim(p, digest, tool, idempotencyKey)) {
-                claimed.incrementAndGet();
-                DispatchResult result = connector.dispatch(new DispatchRequest(p.getTaskId(), p.getToolCallId(), 1,
-                        idempotencyKey, p.getOrgId(), p.getProvider(), p.getOperation(), p.getToolName(),
-                        p.getInputJson(), List.of(), null));
-                ReceiptStatus status = status(result);
-                store.settle(p, status, result);
-                out = receipt(key, p, digest, status, result.providerReceiptId(), result.errorCode());
-            } else {
-                ClaimStore.Existing existing = store.existing(p);
-                if (existing.digest().equals(digest) && existing.tool().equals(tool)) {
-                    redeliveries.incrementAndGet();
-                    out = receipt(key, p, digest, ReceiptStatus.valueOf(existing.status()),
-                            existing.providerReceiptId(), null);
-                } else {
-                    conflicts.incrementAndGet();
-                    out = new ProducerRecord<>(conflictsTopic, key, Topics.CONFLICTS.valueSerde().serializer()
-                            .serialize(conflictsTopic, IdentityConflict.newBuilder().setTaskId(p.getTaskId())
-                                    .setToolCallId(p.getToolCallId()).setExistingDigest(existing.digest())
-                                    .setOfferedDigest(digest).setExistingTool(existing.tool()).setOfferedTool(tool)
-                                    .setDetectedAt(Instant.now()).build()));
-                }
-            }
-            slots.release();
-            slotHeld = false;
-            producer.send(out, (metadata, e) -> {
-                if (e != null) {
-                    failures.incrementAndGet();
-                    LOG.warn("cannot write the output of {}: {}", key, e.toString());
-                }
-                o.done(r.offset());
-            });
-        } catch (SQLException | RuntimeException e) {
+            return new Pending(r, o, p, key, Digests.inputDigest(p.getInputJson()),
+                    p.getProvider() + ":" + p.getToolName() + ":" + p.getOperation(), idempotencyKey);
+        } catch (RuntimeException e) {
             failures.incrementAndGet();
             LOG.warn("proposal at {}-{}@{} failed: {}", r.topic(), r.partition(), r.offset(), e.toString());
             o.done(r.offset());
-        } finally {
-            if (slotHeld) {
-                slots.release();
+            return null;
+        }
+    }
+
+    /**
+     * Claims every proposal of a poll with one statement (one commit), hands the claimed ones to the workers (at
+     * most {@code threads} in flight) and answers the others from their claim; false when stopped meanwhile.
+     */
+    private boolean claimAndDispatch(List<Pending> batch) throws InterruptedException {
+        java.util.Set<String> won;
+        try {
+            won = claimStore.claim(batch);
+        } catch (SQLException | RuntimeException e) {
+            failures.addAndGet(batch.size());
+            LOG.warn("claiming {} proposals failed: {}", batch.size(), e.toString());
+            batch.forEach(p -> p.offsets().done(p.record().offset()));
+            return true;
+        }
+        claimed.addAndGet(won.size());
+        for (Pending p : batch) {
+            if (won.contains(p.key())) {
+                while (!slots.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                    if (!running) {
+                        return false;
+                    }
+                }
+                workers.execute(() -> dispatch(p));
+            } else {
+                answerExisting(p);
             }
         }
+        return true;
+    }
+
+    private void dispatch(Pending pending) {
+        ActionProposal p = pending.proposal();
+        try {
+            DispatchResult result = connector.dispatch(new DispatchRequest(p.getTaskId(), p.getToolCallId(), 1,
+                    pending.idempotencyKey(), p.getOrgId(), p.getProvider(), p.getOperation(), p.getToolName(),
+                    p.getInputJson(), List.of(), null));
+            results.add(new Settled(pending, status(result), result));
+        } catch (RuntimeException e) {
+            failures.incrementAndGet();
+            LOG.warn("dispatch of {} failed: {}", pending.key(), e.toString());
+            pending.offsets().done(pending.record().offset());
+        } finally {
+            slots.release();
+        }
+    }
+
+    /** The settler: every result that arrived meanwhile in one statement (one commit), then their receipts. */
+    private void settleLoop() {
+        List<Settled> batch = new ArrayList<>();
+        while (running || !results.isEmpty() || !workersIdle()) {
+            try {
+                Settled first = results.poll(5, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                results.drainTo(batch, SETTLE_BATCH - 1);
+                settleStore.settle(batch);
+                for (Settled s : batch) {
+                    Pending p = s.pending();
+                    send(p, receipt(p.key(), p.proposal(), p.digest(), s.status(), s.result().providerReceiptId(),
+                            s.result().errorCode()));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (SQLException | RuntimeException e) {
+                failures.addAndGet(batch.size());
+                LOG.warn("settling {} results failed: {}", batch.size(), e.toString());
+                batch.forEach(s -> s.pending().offsets().done(s.pending().record().offset()));
+            }
+            batch.clear();
+        }
+    }
+
+    private boolean workersIdle() {
+        return slots.availablePermits() == threads;
+    }
+
+    private void answerExisting(Pending pending) {
+        ActionProposal p = pending.proposal();
+        try {
+            ClaimStore.Existing existing = claimStore.existing(p);
+            ProducerRecord<String, byte[]> out;
+            if (existing.digest().equals(pending.digest()) && existing.tool().equals(pending.tool())) {
+                redeliveries.incrementAndGet();
+                out = receipt(pending.key(), p, pending.digest(), ReceiptStatus.valueOf(existing.status()),
+                        existing.providerReceiptId(), null);
+            } else {
+                conflicts.incrementAndGet();
+                out = new ProducerRecord<>(conflictsTopic, pending.key(), Topics.CONFLICTS.valueSerde().serializer()
+                        .serialize(conflictsTopic, IdentityConflict.newBuilder().setTaskId(p.getTaskId())
+                                .setToolCallId(p.getToolCallId()).setExistingDigest(existing.digest())
+                                .setOfferedDigest(pending.digest()).setExistingTool(existing.tool())
+                                .setOfferedTool(pending.tool()).setDetectedAt(Instant.now()).build()));
+            }
+            send(pending, out);
+        } catch (SQLException | RuntimeException e) {
+            failures.incrementAndGet();
+            LOG.warn("answering {} from its claim failed: {}", pending.key(), e.toString());
+            pending.offsets().done(pending.record().offset());
+        }
+    }
+
+    private void send(Pending pending, ProducerRecord<String, byte[]> out) {
+        producer.send(out, (metadata, e) -> {
+            if (e != null) {
+                failures.incrementAndGet();
+                LOG.warn("cannot write the output of {}: {}", pending.key(), e.toString());
+            }
+            pending.offsets().done(pending.record().offset());
+        });
     }
 
     private static ReceiptStatus status(DispatchResult result) {
@@ -336,13 +447,9 @@ final class PgClaimService implements AutoCloseable {
                 Topics.RECEIPTS.valueSerde().serializer().serialize(receiptsTopic, receipt));
     }
 
-    private ClaimStore openStore() {
+    private ClaimStore openStore(boolean synchronousCommit) {
         try {
-            ClaimStore store = new ClaimStore(db.getConnection());
-            synchronized (openStores) {
-                openStores.add(store);
-            }
-            return store;
+            return new ClaimStore(db.getConnection(), synchronousCommit);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot connect to PostgreSQL: " + e.getMessage(), e);
         }
@@ -367,11 +474,14 @@ final class PgClaimService implements AutoCloseable {
             workers.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        producer.close(Duration.ofSeconds(10));
-        synchronized (openStores) {
-            openStores.forEach(ClaimStore::close);
-            openStores.clear();
+        try {
+            settler.join(30_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+        producer.close(Duration.ofSeconds(10));
+        claimStore.close();
+        settleStore.close();
     }
 
     /** The workers this service runs (and connections it holds). */
@@ -417,22 +527,47 @@ final class PgClaimService implements AutoCloseable {
         private final PreparedStatement existing;
         private final PreparedStatement settle;
 
-        ClaimStore(Connection connection) throws SQLException {
+        ClaimStore(Connection connection, boolean synchronousCommit) throws SQLException {
             this.connection = connection;
             connection.setAutoCommit(true);
+            if (!synchronousCommit) {
+                try (Statement st = connection.createStatement()) {
+                    st.execute("SET synchronous_commit = off");
+                }
+            }
             this.claim = connection.prepareStatement(CLAIM);
             this.existing = connection.prepareStatement(EXISTING);
             this.settle = connection.prepareStatement(SETTLE);
         }
 
-        /** True when this call inserted the claim (committed: autocommit). */
-        boolean claim(ActionProposal p, String digest, String tool, String idempotencyKey) throws SQLException {
-            claim.setString(1, p.getTaskId());
-            claim.setString(2, p.getToolCallId());
-            claim.setString(3, digest);
-            claim.setString(4, tool);
-            claim.setString(5, idempotencyKey);
-            return claim.executeUpdate() == 1;
+        /** Claims every proposal of {@code batch} in one statement (autocommit); the action keys this call won. */
+        java.util.Set<String> claim(List<Pending> batch) throws SQLException {
+            int n = batch.size();
+            String[] tasks = new String[n];
+            String[] calls = new String[n];
+            String[] digests = new String[n];
+            String[] tools = new String[n];
+            String[] keys = new String[n];
+            for (int i = 0; i < n; i++) {
+                Pending p = batch.get(i);
+                tasks[i] = p.proposal().getTaskId();
+                calls[i] = p.proposal().getToolCallId();
+                digests[i] = p.digest();
+                tools[i] = p.tool();
+                keys[i] = p.idempotencyKey();
+            }
+            claim.setArray(1, connection.createArrayOf("text", tasks));
+            claim.setArray(2, connection.createArrayOf("text", calls));
+            claim.setArray(3, connection.createArrayOf("text", digests));
+            claim.setArray(4, connection.createArrayOf("text", tools));
+            claim.setArray(5, connection.createArrayOf("text", keys));
+            java.util.Set<String> won = new java.util.HashSet<>();
+            try (ResultSet rs = claim.executeQuery()) {
+                while (rs.next()) {
+                    won.add(ActionKey.format(rs.getString(1), rs.getString(2)));
+                }
+            }
+            return won;
         }
 
         Existing existing(ActionProposal p) throws SQLException {
@@ -446,19 +581,33 @@ final class PgClaimService implements AutoCloseable {
             }
         }
 
-        void settle(ActionProposal p, ReceiptStatus status, DispatchResult result) throws SQLException {
-            settle.setString(1, status.name());
-            settle.setString(2, result.providerReceiptId());
-            if (result.httpStatus() == null) {
-                settle.setNull(3, java.sql.Types.INTEGER);
-            } else {
-                settle.setInt(3, result.httpStatus());
+        /** Writes every result of {@code batch} in one statement (autocommit). */
+        void settle(List<Settled> batch) throws SQLException {
+            int n = batch.size();
+            String[] tasks = new String[n];
+            String[] calls = new String[n];
+            String[] statuses = new String[n];
+            String[] receipts = new String[n];
+            Integer[] http = new Integer[n];
+            String[] errors = new String[n];
+            for (int i = 0; i < n; i++) {
+                Settled s = batch.get(i);
+                tasks[i] = s.pending().proposal().getTaskId();
+                calls[i] = s.pending().proposal().getToolCallId();
+                statuses[i] = s.status().name();
+                receipts[i] = s.result().providerReceiptId();
+                http[i] = s.result().httpStatus();
+                errors[i] = s.result().errorCode();
             }
-            settle.setString(4, result.errorCode());
-            settle.setString(5, p.getTaskId());
-            settle.setString(6, p.getToolCallId());
-            if (settle.executeUpdate() != 1) {
-                throw new IllegalStateException("the claim to settle is gone");
+            settle.setArray(1, connection.createArrayOf("text", tasks));
+            settle.setArray(2, connection.createArrayOf("text", calls));
+            settle.setArray(3, connection.createArrayOf("text", statuses));
+            settle.setArray(4, connection.createArrayOf("text", receipts));
+            settle.setArray(5, connection.createArrayOf("int4", http));
+            settle.setArray(6, connection.createArrayOf("text", errors));
+            int updated = settle.executeUpdate();
+            if (updated != n) {
+                throw new IllegalStateException(updated + " claims settled for " + n + " results");
             }
         }
 

@@ -82,7 +82,8 @@ final class PostgresBench {
     }
 
     record Result(int actions, int warmup, int partitions, int threads, int maxPollRecords, BrokerBench.Side side,
-                  Map<String, String> postgres, Map<String, String> kafka, Outcome outcome) {
+                  Map<String, String> postgres, Map<String, String> kafka, Outcome outcome, boolean fsync,
+                  CpuAccount.Window cpu) {
         long providerRequests() {
             return outcome.requestsByKey().values().stream().mapToLong(Integer::longValue).sum();
         }
@@ -94,6 +95,8 @@ final class PostgresBench {
     private final int maxPollRecords;
     private final int warmup;
     private final Duration providerLatency;
+    private boolean fsync = true;
+    private Duration rowTime = Duration.ZERO;
 
     /**
      * @param threads        workers (and connections) of the service: the executor's {@code executor.dispatch.threads}
@@ -106,6 +109,22 @@ final class PostgresBench {
         this.maxPollRecords = maxPollRecords;
         this.providerLatency = providerLatency;
         this.warmup = Math.max(20, Math.min(500, actions / 4)); // as BrokerBench warms row f up
+    }
+
+    /**
+     * Both sides durable per write ({@code true}, the default: PostgreSQL's defaults, and Kafka's
+     * {@code log.flush.interval.messages=1} for the row) or neither ({@code synchronous_commit = off}, Kafka's
+     * default of no fsync).
+     */
+    PostgresBench fsync(boolean on) {
+        this.fsync = on;
+        return this;
+    }
+
+    /** Times a {@link SteadyLoad} window of {@code time} with {@code actions} in flight; zero: one burst. */
+    PostgresBench rowTime(Duration time) {
+        this.rowTime = time;
+        return this;
     }
 
     /**
@@ -122,60 +141,93 @@ final class PostgresBench {
 
     /** As {@link #run(String, Path)}, advancing {@code progress} by one of {@link #PHASES} units per phase. */
     Result run(String bootstrap, Path stateRoot, Progress.Task progress) throws Exception {
+        try (PostgresServer pg = PostgresServer.start(stateRoot)) {
+            progress.set(1);
+            return runOn(pg, bootstrap, progress);
+        }
+    }
+
+    /** One row on a running PostgreSQL {@code pg}: a fresh claims table, topics of its own. */
+    Result runOn(PostgresServer pg, String bootstrap, Progress.Task progress) throws Exception {
         String id = "bench-pg-" + UUID.randomUUID().toString().substring(0, 8);
         String prefix = id + ".";
         String in = Topics.PROPOSALS.name(prefix);
         String receipts = Topics.RECEIPTS.name(prefix);
         String conflicts = Topics.CONFLICTS.name(prefix);
-        try (PostgresServer pg = PostgresServer.start(stateRoot)) {
-            progress.set(1);
+        {
             DataSource db = pg.dataSource();
+            try (Connection c = db.getConnection(); Statement st = c.createStatement()) {
+                st.execute("DROP TABLE IF EXISTS claims");
+            }
             PgClaimService.createSchema(db);
-            Map<String, String> postgres = pg.durabilitySettings();
+            Map<String, String> postgres = new LinkedHashMap<>(pg.durabilitySettings());
+            postgres.put("synchronous_commit", fsync ? postgres.get("synchronous_commit") : "off (per connection)");
             Map<String, String> kafka;
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
                 admin.createTopics(List.of(new NewTopic(in, partitions, REPLICATION_FACTOR),
                         new NewTopic(receipts, partitions, REPLICATION_FACTOR),
                         new NewTopic(conflicts, partitions, REPLICATION_FACTOR))).all().get();
+                KafkaFlush.set(admin, fsync);
                 kafka = kafkaDurability(admin);
             }
             Workload workload = new Workload("T-" + id);
             Instant at = Instant.now();
+            boolean steady = !rowTime.isZero();
+            String callPrefix = steady ? "pg0" : "pg";
             Workload.Encoded warm = workload.proposals("warm", Workload.READ_TOOL, warmup, at);
-            Workload.Encoded burst = workload.proposals("pg", Workload.READ_TOOL, actions, at);
+            Workload.Encoded burst = workload.proposals(callPrefix, Workload.READ_TOOL, steady ? SteadyLoad.CHUNK
+                    : actions, at);
             Predicate<byte[]> succeeded = v -> Topics.RECEIPTS.valueSerde().deserializer().deserialize(null, v)
                     .getStatus() == ReceiptStatus.SUCCEEDED;
+            long pid = pg.postmasterPid();
             try (SandboxWebhookProvider provider = SandboxWebhookProvider.start().latency(providerLatency);
                  ConnectorRegistry connectors = ConnectorRegistry.load(webhookSettings(provider))) {
                 BrokerBench.Side warmSide;
                 BrokerBench.Side side;
+                CpuAccount.Window cpu = null;
+                List<String> burstKeys;
                 Redelivery redelivery;
                 PgClaimService.Counters counters;
                 PgClaimService service = PgClaimService.start(bootstrap, prefix, id, db,
-                        connectors.find(Workload.PROVIDER).orElseThrow(), threads, maxPollRecords);
+                        connectors.find(Workload.PROVIDER).orElseThrow(), threads, maxPollRecords, fsync);
                 try {
                     warmSide = BrokerBench.measure(bootstrap, in, receipts, warm, succeeded, null);
                     progress.set(2);
-                    side = BrokerBench.measure(bootstrap, in, receipts, burst, succeeded, null);
+                    if (steady) {
+                        SteadyLoad.Result r = SteadyLoad.run(bootstrap, in, receipts, i -> i == 0 ? burst
+                                        : workload.proposals("pg" + i, Workload.READ_TOOL, SteadyLoad.CHUNK, at),
+                                succeeded, null, actions, rowTime,
+                                Map.of("postgres", () -> CpuAccount.processTreeTicks(pid)), null, 0);
+                        side = r.side();
+                        cpu = r.cpu();
+                        burstKeys = r.keys();
+                    } else {
+                        side = BrokerBench.measure(bootstrap, in, receipts, burst, succeeded, null);
+                        burstKeys = burst.keys();
+                    }
                     progress.set(3);
-                    redelivery = redeliver(bootstrap, in, receipts, conflicts, workload, burst, at, succeeded);
+                    redelivery = redeliver(bootstrap, in, receipts, conflicts, workload, burst, at, succeeded,
+                            callPrefix);
                 } finally {
                     service.close();
+                    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                        KafkaFlush.set(admin, false);
+                    }
                 }
                 progress.set(PHASES);
                 counters = service.counters();
                 List<String> keys = new ArrayList<>(warm.keys());
-                keys.addAll(burst.keys());
+                keys.addAll(burstKeys);
                 List<String> idempotencyKeys = keys.stream().map(StateRecords::derivedIdempotencyKey).toList();
                 long[] table = claimCounts(db);
-                int kept = claimsKept(db, workload, redelivery.conflictIndexes(), at);
-                Outcome outcome = new Outcome(actions, warmup, side.completed(), warmSide.completed(),
+                int kept = claimsKept(db, workload, redelivery.conflictIndexes(), at, callPrefix);
+                Outcome outcome = new Outcome(side.actions(), warmup, side.completed(), warmSide.completed(),
                         counters.claimed(), table[0], table[1], counters.failures(), idempotencyKeys,
                         provider.requestsByKey(), redelivery.redeliveriesSent(), redelivery.redeliveryReceipts(),
                         counters.redeliveries(), redelivery.conflictsSent(), redelivery.conflictsRefused(),
                         counters.conflicts(), kept);
-                return new Result(actions, warmup, partitions, threads, maxPollRecords, side, postgres, kafka,
-                        outcome);
+                return new Result(side.actions(), warmup, partitions, threads, maxPollRecords, side, postgres,
+                        kafka, outcome, fsync, cpu);
             }
         }
     }
@@ -197,8 +249,10 @@ final class PostgresBench {
      * under the same key, and counts the receipts of the former and the conflicts reported for the latter.
      */
     private Redelivery redeliver(String bootstrap, String in, String receipts, String conflicts, Workload workload,
-                                 Workload.Encoded burst, Instant at, Predicate<byte[]> succeeded) throws Exception {
-        int n = Math.min(REDELIVERIES, actions);
+                                 Workload.Encoded burst, Instant at, Predicate<byte[]> succeeded, String callPrefix)
+            throws Exception {
+        int size = burst.size();
+        int n = Math.min(REDELIVERIES, size);
         List<String> sameKeys = new ArrayList<>();
         List<byte[]> sameValues = new ArrayList<>();
         List<String> otherKeys = new ArrayList<>();
@@ -207,8 +261,8 @@ final class PostgresBench {
         for (int i = 0; i < n; i++) {
             sameKeys.add(burst.keys().get(i));
             sameValues.add(burst.values().get(i));
-            int j = (n + i) % actions;
-            String call = Workload.callId("pg", j);
+            int j = (n + i) % size;
+            String call = Workload.callId(callPrefix, j);
             ActionProposal other = workload.proposal(call, Workload.READ_TOOL, j + 1_000_000, at);
             otherKeys.add(workload.key(call));
             otherValues.add(Topics.PROPOSALS.valueSerde().serializer().serialize(in, other));
@@ -249,14 +303,15 @@ final class PostgresBench {
     }
 
     /** How many of the claims offered another input still hold the digest of the input first claimed. */
-    private static int claimsKept(DataSource db, Workload workload, List<Integer> indexes, Instant at)
-            throws SQLException {
+    private static int claimsKept(DataSource db, Workload workload, List<Integer> indexes, Instant at,
+                                  String callPrefix) throws SQLException {
         int kept = 0;
         try (Connection c = db.getConnection();
              PreparedStatement s = c.prepareStatement("SELECT input_digest FROM claims WHERE task_id = ? AND "
                      + "tool_call_id = ?")) {
             for (int j : indexes) {
-                ActionProposal original = workload.proposal(Workload.callId("pg", j), Workload.READ_TOOL, j, at);
+                ActionProposal original = workload.proposal(Workload.callId(callPrefix, j), Workload.READ_TOOL, j,
+                        at);
                 s.setString(1, original.getTaskId());
                 s.setString(2, original.getToolCallId());
                 try (ResultSet rs = s.executeQuery()) {

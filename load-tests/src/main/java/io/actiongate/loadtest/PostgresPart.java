@@ -30,31 +30,98 @@ final class PostgresPart implements BenchPart {
     @Override
     public List<BenchRow> run(BenchContext ctx) throws Exception {
         BenchOptions o = ctx.options();
-        int threads = executorSetting(o.nodeSettings(), ExecutorConfig.DISPATCH_THREADS_CONFIG);
         int maxPollRecords = executorSetting(o.nodeSettings(), ExecutorConfig.MAX_POLL_RECORDS_CONFIG);
-        PostgresBench bench = new PostgresBench(o.brokerActions(), o.partitions(), threads, maxPollRecords,
-                Duration.ofMillis(o.providerLatencyMs()));
-        PostgresBench.Result r;
         try {
             PostgresServer.findBinaries(); // before the broker starts: say at once when PostgreSQL is missing
         } catch (PostgresServer.UnavailableException e) {
             return unavailable(ctx, e);
         }
-        try (Progress.Task task = ctx.progress().start("row pg (PostgreSQL claim store)", PostgresBench.PHASES)) {
-            r = bench.run(ctx.bootstrap(), ctx.stateRoot(), task);
+        Duration rowTime = Duration.ofSeconds(o.rowSeconds());
+        List<BenchRow> rows = new java.util.ArrayList<>();
+        Optional<BenchRow> f = ctx.row("f");
+        String bootstrap = ctx.bootstrap();
+        try (Progress.Task task = ctx.progress().start("rows pg (PostgreSQL claim store)",
+                (long) PostgresBench.PHASES * 2 * o.pgWorkers().size());
+             PostgresServer server = PostgresServer.start(ctx.stateRoot())) {
+            int done = 0;
+            for (boolean fsync : List.of(false, true)) {
+                for (int workers : o.pgWorkers()) {
+                    PostgresBench bench = new PostgresBench(o.brokerActions(), o.partitions(), workers,
+                            maxPollRecords, Duration.ofMillis(o.providerLatencyMs())).fsync(fsync).rowTime(rowTime);
+                    PostgresBench.Result r = bench.runOn(server, bootstrap, Progress.off().start("pg", 0));
+                    task.set((long) PostgresBench.PHASES * ++done);
+                    String id = rowId(workers, fsync);
+                    BenchRow pg = new BenchRow(name(), id, "Postgres claim store, " + workers + " workers, "
+                            + (fsync ? "fsync both sides" : "no fsync either side") + ": batched claim -> webhook "
+                            + "-> batched result -> receipt", r.actions(), r.side().completed(),
+                            r.side().throughput(), BenchRow.Latency.ofSortedNanos(r.side().sortedLatencyNanos()),
+                            fsync ? null : f.isPresent() ? "f" : null, BrokerPart.withCpu(notes(r), r.cpu()));
+                    rows.add(pg);
+                    print(r, pg, rows.size() == 1 ? f : Optional.empty(), ctx.out(), rows.size() == 1);
+                    Report.cpu(id, r.cpu(), o.rowSeconds(), ctx.out());
+                    for (PostgresBench.Check check : PostgresBench.check(r.outcome())) {
+                        ctx.invariant(check.name().replace("row pg:", "row " + id + ":"), check.held(),
+                                check.detail());
+                    }
+                }
+            }
         } catch (PostgresServer.UnavailableException e) {
             return unavailable(ctx, e);
         }
-        Optional<BenchRow> f = ctx.row("f");
-        BenchRow pg = new BenchRow(name(), "pg",
-                "Postgres claim store: produce -> claim -> webhook -> result -> receipt", r.actions(),
-                r.side().completed(), r.side().throughput(),
-                BenchRow.Latency.ofSortedNanos(r.side().sortedLatencyNanos()), f.isPresent() ? "f" : null, notes(r));
-        print(r, pg, f, ctx.out());
-        for (PostgresBench.Check check : PostgresBench.check(r.outcome())) {
-            ctx.invariant(check.name(), check.held(), check.detail());
+        rows.add(gateWithFsync(ctx));
+        best(rows, false).ifPresent(b -> ctx.out().printf(Locale.ROOT, "  best pg row without fsync: %s %.0f/s%s%n",
+                b.id(), b.throughput(), f.map(r -> String.format(Locale.ROOT, "; f / %s = %.2f x (goal 1.5)", b.id(),
+                        r.throughput() / b.throughput())).orElse("")));
+        BenchRow fs = rows.get(rows.size() - 1);
+        best(rows, true).ifPresent(b -> ctx.out().printf(Locale.ROOT, "  best pg row with fsync: %s %.0f/s; fs / %s "
+                + "= %.2f x (goal 1.5)%n", b.id(), b.throughput(), b.id(), fs.throughput() / b.throughput()));
+        return rows;
+    }
+
+    /** Row id of a pg row: {@code pg<workers>}, {@code s} appended for the fsync setting. */
+    static String rowId(int workers, boolean fsync) {
+        return "pg" + workers + (fsync ? "s" : "");
+    }
+
+    /** The fastest pg row of one durability setting. */
+    static Optional<BenchRow> best(List<BenchRow> rows, boolean fsync) {
+        return rows.stream().filter(r -> r.id().matches(fsync ? "pg\\d+s" : "pg\\d*"))
+                .max(java.util.Comparator.comparingDouble(BenchRow::throughput));
+    }
+
+    /**
+     * Row fs: row f's gate and executor with Kafka fsyncing every write ({@code log.flush.interval.messages=1}),
+     * the durability of the fsync pg rows.
+     */
+    private BenchRow gateWithFsync(BenchContext ctx) throws Exception {
+        BenchOptions o = ctx.options();
+        BrokerBench bench = new BrokerBench(o.brokerActions(), o.partitions(), ctx.stateRoot(), o.nodeSettings(),
+                false).providerLatency(Duration.ofMillis(o.providerLatencyMs()))
+                .rowTime(Duration.ofSeconds(o.rowSeconds())).countBudget(false);
+        BrokerBench.GateOnly r;
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
+                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, ctx.bootstrap()))) {
+            KafkaFlush.set(admin, true);
+            try {
+                r = bench.runGate(ctx.bootstrap());
+            } finally {
+                KafkaFlush.set(admin, false);
+            }
         }
-        return List.of(pg);
+        BrokerBench.Side side = r.side();
+        ctx.out().printf(Locale.ROOT, "%-4s %-72s %10.0f %9.0f %9.0f %9.0f %9s %9s%n", "fs",
+                "row f with Kafka fsync per write (log.flush.interval.messages=1)", side.throughput(), side.p(50),
+                side.p(95), side.p(99), "-", side.completed() + "/" + side.actions());
+        Report.cpu("fs", r.cpu(), o.rowSeconds(), ctx.out());
+        ctx.invariant("row fs: every action SUCCEEDED", side.completed() == side.actions(),
+                side.completed() + "/" + side.actions());
+        r.checks().forEach((what, check) -> ctx.invariant("row fs: one " + what + " per action", check.held(),
+                check.detail(what)));
+        Map<String, String> notes = new LinkedHashMap<>();
+        notes.put("kafka.log.flush.interval.messages", "1");
+        return new BenchRow(name(), "fs", "actiongate read-only as row f, Kafka fsync per write", side.actions(),
+                side.completed(), side.throughput(), BenchRow.Latency.ofSortedNanos(side.sortedLatencyNanos()), null,
+                BrokerPart.withCpu(notes, r.cpu()));
     }
 
     /** The part fails, saying why, and measures nothing. */
@@ -80,7 +147,8 @@ final class PostgresPart implements BenchPart {
         notes.put("max_poll_records", String.valueOf(r.maxPollRecords()));
         notes.put("warmup", String.valueOf(r.warmup()));
         notes.put("provider_requests", String.valueOf(r.providerRequests()));
-        notes.put("commits_per_action", "2 (claim, result)");
+        notes.put("commits", "one per poll (claims), one per settle batch (results)");
+        notes.put("fsync", String.valueOf(r.fsync()));
         r.postgres().forEach((k, v) -> notes.put("postgres." + k, v));
         r.kafka().forEach((k, v) -> notes.put("kafka." + k, v));
         notes.put("redeliveries", r.outcome().redeliveryReceipts() + "/" + r.outcome().redeliveriesSent());
@@ -88,15 +156,17 @@ final class PostgresPart implements BenchPart {
         return notes;
     }
 
-    private static void print(PostgresBench.Result r, BenchRow pg, Optional<BenchRow> f, PrintStream out) {
-        out.printf(Locale.ROOT, "%d partitions, %d actions produced at once after a warm-up of %d; %d claim workers "
-                        + "(executor.dispatch.threads), max.poll.records %d%n", r.partitions(), r.actions(),
-                r.warmup(), r.threads(), r.maxPollRecords());
-        out.printf(Locale.ROOT, "%-4s %-72s %10s %9s %9s %9s %9s %9s%n", "row", "what", "actions/s", "p50 ms",
-                "p95 ms", "p99 ms", "x (f)", "ok");
-        f.ifPresent(row -> line(out, row, row));
-        line(out, pg, f.orElse(null));
-        if (f.isPresent()) {
+    private static void print(PostgresBench.Result r, BenchRow pg, Optional<BenchRow> f, PrintStream out,
+                              boolean first) {
+        if (first) {
+            out.printf(Locale.ROOT, "%d partitions, warm-up of %d, max.poll.records %d; rows timed as row f%n",
+                    r.partitions(), r.warmup(), r.maxPollRecords());
+            out.printf(Locale.ROOT, "%-5s %-71s %10s %9s %9s %9s %9s %9s%n", "row", "what", "actions/s", "p50 ms",
+                    "p95 ms", "p99 ms", "x (f)", "ok");
+            f.ifPresent(row -> line(out, row, row));
+        }
+        line(out, pg, r.fsync() ? null : f.orElse(null));
+        if (f.isPresent() && first) {
             double ratio = f.get().throughput() / pg.throughput();
             out.printf(Locale.ROOT, "  x (f): time per action (1 / throughput) as a multiple of row f's; row f moved "
                     + "%.2f x what row pg moved (issue 13's goal: at least 1.5)%n", ratio);
@@ -105,14 +175,13 @@ final class PostgresPart implements BenchPart {
         }
         out.println("  latency: from send() of the proposal to the consumer seeing its receipt (read_committed)");
         Map<String, String> p = r.postgres();
-        out.printf(Locale.ROOT, "  durability, PostgreSQL %s (its defaults, kept): fsync=%s synchronous_commit=%s "
-                        + "wal_sync_method=%s full_page_writes=%s; two commits per action (claim, result), each "
-                        + "waiting for its WAL flush%n", p.get("server_version"), p.get("fsync"),
+        out.printf(Locale.ROOT, "  durability, PostgreSQL %s: fsync=%s synchronous_commit=%s "
+                        + "wal_sync_method=%s full_page_writes=%s; one commit per poll of claims, one per batch of "
+                        + "results%n", p.get("server_version"), p.get("fsync"),
                 p.get("synchronous_commit"), p.get("wal_sync_method"), p.get("full_page_writes"));
         Map<String, String> k = r.kafka();
         out.printf(Locale.ROOT, "  durability, Kafka: acks=%s, replication factor %s, min.insync.replicas=%s, "
-                        + "log.flush.interval.messages=%s, log.flush.interval.ms=%s: the broker does not fsync per "
-                        + "write, Kafka relies on replication (one replica here)%n", k.get("acks"),
+                        + "log.flush.interval.messages=%s, log.flush.interval.ms=%s%n", k.get("acks"),
                 k.get("replication.factor"), k.get("min.insync.replicas"), k.get("log.flush.interval.messages"),
                 k.get("log.flush.interval.ms"));
         PostgresBench.Outcome o = r.outcome();
@@ -125,7 +194,8 @@ final class PostgresPart implements BenchPart {
 
     private static void line(PrintStream out, BenchRow row, BenchRow base) {
         BenchRow.Latency l = row.latency();
-        out.printf(Locale.ROOT, "%-4s %-72s %10.0f %9.0f %9.0f %9.0f %9s %9s%n", row.id(), row.what(), row.throughput(),
+        out.printf(Locale.ROOT, "%-5s %-71.71s %10.0f %9.0f %9.0f %9.0f %9s %9s%n", row.id(), row.what(),
+                row.throughput(),
                 l == null ? Double.NaN : l.p50(), l == null ? Double.NaN : l.p95(), l == null ? Double.NaN : l.p99(),
                 base == null ? "-" : String.format(Locale.ROOT, "%.2f", base.throughput() / row.throughput()),
                 row.completed() + "/" + row.actions());

@@ -324,6 +324,15 @@ final class PostgresServer implements AutoCloseable {
     }
 
     /** A data source for database {@value #ROLE} as role {@value #ROLE} over TCP on 127.0.0.1. */
+    /** The postmaster's pid (the first line of {@code postmaster.pid}); its backends are its children. */
+    long postmasterPid() {
+        try {
+            return Long.parseLong(Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).strip());
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     DataSource dataSource() {
         PGSimpleDataSource ds = new PGSimpleDataSource();
         ds.setServerNames(new String[] {"127.0.0.1"});

@@ -28,8 +28,13 @@ final class Report {
     }
 
     static void broker(BrokerBench.Result r, PrintStream out) {
-        out.println(r.partitions() + " partitions, " + r.actions() + " actions produced at once after a warm-up of "
-                + r.warmup());
+        if (r.baselineCpu() != null) {
+            out.println(r.partitions() + " partitions, each row timed for a window with the same number of actions "
+                    + "in flight, after a warm-up of " + r.warmup());
+        } else {
+            out.println(r.partitions() + " partitions, " + r.actions() + " actions produced at once after a warm-up "
+                    + "of " + r.warmup());
+        }
         out.printf(Locale.ROOT, "%-4s %-72s %10s %9s %9s %9s %9s %9s%n", "row", "what", "actions/s", "p50 ms",
                 "p95 ms", "p99 ms", "x (e)", "ok");
         line(out, "e", "baseline: produce -> EOS Streams pass-through -> consume", r.baseline(), r.baseline());
@@ -42,6 +47,23 @@ final class Report {
         out.println("  latency: from send() of the proposal to the consumer seeing its output (read_committed)");
         out.printf(Locale.ROOT, "  sandbox provider requests: %d for %d actions (one dispatch each, warm-up included)%n",
                 r.providerRequests(), r.actions() + r.warmup());
+        r.gateChecks().forEach((what, check) -> out.println("  per key, row f: " + check.detail(what)));
+    }
+
+    /**
+     * The CPU line of row {@code id} (issue 27), or why there is none; says when the timed window was shorter than
+     * {@code minSeconds} (steady state not shown).
+     */
+    static void cpu(String id, CpuAccount.Window w, int minSeconds, PrintStream out) {
+        if (w == null) {
+            out.println("  " + id + ": cpu not accounted (a burst, --row-seconds 0)");
+            return;
+        }
+        out.println("  " + id + ": " + w.describe());
+        if (w.seconds() < Math.max(minSeconds, 10) - 0.05) {
+            out.printf(Locale.ROOT, "  %s: timed %.1f s, shorter than 10 s: warm-up and queueing may dominate%n", id,
+                    w.seconds());
+        }
     }
 
     private static void line(PrintStream out, String id, String what, BrokerBench.Side side, BrokerBench.Side base) {

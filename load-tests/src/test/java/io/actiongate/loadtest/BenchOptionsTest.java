@@ -69,6 +69,21 @@ class BenchOptionsTest {
     }
 
     @Test
+    void shouldTimeRowsForTenSecondsAndSweepEightToSixtyFourPgWorkersByDefault() {
+        BenchOptions d = BenchOptions.parse(List.of());
+        assertThat(d.rowSeconds()).isEqualTo(10);
+        assertThat(d.pgWorkers()).containsExactly(8, 32, 64);
+
+        BenchOptions o = BenchOptions.parse(List.of("--row-seconds", "0", "--pg-workers", "4,16"));
+        assertThat(o.rowSeconds()).isZero();
+        assertThat(o.pgWorkers()).containsExactly(4, 16);
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--row-seconds", "-1")))
+                .hasMessageContaining("--row-seconds must be 0 or more");
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--pg-workers", "8,0")))
+                .hasMessageContaining("--pg-workers must be at least 1");
+    }
+
+    @Test
     void shouldRejectUnknownOptionsMissingValuesAndNonPositiveCounts() {
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--fast"))).hasMessageContaining("unknown option --fast");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--actions"))).hasMessageContaining("needs a value");

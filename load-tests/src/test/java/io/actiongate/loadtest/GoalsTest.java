@@ -27,11 +27,34 @@ class GoalsTest {
     }
 
     @Test
+    void shouldCompareWithTheBestPostgresRowOfEqualDurability() {
+        List<BenchRow> rows = List.of(row("f", 300), row("pg8", 100), row("pg32", 250), row("pg64", 190),
+                row("fs", 200), row("pg8s", 90), row("pg64s", 120));
+        assertThat(status(rows, "postgres_baseline")).isEqualTo(Goals.Status.NOT_MET); // 300 / 250 < 1.5
+        assertThat(status(rows, "postgres_baseline_fsync")).isEqualTo(Goals.Status.MET); // 200 / 120 >= 1.5
+        assertThat(Goals.evaluate(rows)).filteredOn(g -> g.id().equals("postgres_baseline")).singleElement()
+                .satisfies(g -> assertThat(g.rows()).containsExactly("f", "pg32"));
+    }
+
+    @Test
+    void shouldHoldMachineCpuPerActionToTwiceTheSkeletons() {
+        BenchRow f = new BenchRow("broker", "f", "f", 10, 10, 100, null, "e", Map.of("cpu_us.machine", "3000",
+                "cpu_us.own", "2500"));
+        BenchRow sk = new BenchRow("broker", "sk", "sk", 10, 10, 400, null, null, Map.of("cpu_us.machine", "1600",
+                "cpu_us.own", "1200"));
+        BenchRow fat = new BenchRow("broker", "f", "f", 10, 10, 100, null, "e", Map.of("cpu_us.machine", "3300"));
+        assertThat(status(List.of(f, sk), "cpu_vs_skeleton")).isEqualTo(Goals.Status.MET);
+        assertThat(status(List.of(fat, sk), "cpu_vs_skeleton")).isEqualTo(Goals.Status.NOT_MET);
+        assertThat(status(List.of(row("f", 100), sk), "cpu_vs_skeleton")).isEqualTo(Goals.Status.NOT_MEASURED);
+    }
+
+    @Test
     void shouldReportEveryGoalNotMeasuredWithoutRows() {
         List<Goals.Result> goals = Goals.evaluate(List.of());
 
         assertThat(goals).extracting(Goals.Result::id).containsExactly("physical_limit", "postgres_baseline",
-                "p99_at_half_saturation", "light_load_p50", "approval_decisions", "gate_heap", "two_gates");
+                "p99_at_half_saturation", "light_load_p50", "approval_decisions", "gate_heap", "two_gates", "cpu_vs_skeleton",
+                "postgres_baseline_fsync");
         assertThat(goals).allSatisfy(g -> {
             assertThat(g.status()).isEqualTo(Goals.Status.NOT_MEASURED);
             assertThat(g.value()).isNull();

@@ -32,7 +32,7 @@ class PhysicalPartIT {
     @Test
     void shouldCountTheBudgetOfRowFAndCommitEveryRecordOfItsReproduction() throws Exception {
         Path results = stateDir.resolve("results");
-        BenchOptions options = new BenchOptions.Builder().only("broker", "physical").brokerActions(ACTIONS)
+        BenchOptions options = new BenchOptions.Builder().only("broker", "physical").brokerActions(ACTIONS).rowSeconds(0)
                 .partitions(2).stateDir(stateDir).resultsDir(results).progress(false).build();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 

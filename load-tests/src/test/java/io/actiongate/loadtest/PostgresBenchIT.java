@@ -65,16 +65,17 @@ class PostgresBenchIT {
     void shouldPrintRowPgWithDurabilityAndHoldEveryInvariantThroughTheBenchmark() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         BenchOptions options = new BenchOptions.Builder().only("postgres").brokerActions(ACTIONS).partitions(2)
-                .stateDir(stateDir).progress(false).build();
+                .stateDir(stateDir).progress(false).pgWorkers(4).rowSeconds(1).build();
 
         boolean ok = Benchmark.run(options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(ok).as(out).isTrue();
         assertThat(out).contains("Part postgres:", "durability, PostgreSQL", "fsync=on", "durability, Kafka: acks=all",
-                "5/5 conflicting inputs refused", "invariants: all 6 held");
-        assertThat(out.lines().filter(l -> l.startsWith("pg "))).singleElement()
-                .satisfies(l -> assertThat(l).endsWith(" " + ACTIONS + "/" + ACTIONS));
+                "5/5 conflicting inputs refused", "log.flush.interval.messages=1", "synchronous_commit=off",
+                "invariants: all 16 held", "pg4: cpu-us/action", "postgres", "best pg row with fsync: pg4s");
+        assertThat(out.lines().filter(l -> l.startsWith("pg4 ") || l.startsWith("pg4s ") || l.startsWith("fs ")))
+                .hasSize(3);
         assertNoPostgresLeftBehind();
     }
 

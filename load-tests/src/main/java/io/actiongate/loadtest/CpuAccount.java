@@ -1,0 +1,375 @@
+package io.actiongate.loadtest;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * Where the CPU of a timed window goes, per action: the machine's busy CPU from {@code /proc/stat} (every process
+ * on the machine, so other work on a shared machine is in it), this JVM's threads from {@link ThreadMXBean} grouped
+ * by thread name into the {@link Group}s, and the CPU of other processes the row runs (PostgreSQL's) from
+ * {@code /proc/<pid>/stat}. {@link #start} samples at the window's start, {@link Probe#stop} at its end.
+ *
+ * <p>A thread born inside the window counts with all its CPU; one that died inside it is lost (its CPU is in the
+ * machine's and the JVM's totals only). The JVM's own threads (GC, JIT compiler) are group {@code jvm}; what no
+ * group's pattern matches is {@code other}.
+ */
+final class CpuAccount {
+
+    /** Clock ticks per second of {@code /proc/stat} and {@code /proc/<pid>/stat} (USER_HZ, 100 on Linux). */
+    static final long CLOCK_TICKS_PER_SECOND = 100;
+
+    /** Thread groups, in the order the report prints them. */
+    enum Group {
+        STREAM("stream threads"),
+        EXECUTOR("executor dispatch"),
+        HTTP_CLIENT("HTTP client"),
+        PROVIDER("provider (sandbox)"),
+        BROKER("broker"),
+        LOAD("load generator"),
+        WATCHER("watcher"),
+        POSTGRES_CLIENT("pg claim service"),
+        JVM("jvm (gc, jit)"),
+        OTHER("other");
+
+        private final String label;
+
+        Group(String label) {
+            this.label = label;
+        }
+
+        String label() {
+            return label;
+        }
+
+        /** The short name used in a row's notes ({@code cpu_us.<key>}). */
+        String key() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** Client ids and thread names of the harness's own clients, so that their threads are separable. */
+    static final String LOAD_CLIENT_ID = "bench-load";
+    static final String WATCHER_PREFIX = "bench-watch";
+
+    private CpuAccount() {
+    }
+
+    /**
+     * The group of a thread by its name. Kafka clients' background threads carry the client id after a {@code |}
+     * ({@code kafka-producer-network-thread | <client.id>}); the Streams clients' ids carry {@code StreamThread}.
+     */
+    static Group group(String name) {
+        if (name.contains("StreamThread") || name.contains("GlobalStreamThread")) {
+            return Group.STREAM;
+        }
+        if (name.startsWith("actiongate-executor") || name.startsWith("skeleton-executor")
+                || name.contains(" | ") && name.contains("-executor-")) {
+            return Group.EXECUTOR;
+        }
+        if (name.startsWith("HttpClient-")) {
+            return Group.HTTP_CLIENT;
+        }
+        if (name.startsWith("sandbox-webhook") || name.startsWith("HTTP-Dispatcher")) {
+            return Group.PROVIDER;
+        }
+        if (name.contains(LOAD_CLIENT_ID)) {
+            return Group.LOAD;
+        }
+        if (name.startsWith(WATCHER_PREFIX) || name.contains("| " + WATCHER_PREFIX)) {
+            return Group.WATCHER;
+        }
+        if (name.contains("pg-claim")) {
+            return Group.POSTGRES_CLIENT;
+        }
+        if (name.contains(" | ")) {
+            return Group.OTHER; // a Kafka client's background thread of no group above
+        }
+        if (name.startsWith("data-plane-kafka") || name.startsWith("kafka-network-thread")
+                || name.startsWith("kafka-request-handler") || name.startsWith("broker-")
+                || name.startsWith("controller-") || name.startsWith("raft-") || name.startsWith("kafka-")
+                || name.startsWith("LogDirFailureHandler") || name.startsWith("ExpirationReaper")
+                || name.startsWith("group-coordinator") || name.startsWith("transaction-")
+                || name.startsWith("share-") || name.startsWith("quorum-") || name.startsWith("executor-")
+                || name.startsWith("ThrottledChannelReaper") || name.startsWith("TxnMarkerSenderThread")
+                || name.startsWith("log-cleaner") || name.startsWith("metrics-") || name.contains("Reaper")
+                || name.startsWith("ReplicaFetcher") || name.startsWith("kafka-log-")
+                || name.startsWith("persister-") || name.startsWith("event-processor")) {
+            return Group.BROKER;
+        }
+        if (name.startsWith("GC ") || name.startsWith("G1 ") || name.startsWith("C1 ") || name.startsWith("C2 ")
+                || name.startsWith("VM ") || name.contains("CompilerThread") || name.startsWith("Common-Cleaner")
+                || name.startsWith("Reference Handler") || name.startsWith("Finalizer")
+                || name.startsWith("Signal Dispatcher") || name.startsWith("Notification Thread")) {
+            return Group.JVM;
+        }
+        return Group.OTHER;
+    }
+
+    /** Machine CPU counters: busy and all ticks since boot (the {@code cpu} line of {@code /proc/stat}). */
+    record MachineTicks(long busy, long total) {
+
+        /** Parses the first line of {@code /proc/stat}; busy is user + nice + system + irq + softirq. */
+        static MachineTicks parse(String procStat) {
+            String line = procStat.lines().filter(l -> l.startsWith("cpu ")).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no cpu line in /proc/stat"));
+            String[] f = line.trim().split("\\s+");
+            long user = Long.parseLong(f[1]);
+            long nice = Long.parseLong(f[2]);
+            long system = Long.parseLong(f[3]);
+            long idle = Long.parseLong(f[4]);
+            long iowait = f.length > 5 ? Long.parseLong(f[5]) : 0;
+            long irq = f.length > 6 ? Long.parseLong(f[6]) : 0;
+            long softirq = f.length > 7 ? Long.parseLong(f[7]) : 0;
+            long steal = f.length > 8 ? Long.parseLong(f[8]) : 0;
+            long busy = user + nice + system + irq + softirq;
+            return new MachineTicks(busy, busy + idle + iowait + steal);
+        }
+
+        /** Now, or null where there is no {@code /proc/stat}. */
+        static MachineTicks read() {
+            try {
+                return parse(Files.readString(Path.of("/proc/stat"), StandardCharsets.US_ASCII));
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+    }
+
+    /** utime + stime of a process from the text of its {@code /proc/<pid>/stat}, in clock ticks. */
+    static long processTicks(String procPidStat) {
+        // the command name (field 2) is in parentheses and may contain spaces: count fields after its last ')'
+        String rest = procPidStat.substring(procPidStat.lastIndexOf(')') + 2);
+        String[] f = rest.trim().split("\\s+");
+        // rest starts with field 3 (state): utime is field 14, stime field 15
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    /** The parent pid from the text of a {@code /proc/<pid>/stat}. */
+    static long parentPid(String procPidStat) {
+        String rest = procPidStat.substring(procPidStat.lastIndexOf(')') + 2);
+        return Long.parseLong(rest.trim().split("\\s+")[1]);
+    }
+
+    /**
+     * CPU ticks of process {@code root} and every descendant of it alive now (e.g. a postmaster and its backends);
+     * 0 when {@code /proc} cannot be read.
+     */
+    static long processTreeTicks(long root) {
+        Map<Long, Long> parent = new HashMap<>();
+        Map<Long, Long> ticks = new HashMap<>();
+        try (var dirs = Files.list(Path.of("/proc"))) {
+            for (Path dir : (Iterable<Path>) dirs::iterator) {
+                String name = dir.getFileName().toString();
+                if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
+                    continue;
+                }
+                try {
+                    String stat = Files.readString(dir.resolve("stat"), StandardCharsets.US_ASCII);
+                    long pid = Long.parseLong(name);
+                    parent.put(pid, parentPid(stat));
+                    ticks.put(pid, processTicks(stat));
+                } catch (IOException | RuntimeException e) {
+                    // gone meanwhile, or not ours to read
+                }
+            }
+        } catch (IOException e) {
+            return 0;
+        }
+        long sum = 0;
+        for (Map.Entry<Long, Long> e : ticks.entrySet()) {
+            long p = e.getKey();
+            for (int depth = 0; depth < 16 && p > 1; depth++) {
+                if (p == root) {
+                    sum += e.getValue();
+                    break;
+                }
+                p = parent.getOrDefault(p, 0L);
+            }
+        }
+        return sum;
+    }
+
+    /** What a window cost, in CPU microseconds, and the actions it did. */
+    record Window(long actions, double seconds, Double machineUs, double machineCapacityUs, double jvmUs,
+                  Map<Group, Double> groupsUs, Map<String, Double> processesUs) {
+
+        Window {
+            groupsUs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(groupsUs));
+            processesUs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(processesUs));
+        }
+
+        private double per(double us) {
+            return actions == 0 ? Double.NaN : us / actions;
+        }
+
+        /** Machine busy CPU-µs per action (null without {@code /proc/stat}). */
+        Double machinePerAction() {
+            return machineUs == null ? null : per(machineUs);
+        }
+
+        /** This JVM's and the row's other processes' CPU-µs per action. */
+        double ownPerAction() {
+            return per(jvmUs + processesUs.values().stream().mapToDouble(Double::doubleValue).sum());
+        }
+
+        /** The share of the machine's CPU time the window had busy (0..1; null without /proc/stat). */
+        Double machineBusyShare() {
+            return machineUs == null || machineCapacityUs <= 0 ? null : machineUs / machineCapacityUs;
+        }
+
+        double groupPerAction(Group g) {
+            return per(groupsUs.getOrDefault(g, 0.0));
+        }
+
+        double processPerAction(String process) {
+            return per(processesUs.getOrDefault(process, 0.0));
+        }
+
+        /** The figures as a row's notes: {@code cpu_us.machine}, {@code cpu_us.own}, {@code cpu_us.<group>}, ... */
+        Map<String, String> notes() {
+            Map<String, String> n = new LinkedHashMap<>();
+            n.put("timed_s", String.format(Locale.ROOT, "%.1f", seconds));
+            Double machine = machinePerAction();
+            n.put("cpu_us.machine", machine == null ? "n/a" : String.format(Locale.ROOT, "%.0f", machine));
+            Double share = machineBusyShare();
+            n.put("machine_busy", share == null ? "n/a" : String.format(Locale.ROOT, "%.0f%%", 100 * share));
+            n.put("cpu_us.own", String.format(Locale.ROOT, "%.0f", ownPerAction()));
+            for (Group g : Group.values()) {
+                n.put("cpu_us." + g.key(), String.format(Locale.ROOT, "%.0f", groupPerAction(g)));
+            }
+            processesUs.keySet().forEach(p -> n.put("cpu_us." + p,
+                    String.format(Locale.ROOT, "%.0f", processPerAction(p))));
+            return n;
+        }
+
+        /** One line: machine and own CPU per action, then each group that used any. */
+        String describe() {
+            StringBuilder b = new StringBuilder();
+            Double machine = machinePerAction();
+            b.append(String.format(Locale.ROOT, "cpu-us/action: machine %s (busy %s), this JVM%s %.0f =",
+                    machine == null ? "n/a" : String.format(Locale.ROOT, "%.0f", machine),
+                    machineBusyShare() == null ? "n/a"
+                            : String.format(Locale.ROOT, "%.0f%%", 100 * machineBusyShare()),
+                    processesUs.isEmpty() ? "" : " + " + String.join(" + ", processesUs.keySet()), ownPerAction()));
+            for (Group g : Group.values()) {
+                double v = groupPerAction(g);
+                if (v >= 0.5) {
+                    b.append(String.format(Locale.ROOT, " %s %.0f,", g.label(), v));
+                }
+            }
+            processesUs.keySet().forEach(p -> b.append(String.format(Locale.ROOT, " %s %.0f,", p,
+                    processPerAction(p))));
+            b.setLength(b.length() - (b.charAt(b.length() - 1) == ',' ? 1 : 0));
+            b.append(String.format(Locale.ROOT, " (%.1f s timed)", seconds));
+            return b.toString();
+        }
+    }
+
+    /** Samples taken at the start of a window. */
+    static final class Probe {
+        private final long startNanos;
+        private final MachineTicks machine;
+        private final long jvmNanos;
+        private final Map<Long, Long> threads;
+        private final Map<String, LongSupplier> processes;
+        private final Map<String, Long> processTicks = new LinkedHashMap<>();
+
+        private Probe(Map<String, LongSupplier> processes) {
+            this.processes = processes;
+            processes.forEach((name, ticks) -> processTicks.put(name, ticks.getAsLong()));
+            this.threads = threadCpu();
+            this.jvmNanos = jvmCpuNanos();
+            this.machine = MachineTicks.read();
+            this.startNanos = System.nanoTime();
+        }
+
+        /** Ends the window: what it cost for {@code actions} actions. */
+        Window stop(long actions) {
+            long end = System.nanoTime();
+            MachineTicks m = MachineTicks.read();
+            long jvm = jvmCpuNanos();
+            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+            Map<Group, Double> groups = new LinkedHashMap<>();
+            for (Group g : Group.values()) {
+                groups.put(g, 0.0);
+            }
+            long[] ids = mx.getAllThreadIds();
+            java.lang.management.ThreadInfo[] infos = mx.getThreadInfo(ids);
+            for (int i = 0; i < ids.length; i++) {
+                long cpu = mx.getThreadCpuTime(ids[i]);
+                if (cpu < 0 || infos[i] == null) {
+                    continue;
+                }
+                long delta = cpu - threads.getOrDefault(ids[i], 0L);
+                groups.merge(group(infos[i].getThreadName()), delta / 1e3, Double::sum);
+            }
+            // the JVM's non-Java threads (GC workers, compilers) are not in ThreadMXBean: the rest of the process
+            double javaThreads = groups.values().stream().mapToDouble(Double::doubleValue).sum();
+            double jvmUs = (jvm - jvmNanos) / 1e3;
+            groups.merge(Group.JVM, Math.max(0, jvmUs - javaThreads), Double::sum);
+            Map<String, Double> procs = new LinkedHashMap<>();
+            processes.forEach((name, ticks) -> procs.put(name,
+                    (ticks.getAsLong() - processTicks.get(name)) * 1e6 / CLOCK_TICKS_PER_SECOND));
+            Double machineUs = null;
+            double capacity = 0;
+            if (machine != null && m != null) {
+                machineUs = (m.busy() - machine.busy()) * 1e6 / CLOCK_TICKS_PER_SECOND;
+                capacity = (m.total() - machine.total()) * 1e6 / CLOCK_TICKS_PER_SECOND;
+            }
+            return new Window(actions, (end - startNanos) / 1e9, machineUs, capacity, Math.max(jvmUs, javaThreads),
+                    groups, procs);
+        }
+    }
+
+    /** Starts a window now. */
+    static Probe start() {
+        return new Probe(Map.of());
+    }
+
+    /** Starts a window now, also counting the CPU ticks each of {@code processes} reports. */
+    static Probe start(Map<String, LongSupplier> processes) {
+        return new Probe(new LinkedHashMap<>(processes));
+    }
+
+    private static Map<Long, Long> threadCpu() {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<Long, Long> cpu = new HashMap<>();
+        for (long id : mx.getAllThreadIds()) {
+            long t = mx.getThreadCpuTime(id);
+            if (t >= 0) {
+                cpu.put(id, t);
+            }
+        }
+        return cpu;
+    }
+
+    private static long jvmCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return 0;
+    }
+
+    /** Every thread's name with its group, for a look at what lands in {@code other}. */
+    static List<String> threadGroups() {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        List<String> out = new ArrayList<>();
+        for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (info != null) {
+                out.add(group(info.getThreadName()) + "\t" + info.getThreadName());
+            }
+        }
+        return out;
+    }
+}
