@@ -58,7 +58,7 @@ public final class ChaosCommand implements Callable<Integer> {
     private Double rate;
 
     @Option(names = "--saturation", description = "The saturation in actions/s measured for the same topology on "
-            + "the same machine (chaos/README.md says how); the default --rate is then half of it, and both are "
+            + "the same machine (docs/chaos.md says how); the default --rate is then half of it, and both are "
             + "printed.")
     private Double saturation;
 
@@ -91,7 +91,7 @@ public final class ChaosCommand implements Callable<Integer> {
 
     @Option(names = "--gate-clock-skew", defaultValue = "0s", converter = SignedDurationConverter.class,
             description = "Shift the wall clock of gate-1 by this many whole seconds, e.g. +3s or -3s, with "
-                    + "libfaketime (apt-get install libfaketime); chaos/README.md says what skew each deadline "
+                    + "libfaketime (apt-get install libfaketime); docs/chaos.md says what skew each deadline "
                     + "tolerates (default ${DEFAULT-VALUE}: none).")
     private Duration gateClockSkew;
 
@@ -161,7 +161,7 @@ public final class ChaosCommand implements Callable<Integer> {
     static String describeRate(double rate, Double saturation) {
         if (saturation == null) {
             return String.format(Locale.ROOT, "arrival rate: %.1f actions/s (saturation not given: --saturation "
-                    + "N, measured as chaos/README.md describes)", rate);
+                    + "N, measured as docs/chaos.md describes)", rate);
         }
         return String.format(Locale.ROOT, "arrival rate: %.1f actions/s, measured saturation %.1f actions/s "
                 + "(%.0f %%)", rate, saturation, 100 * rate / saturation);
