@@ -278,9 +278,10 @@ final class ChaosRun {
                 ServiceApprover.Stats st = service.stats();
                 extra.put("approval service (2 replicas, 3 people): reviews handed / decisions posted / published / "
                         + "replicas killed mid-decision / decided again after a kill / found decided after a kill / "
-                        + "gave up", st.handed() + " / " + st.posted() + " / " + st.published() + " / "
-                        + st.replicaKills() + " / " + st.decidedAgainAfterKill() + " / "
-                        + st.alreadyDecidedAfterKill() + " / " + st.failures());
+                        + "gave up / replicas restarted after stopping on their own", st.handed() + " / "
+                        + st.posted() + " / " + st.published() + " / " + st.replicaKills() + " / "
+                        + st.decidedAgainAfterKill() + " / " + st.alreadyDecidedAfterKill() + " / " + st.failures()
+                        + " / " + st.selfStopRestarts());
             }
             ChaosReport.write(results, options, plan, measured, result, load, providerLog,
                     System.currentTimeMillis() - started, extra);

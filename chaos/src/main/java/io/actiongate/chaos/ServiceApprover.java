@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -35,7 +36,9 @@ import java.util.stream.Collectors;
 
 import no.nav.security.mock.oauth2.MockOAuth2Server;
 import no.nav.security.mock.oauth2.OAuth2Config;
+import no.nav.security.mock.oauth2.http.NettyWrapper;
 import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
+import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
 
 import io.actiongate.approver.stepup.Totp;
 import io.actiongate.keyfiles.KeyFiles;
@@ -67,6 +70,8 @@ final class ServiceApprover implements AutoCloseable {
     private static final String CLIENT_ID = "actiongate-approver";
     private static final String APPROVER_READY = "actiongate running roles";
     private static final Duration REVIEW_WAIT = Duration.ofSeconds(90);
+    /** Longer than any KILL_APPROVER keeps a replica down (3 s). */
+    private static final long SELF_STOP_RESTART_AFTER_MS = 10_000;
     private static final Pattern STATUS = Pattern.compile("id=\"status\">([A-Z_]+)<");
     private static final Pattern REFUSALS = Pattern.compile("id=\"refusals\">(.{0,400})", Pattern.DOTALL);
     private static final Pattern INPUT = Pattern.compile("name=\"([a-z]+)\"[^>]*value=\"([^\"]*)\"");
@@ -77,7 +82,7 @@ final class ServiceApprover implements AutoCloseable {
 
     /** What the service's people did, for the report. */
     record Stats(long handed, long posted, long published, long replicaKills, long decidedAgainAfterKill,
-                 long alreadyDecidedAfterKill, long failures) {
+                 long alreadyDecidedAfterKill, long failures, long selfStopRestarts) {
     }
 
     private final MockOAuth2Server idp;
@@ -95,6 +100,7 @@ final class ServiceApprover implements AutoCloseable {
     private final AtomicLong decidedAgain = new AtomicLong();
     private final AtomicLong alreadyDecided = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong selfStopRestarts = new AtomicLong();
     private final Random random;
     private volatile boolean running = true;
     private volatile java.util.function.Consumer<Load.Action> fallback;
@@ -115,7 +121,10 @@ final class ServiceApprover implements AutoCloseable {
         new SecureRandom().nextBytes(sealing);
         Path stateKey = Files.writeString(dir.resolve("state.key"),
                 "k1=" + Base64.getUrlEncoder().withoutPadding().encodeToString(sealing) + "\n");
-        MockOAuth2Server idp = new MockOAuth2Server(OAuth2Config.Companion.fromJson("{\"interactiveLogin\":false}"));
+        // Netty, as the dev kit's provider: the default MockWebServer needs JUnit 4 on the class path
+        MockOAuth2Server idp = new MockOAuth2Server(new OAuth2Config(false, null, null, false,
+                new OAuth2TokenProvider(), Set.of(new DefaultOAuth2TokenCallback(ISSUER_ID, "chaos-nobody", "JWT",
+                List.of(CLIENT_ID), Map.of("org", Load.ORG), 3600)), new NettyWrapper()));
         int idpPort;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             idpPort = free.getLocalPort();
@@ -170,15 +179,64 @@ final class ServiceApprover implements AutoCloseable {
     /** Signs the people in and sets up their code apps (the replicas must be up); then starts them deciding. */
     void startPeople(java.io.PrintWriter log) throws Exception {
         this.out = log;
+        Thread keeper = new Thread(this::keepReplicasUp, "chaos-approver-keeper");
+        keeper.setDaemon(true);
+        workers.add(keeper);
+        keeper.start();
         for (int i = 1; i <= PEOPLE; i++) {
             Person person = new Person("reviewer-" + i, i - 1);
-            person.signIn();
-            person.enrolTotp();
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
+            while (true) {
+                try {
+                    person.signIn();
+                    person.enrolTotp();
+                    break;
+                } catch (IOException | RuntimeException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    note("approval service: " + person.name + " could not sign in and set up a code app on "
+                            + urls.get(person.replica) + " (" + e + "); trying the other replica");
+                    person.cookies.clear();
+                    person.replica = (person.replica + 1) % urls.size();
+                    Thread.sleep(2_000);
+                }
+            }
             Thread t = new Thread(() -> person.work(), "chaos-" + person.name);
             t.setDaemon(true);
             workers.add(t);
         }
-        workers.forEach(Thread::start);
+        workers.stream().filter(t -> t != keeper).forEach(Thread::start);
+    }
+
+    /**
+     * A replica that stopped on its own (not killed by a fault: those are restarted by the fault) is restarted once
+     * it has been down for {@link #SELF_STOP_RESTART_AFTER_MS}, as a Deployment would; counted in the report.
+     */
+    private void keepReplicasUp() {
+        Map<Child, Long> downSince = new java.util.HashMap<>();
+        while (running) {
+            try {
+                Thread.sleep(1_000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.currentTimeMillis();
+            for (Child replica : replicas) {
+                if (replica.alive()) {
+                    downSince.remove(replica);
+                    continue;
+                }
+                long since = downSince.computeIfAbsent(replica, r -> now);
+                if (now - since >= SELF_STOP_RESTART_AFTER_MS && running) {
+                    selfStopRestarts.incrementAndGet();
+                    note("approval service: " + replica.name() + " was down for " + (now - since) / 1000
+                            + " s (stopped on its own; see its log): restarted");
+                    replica.start();
+                    downSince.remove(replica);
+                }
+            }
+        }
     }
 
     /**
@@ -224,7 +282,7 @@ final class ServiceApprover implements AutoCloseable {
 
     Stats stats() {
         return new Stats(handed.size(), posted.get(), published.get(), kills.get(), decidedAgain.get(),
-                alreadyDecided.get(), failures.get());
+                alreadyDecided.get(), failures.get(), selfStopRestarts.get());
     }
 
     /** Jobs handed and not yet done. */
