@@ -90,7 +90,8 @@ final class ChaosRun {
     static final Duration TRANSACTIONS_END_WITHIN = Duration.ofSeconds(45);
     private static final long PROBE_EVERY_MS = 250;
     private static final String NODE_READY = "actiongate running roles";
-    private static final long START_TIMEOUT_MS = 240_000;
+    /** A child JVM may take minutes to start on a shared, overloaded machine (load average 40 seen). */
+    private static final long START_TIMEOUT_MS = 600_000;
     private static final int MAX_GATES = 3;
     static final Duration SATURATION_STEP = Duration.ofSeconds(30);
     static final Duration SATURATION_GRACE = Duration.ofSeconds(10);
