@@ -203,9 +203,17 @@ final class ChaosRun {
             for (Child child : children) {
                 child.start();
             }
+            long startDeadline = System.currentTimeMillis() + START_TIMEOUT_MS;
             for (Child child : children) {
-                if (!child.awaitReady(START_TIMEOUT_MS)) {
-                    throw new IllegalStateException(child.name() + " did not start; see " + logs);
+                // a node that gives up at start (an approver whose metadata request timed out on an overloaded
+                // machine) is started again, as a Deployment would, until the start deadline
+                while (!child.awaitReady(Math.max(1, startDeadline - System.currentTimeMillis()))) {
+                    if (child.alive() || System.currentTimeMillis() >= startDeadline) {
+                        throw new IllegalStateException(child.name() + " did not start; see " + logs);
+                    }
+                    out.println(child.name() + " exited before it was ready (see its log); starting it again");
+                    out.flush();
+                    child.start();
                 }
             }
             if (service != null) {
