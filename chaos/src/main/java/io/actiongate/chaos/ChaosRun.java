@@ -96,6 +96,7 @@ final class ChaosRun {
     static final Duration SATURATION_STEP = Duration.ofSeconds(30);
     static final Duration SATURATION_GRACE = Duration.ofSeconds(10);
     static final double SATURATION_FIRST_RATE = 5;
+    static final double SATURATION_MIN_RATE = 0.5;
     static final double SATURATION_MAX_RATE = 640;
     static final int CLUSTER_NODES = 3;
     static final int CLUSTER_MIN_ISR = 2;
@@ -620,8 +621,16 @@ final class ChaosRun {
                 // let the backlog drain before the next step (or the storm)
                 awaitSettled(load.actions().stream().filter(a -> !a.viaService).toList(), Duration.ofMinutes(3));
             }
+            if (!Double.isNaN(missed) && kept == 0) {
+                // not even the first rate was kept (an overloaded machine): halve it until one is
+                if (rate / 2 < SATURATION_MIN_RATE) {
+                    break;
+                }
+                rate /= 2;
+                continue;
+            }
             if (!Double.isNaN(missed)) {
-                if (bisected || kept == 0) {
+                if (bisected) {
                     break;
                 }
                 bisected = true;
@@ -636,8 +645,10 @@ final class ChaosRun {
             }
             rate *= 2;
         }
-        double saturation = kept == 0 ? SATURATION_FIRST_RATE / 2 : kept;
-        out.printf(java.util.Locale.ROOT, "measured saturation: %.1f actions/s (highest step kept)%n", saturation);
+        double saturation = kept == 0 ? SATURATION_MIN_RATE : kept;
+        out.printf(java.util.Locale.ROOT, "measured saturation: %.2f actions/s (%s)%n", saturation,
+                kept == 0 ? "no step kept, not even " + SATURATION_MIN_RATE + "/s: the lowest step, not a measurement"
+                        : "highest step kept");
         out.flush();
         return saturation;
     }
@@ -657,7 +668,7 @@ final class ChaosRun {
         long late = own.stream().filter(a -> !a.acked || a.settledAtMs == 0 || a.settledAtMs > deadline).count();
         long lastSettled = own.stream().mapToLong(a -> a.settledAtMs).max().orElse(end);
         boolean ok = paced && late == 0;
-        out.printf(java.util.Locale.ROOT, "saturation step %.1f actions/s: %d of %d sent, %d not settled within "
+        out.printf(java.util.Locale.ROOT, "saturation step %.2f actions/s: %d of %d sent, %d not settled within "
                 + "%d s of the step's end (last settled %+.1f s after it): %s%n", rate, sent.size(), planned, late,
                 SATURATION_GRACE.toSeconds(), (lastSettled - end) / 1000.0, ok ? "kept" : "missed");
         out.flush();

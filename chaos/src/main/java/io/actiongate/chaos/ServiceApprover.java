@@ -390,6 +390,7 @@ final class ServiceApprover implements AutoCloseable {
             String path = "/review/" + job.action().key;
             long deadline = System.nanoTime() + REVIEW_WAIT.toNanos() * 4;
             boolean afterKill = false;
+            int refused = 0;
             while (running && System.nanoTime() < deadline) {
                 replica = (replica + 1) % urls.size(); // the load balancer's next replica
                 String html;
@@ -434,9 +435,12 @@ final class ServiceApprover implements AutoCloseable {
                         published.incrementAndGet();
                         return;
                     }
-                    if (r.statusCode() / 100 == 4) {
-                        return; // refused (already decided, no longer waiting): nothing more a person could do
+                    if (r.statusCode() / 100 == 4 && ++refused >= 3) {
+                        // refused three times (e.g. the code's step taken): the load's approver decides it
+                        giveUp(job, "refused " + refused + " times, last HTTP " + r.statusCode());
+                        return;
                     }
+                    // refused or failed: open the review again; it shows whether the action is still waiting
                 } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
                     afterKill = true; // the answer never came: maybe published, maybe not
                 }
