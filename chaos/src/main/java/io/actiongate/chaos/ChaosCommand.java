@@ -58,14 +58,24 @@ public final class ChaosCommand implements Callable<Integer> {
     private Double rate;
 
     @Option(names = "--saturation", description = "The saturation in actions/s measured for the same topology on "
-            + "the same machine (chaos/README.md says how); the default --rate is then half of it, and both are "
+            + "the same machine (docs/chaos.md says how); the default --rate is then half of it, and both are "
             + "printed.")
     private Double saturation;
+
+    @Option(names = "--measure-saturation", description = "Before the storm, measure the saturation of this "
+            + "topology on this machine with the faults off (30 s steps at doubling rates from 5 actions/s); the "
+            + "default --rate is then half of it, and both are printed and reported.")
+    private boolean measureSaturation;
 
     @Option(names = "--cluster", description = "Run a three-node KRaft cluster (three broker+controller JVMs), "
             + "replication factor 3, min.insync.replicas 2, unclean leader election off, with the cluster faults "
             + "in the schedule. Default: one broker (CI).")
     private boolean cluster;
+
+    @Option(names = "--network-namespaces", description = "With --cluster: each node in a Linux network namespace "
+            + "of its own, joined by veth pairs and a bridge the run makes (root only; removed at the end), so the "
+            + "schedule can cut a node off from its peers while clients still reach it, or off from everyone.")
+    private boolean networkNamespaces;
 
     @Option(names = "--fault-every", defaultValue = "20s", converter = DurationConverter.class,
             description = "Mean time between two faults (default ${DEFAULT-VALUE}).")
@@ -81,7 +91,7 @@ public final class ChaosCommand implements Callable<Integer> {
 
     @Option(names = "--gate-clock-skew", defaultValue = "0s", converter = SignedDurationConverter.class,
             description = "Shift the wall clock of gate-1 by this many whole seconds, e.g. +3s or -3s, with "
-                    + "libfaketime (apt-get install libfaketime); chaos/README.md says what skew each deadline "
+                    + "libfaketime (apt-get install libfaketime); docs/chaos.md says what skew each deadline "
                     + "tolerates (default ${DEFAULT-VALUE}: none).")
     private Duration gateClockSkew;
 
@@ -98,6 +108,18 @@ public final class ChaosCommand implements Callable<Integer> {
                     + "> 0");
             return 2;
         }
+        if (networkNamespaces && !cluster) {
+            spec.commandLine().getErr().println("--network-namespaces needs --cluster");
+            return 2;
+        }
+        if (networkNamespaces) {
+            String why = NetworkNamespaces.unavailable();
+            if (why != null) {
+                spec.commandLine().getErr().println("--network-namespaces: cannot make network namespaces here ("
+                        + why + "); run as root with iproute2");
+                return 2;
+            }
+        }
         if (!gateClockSkew.isZero()) {
             try {
                 ClockSkew.environment(gateClockSkew, ClockSkew.library(ClockSkew.LIBRARIES));
@@ -106,12 +128,24 @@ public final class ChaosCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        double actionsPerSecond = arrivalRate(rate, saturation);
-        out.println(describeRate(actionsPerSecond, saturation));
+        double actionsPerSecond;
+        if (measureSaturation && saturation != null) {
+            spec.commandLine().getErr().println("--measure-saturation and --saturation exclude each other");
+            return 2;
+        } else if (measureSaturation) {
+            // NaN: half of what the run measures, unless --rate says otherwise
+            actionsPerSecond = rate != null ? rate : Double.NaN;
+            out.println("arrival rate: " + (rate != null ? rate + " actions/s" : "half of the saturation")
+                    + " measured before the storm");
+        } else {
+            actionsPerSecond = arrivalRate(rate, saturation);
+            out.println(describeRate(actionsPerSecond, saturation));
+        }
         Path folder = results != null ? results : Path.of("chaos-results", "seed-" + seed + "-"
                 + Instant.now().toString().replace(':', '-'));
         ChaosRun.Options options = new ChaosRun.Options(duration, seed, gates, partitions, actionsPerSecond,
-                faultEvery, folder.toAbsolutePath(), childHeap, settleTimeout, cluster, gateClockSkew);
+                faultEvery, folder.toAbsolutePath(), childHeap, settleTimeout, cluster, gateClockSkew,
+                measureSaturation, networkNamespaces);
         return new ChaosRun(options, out).run();
     }
 
@@ -127,7 +161,7 @@ public final class ChaosCommand implements Callable<Integer> {
     static String describeRate(double rate, Double saturation) {
         if (saturation == null) {
             return String.format(Locale.ROOT, "arrival rate: %.1f actions/s (saturation not given: --saturation "
-                    + "N, measured as chaos/README.md describes)", rate);
+                    + "N, measured as docs/chaos.md describes)", rate);
         }
         return String.format(Locale.ROOT, "arrival rate: %.1f actions/s, measured saturation %.1f actions/s "
                 + "(%.0f %%)", rate, saturation, 100 * rate / saturation);

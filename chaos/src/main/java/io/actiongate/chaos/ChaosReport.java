@@ -21,6 +21,13 @@ final class ChaosReport {
 
     static void write(Path results, ChaosRun.Options options, FaultPlan plan, List<ChaosRun.FaultRecord> faults,
                       CheckResult result, Load load, ProviderLog provider, long wallMs) throws IOException {
+        write(results, options, plan, faults, result, load, provider, wallMs, new LinkedHashMap<>());
+    }
+
+    /** @param extra further rows of the scenario table (and keys of the JSON): saturation, the approval service */
+    static void write(Path results, ChaosRun.Options options, FaultPlan plan, List<ChaosRun.FaultRecord> faults,
+                      CheckResult result, Load load, ProviderLog provider, long wallMs, Map<String, Object> extra)
+            throws IOException {
         Map<String, Long> kinds = new TreeMap<>();
         load.actions().forEach(a -> kinds.merge(a.kind.name(), 1L, Long::sum));
         long posts = provider.byKey().values().stream().mapToLong(ProviderLog.Entry::posts).sum();
@@ -59,6 +66,7 @@ final class ChaosReport {
         json.put("unknownResolutions", result.unknownResolutions());
         json.put("checkerCounts", result.counts());
         json.put("violations", result.violations());
+        json.putAll(extra);
         json.put("ok", result.ok());
         ChaosRun.writeJson(results.resolve("chaos-report.json"), json);
 
@@ -91,6 +99,7 @@ final class ChaosReport {
         md.append("| hanging transactions | ").append(result.hanging()).append(" |\n");
         md.append("| final receipt statuses | ").append(result.finalStatuses()).append(" |\n");
         md.append("| went through UNKNOWN, ended | ").append(result.unknownResolutions()).append(" |\n");
+        extra.forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
         md.append("| wall time | ").append(wallMs / 1000).append(" s |\n\n");
         md.append("## Faults and time to recover\n\n");
         md.append("Recovery: from the injection to the first action proposed after the fault was over reaching a "

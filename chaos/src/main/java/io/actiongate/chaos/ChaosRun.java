@@ -39,7 +39,15 @@ final class ChaosRun {
     /** The settings of one run. */
     record Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
                    Duration faultSpacing, Path results, String childHeap, Duration settleTimeout, boolean cluster,
-                   Duration gateClockSkew) {
+                   Duration gateClockSkew, boolean measureSaturation, boolean networkNamespaces) {
+
+        /** The saturation is not measured by the run, the nodes share loopback. */
+        Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
+                Duration faultSpacing, Path results, String childHeap, Duration settleTimeout, boolean cluster,
+                Duration gateClockSkew) {
+            this(duration, seed, gates, partitions, actionsPerSecond, faultSpacing, results, childHeap, settleTimeout,
+                    cluster, gateClockSkew, false, false);
+        }
 
         /** No clock skew. */
         Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
@@ -53,6 +61,12 @@ final class ChaosRun {
                 Duration faultSpacing, Path results, String childHeap, Duration settleTimeout) {
             this(duration, seed, gates, partitions, actionsPerSecond, faultSpacing, results, childHeap, settleTimeout,
                     false);
+        }
+
+        /** The same run at another arrival rate (the one measured from the saturation). */
+        Options withRate(double rate) {
+            return new Options(duration, seed, gates, partitions, rate, faultSpacing, results, childHeap,
+                    settleTimeout, cluster, gateClockSkew, measureSaturation, networkNamespaces);
         }
 
         /** Replicas of every topic: 3 on the cluster, 1 on the single broker. */
@@ -76,15 +90,21 @@ final class ChaosRun {
     static final Duration TRANSACTIONS_END_WITHIN = Duration.ofSeconds(45);
     private static final long PROBE_EVERY_MS = 250;
     private static final String NODE_READY = "actiongate running roles";
-    private static final long START_TIMEOUT_MS = 240_000;
+    /** A child JVM may take minutes to start on a shared, overloaded machine (load average 40 seen). */
+    private static final long START_TIMEOUT_MS = 600_000;
     private static final int MAX_GATES = 3;
+    static final Duration SATURATION_STEP = Duration.ofSeconds(30);
+    static final Duration SATURATION_GRACE = Duration.ofSeconds(10);
+    static final double SATURATION_FIRST_RATE = 5;
+    static final double SATURATION_MIN_RATE = 0.5;
+    static final double SATURATION_MAX_RATE = 640;
     static final int CLUSTER_NODES = 3;
     static final int CLUSTER_MIN_ISR = 2;
     static final String APPLICATION_ID = "chaos-gate";
     /** The gate instance whose wall clock {@code --gate-clock-skew} shifts. */
     static final String SKEWED_GATE = "gate-1";
 
-    private final Options options;
+    private Options options;
     private final PrintWriter out;
     private final List<Child> children = new CopyOnWriteArrayList<>();
     private final List<Child> gates = new CopyOnWriteArrayList<>();
@@ -101,6 +121,10 @@ final class ChaosRun {
     private Load load;
     private TxnProbe probe;
     private long loadStartMs;
+    private ServiceApprover service;
+    private volatile NetworkNamespaces net;
+    /** Rows the run adds to the report's scenario table (the measured saturation). */
+    private final Map<String, Object> reportRows = new LinkedHashMap<>();
 
     ChaosRun(Options options, PrintWriter out) {
         this.options = options;
@@ -115,7 +139,7 @@ final class ChaosRun {
         Path results = Files.createDirectories(options.results());
         logs = Files.createDirectories(results.resolve("logs"));
         FaultPlan plan = FaultPlan.generate(options.seed(), options.duration(), options.faultSpacing(),
-                SESSION_TIMEOUT_MS, options.cluster());
+                SESSION_TIMEOUT_MS, options.cluster(), options.cluster() && options.networkNamespaces());
         out.print(plan.describe());
         out.flush();
         Files.writeString(results.resolve("fault-schedule.txt"), plan.describe(), StandardCharsets.UTF_8);
@@ -127,7 +151,14 @@ final class ChaosRun {
             provider = SandboxWebhookProvider.start(0, "Bearer " + secret);
             String bootstrap;
             if (options.cluster()) {
-                cluster = ClusterNodes.create(CLUSTER_NODES, results.resolve("broker-data"), logs, "320m");
+                if (options.networkNamespaces()) {
+                    net = NetworkNamespaces.create(CLUSTER_NODES);
+                    out.printf("network: each node in a network namespace of its own (%s-n1..%d) on %s0/24, "
+                            + "joined by veth pairs to a bridge in %s; this namespace at %s%n",
+                            NetworkNamespaces.PREFIX, CLUSTER_NODES, NetworkNamespaces.SUBNET,
+                            NetworkNamespaces.hub(), NetworkNamespaces.CLIENT_ADDRESS);
+                }
+                cluster = ClusterNodes.create(CLUSTER_NODES, results.resolve("broker-data"), logs, "320m", net);
                 brokers.addAll(cluster.nodes());
                 children.addAll(brokers);
                 bootstrap = cluster.bootstrap();
@@ -157,6 +188,11 @@ final class ChaosRun {
             probe = new TxnProbe(bootstrap, PREFIX, options.seed(), options.partitions());
             load = new Load(bootstrap, PREFIX, "chaos-task-" + options.seed(), options.seed());
             load.publishPolicy();
+            if (options.cluster()) {
+                service = ServiceApprover.create(results, logs, bootstrap, PREFIX, options.childHeap(),
+                        options.seed(), List.of(freePort(), freePort()));
+                children.addAll(service.replicas());
+            }
             Path config = writeNodeConfig(results, bootstrap);
             for (int i = 0; i < options.gates(); i++) {
                 addGate(config);
@@ -168,34 +204,51 @@ final class ChaosRun {
             for (Child child : children) {
                 child.start();
             }
+            long startDeadline = System.currentTimeMillis() + START_TIMEOUT_MS;
             for (Child child : children) {
-                if (!child.awaitReady(START_TIMEOUT_MS)) {
-                    throw new IllegalStateException(child.name() + " did not start; see " + logs);
+                // a node that gives up at start (an approver whose metadata request timed out on an overloaded
+                // machine) is started again, as a Deployment would, until the start deadline
+                while (!child.awaitReady(Math.max(1, startDeadline - System.currentTimeMillis()))) {
+                    if (child.alive() || System.currentTimeMillis() >= startDeadline) {
+                        throw new IllegalStateException(child.name() + " did not start; see " + logs);
+                    }
+                    out.println(child.name() + " exited before it was ready (see its log); starting it again");
+                    out.flush();
+                    child.start();
                 }
+            }
+            if (service != null) {
+                service.startPeople(out);
+                load.decideThrough(service);
+                out.printf("approval service: %d replicas, %d people deciding through its pages%n",
+                        ServiceApprover.REPLICAS, ServiceApprover.PEOPLE);
             }
             load.startWatcher();
             Load.Action first = load.submit(-1, Load.Kind.READ);
             awaitSettled(List.of(first), Duration.ofMinutes(3));
+            double rate = options.actionsPerSecond();
+            if (options.measureSaturation()) {
+                double saturation = measureSaturation();
+                if (Double.isNaN(rate)) {
+                    rate = Math.max(1, saturation * ChaosCommand.SATURATION_SHARE);
+                }
+                out.println(ChaosCommand.describeRate(rate, saturation) + " (saturation measured by this run, "
+                        + "faults off, on this machine)");
+                options = options.withRate(rate);
+                reportRows.put("measured saturation (this run, same topology, faults off)",
+                        String.format(java.util.Locale.ROOT, "%.1f actions/s", saturation));
+                reportRows.put("arrival rate during the storm", String.format(java.util.Locale.ROOT,
+                        "%.1f actions/s (%.0f %% of the measured saturation)", rate, 100 * rate / saturation));
+            }
             out.printf("all %d processes up after %d s; load for %d s at %.1f actions/s%n", children.size(),
-                    (System.currentTimeMillis() - started) / 1000, options.duration().toSeconds(),
-                    options.actionsPerSecond());
+                    (System.currentTimeMillis() - started) / 1000, options.duration().toSeconds(), rate);
             out.flush();
 
             Thread injector = new Thread(() -> inject(plan, config), "chaos-faults");
             loadStartMs = System.currentTimeMillis();
             injector.start();
             probe.start(PROBE_EVERY_MS);
-            long end = loadStartMs + options.duration().toMillis();
-            long interval = (long) (1000 / options.actionsPerSecond());
-            long nextAt = loadStartMs;
-            while (System.currentTimeMillis() < end) {
-                load.submit();
-                nextAt += interval;
-                long sleep = nextAt - System.currentTimeMillis();
-                if (sleep > 0) {
-                    Thread.sleep(sleep);
-                }
-            }
+            pace(rate, loadStartMs, loadStartMs + options.duration().toMillis());
             injector.join();
             probe.close();
             heal();
@@ -217,12 +270,31 @@ final class ChaosRun {
             if (options.cluster()) {
                 checker.requireReplication(CLUSTER_NODES, CLUSTER_MIN_ISR);
             }
+            Map<String, java.security.PublicKey> trusted = new LinkedHashMap<>();
+            trusted.put(Load.KEY_ID, load.publicKey());
+            if (service != null) {
+                trusted.put(ServiceApprover.KEY_ID, service.publicKey());
+                out.println("approval service: " + service.stats());
+                out.flush();
+            }
+            checker.requireApprovals(trusted, java.util.Set.of(Load.SEND_TOOL));
             CheckResult result = checker.check(expected, providerLog, probe.log());
             out.print(result.describe());
             out.flush();
             List<FaultRecord> measured = recoveryTimes();
+            Map<String, Object> extra = new LinkedHashMap<>();
+            extra.putAll(reportRows);
+            if (service != null) {
+                ServiceApprover.Stats st = service.stats();
+                extra.put("approval service (2 replicas, 3 people): reviews handed / decisions posted / published / "
+                        + "replicas killed mid-decision / decided again after a kill / found decided after a kill / "
+                        + "gave up / replicas restarted after stopping on their own", st.handed() + " / "
+                        + st.posted() + " / " + st.published() + " / " + st.replicaKills() + " / "
+                        + st.decidedAgainAfterKill() + " / " + st.alreadyDecidedAfterKill() + " / " + st.failures()
+                        + " / " + st.selfStopRestarts());
+            }
             ChaosReport.write(results, options, plan, measured, result, load, providerLog,
-                    System.currentTimeMillis() - started);
+                    System.currentTimeMillis() - started, extra);
             out.println("report: " + results.resolve("chaos-report.md"));
             out.flush();
             return result.ok() ? 0 : 1;
@@ -244,6 +316,10 @@ final class ChaosRun {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+        NetworkNamespaces n = net;
+        if (n != null) {
+            n.close();
         }
     }
 
@@ -274,7 +350,8 @@ final class ChaosRun {
         }
         p.setProperty("http.port", "0");
         p.setProperty("http.bind.address", "127.0.0.1");
-        p.setProperty("gate.trusted.keys", load.trustedKeyConfig());
+        p.setProperty("gate.trusted.keys", load.trustedKeyConfig()
+                + (service == null ? "" : "," + service.trustedKeyConfig()));
         p.setProperty("gate.approvers", Load.ORG + ":*");
         p.setProperty("gate.lease.duration", LEASE.toSeconds() + "s");
         p.setProperty("gate.dispatch.timeout", DISPATCH_TIMEOUT.toSeconds() + "s");
@@ -414,6 +491,38 @@ final class ChaosRun {
                 Thread.sleep(step.downMs());
                 broker.resume();
             }
+            case KILL_APPROVER -> {
+                service.killNextDecision(step.approverKillDelayMs());
+                long deadline = System.currentTimeMillis() + 60_000;
+                Child killed = null;
+                while (killed == null && System.currentTimeMillis() < deadline) {
+                    killed = service.replicas().stream().filter(c -> !c.alive()).findFirst().orElse(null);
+                    Thread.sleep(50);
+                }
+                if (killed == null) {
+                    // no decision was posted within a minute: kill one anyway, between decisions
+                    service.killNextDecision(-1);
+                    killed = service.replicas().get(step.target() % service.replicas().size());
+                    killed.kill9();
+                    target = killed.name() + " (no decision in flight within 60 s)";
+                } else {
+                    target = killed.name() + " (mid-decision)";
+                }
+                Thread.sleep(step.downMs());
+                killed.start();
+                killed.awaitReady(START_TIMEOUT_MS);
+            }
+            case PARTITION_FROM_PEERS, PARTITION_ISOLATED -> {
+                int node = step.target() % CLUSTER_NODES + 1;
+                target = cluster.node(node).name();
+                if (step.kind() == FaultPlan.Kind.PARTITION_FROM_PEERS) {
+                    net.cutFromPeers(node);
+                } else {
+                    net.isolate(node);
+                }
+                Thread.sleep(step.downMs());
+                net.heal(node);
+            }
             case PAUSE_EXECUTOR -> {
                 Child executor = executors.get(step.target() % executors.size());
                 target = executor.name();
@@ -475,14 +584,115 @@ final class ChaosRun {
                 restored - loadStartMs, -1);
     }
 
+    /** Submits actions at {@code rate} per second from {@code startMs} until {@code endMs}; returns them. */
+    private List<Load.Action> pace(double rate, long startMs, long endMs) throws InterruptedException {
+        List<Load.Action> sent = new ArrayList<>();
+        double intervalMs = 1000 / rate;
+        double nextAt = startMs;
+        while (System.currentTimeMillis() < endMs) {
+            sent.add(load.submit());
+            nextAt += intervalMs;
+            long sleep = (long) nextAt - System.currentTimeMillis();
+            if (sleep > 0) {
+                Thread.sleep(sleep);
+            }
+        }
+        return sent;
+    }
+
+    /**
+     * The saturation of this topology on this machine, measured before the storm with the faults off: steps of
+     * {@link #SATURATION_STEP} at doubling rates, then one between the last kept and the first missed. A step is
+     * kept when the sender kept its pace (95 % of the planned actions sent) and every action of it that the load
+     * decides itself settled within {@link #SATURATION_GRACE} of the step's end (those handed to the approval
+     * service wait for a person's next one-time code and are left out). The saturation is the highest kept rate.
+     */
+    private double measureSaturation() throws InterruptedException {
+        double kept = 0;
+        double missed = Double.NaN;
+        double rate = SATURATION_FIRST_RATE;
+        boolean bisected = false;
+        while (true) {
+            boolean ok = saturationStep(rate);
+            if (ok) {
+                kept = rate;
+            } else {
+                missed = rate;
+                // let the backlog drain before the next step (or the storm)
+                awaitSettled(load.actions().stream().filter(a -> !a.viaService).toList(), Duration.ofMinutes(3));
+            }
+            if (!Double.isNaN(missed) && kept == 0) {
+                // not even the first rate was kept (an overloaded machine): halve it until one is
+                if (rate / 2 < SATURATION_MIN_RATE) {
+                    break;
+                }
+                rate /= 2;
+                continue;
+            }
+            if (!Double.isNaN(missed)) {
+                if (bisected) {
+                    break;
+                }
+                bisected = true;
+                rate = (kept + missed) / 2;
+                if (rate - kept < 1) {
+                    break;
+                }
+                continue;
+            }
+            if (rate >= SATURATION_MAX_RATE) {
+                break;
+            }
+            rate *= 2;
+        }
+        double saturation = kept == 0 ? SATURATION_MIN_RATE : kept;
+        out.printf(java.util.Locale.ROOT, "measured saturation: %.2f actions/s (%s)%n", saturation,
+                kept == 0 ? "no step kept, not even " + SATURATION_MIN_RATE + "/s: the lowest step, not a measurement"
+                        : "highest step kept");
+        out.flush();
+        return saturation;
+    }
+
+    private boolean saturationStep(double rate) throws InterruptedException {
+        long start = System.currentTimeMillis();
+        long end = start + SATURATION_STEP.toMillis();
+        List<Load.Action> sent = pace(rate, start, end);
+        long planned = (long) (rate * SATURATION_STEP.toSeconds());
+        boolean paced = sent.size() >= 0.95 * planned;
+        List<Load.Action> own = sent.stream().filter(a -> !a.viaService).toList();
+        long deadline = end + SATURATION_GRACE.toMillis();
+        while (System.currentTimeMillis() < deadline
+                && !own.stream().allMatch(a -> a.acked && a.settledAtMs != 0 && a.settledAtMs <= deadline)) {
+            Thread.sleep(200);
+        }
+        long late = own.stream().filter(a -> !a.acked || a.settledAtMs == 0 || a.settledAtMs > deadline).count();
+        long lastSettled = own.stream().mapToLong(a -> a.settledAtMs).max().orElse(end);
+        boolean ok = paced && late == 0;
+        out.printf(java.util.Locale.ROOT, "saturation step %.2f actions/s: %d of %d sent, %d not settled within "
+                + "%d s of the step's end (last settled %+.1f s after it): %s%n", rate, sent.size(), planned, late,
+                SATURATION_GRACE.toSeconds(), (lastSettled - end) / 1000.0, ok ? "kept" : "missed");
+        out.flush();
+        return ok;
+    }
+
     /** Restarts whatever is down and resumes whatever is paused, so everything pending can settle. */
-    private void heal() throws InterruptedException {
+    private void heal() throws InterruptedException, IOException {
+        if (net != null) {
+            net.healAll();
+        }
         for (Child child : children) {
             child.resume();
         }
         for (Child broker : brokers) {
             if (!broker.alive()) {
                 startBroker(broker);
+            }
+        }
+        if (service != null) {
+            for (Child replica : service.replicas()) {
+                if (!replica.alive()) {
+                    replica.start();
+                }
             }
         }
         for (Child child : List.of(reconciler)) {
@@ -558,6 +768,9 @@ final class ChaosRun {
         if (probe != null) {
             probe.close();
         }
+        if (service != null) {
+            service.close();
+        }
         if (load != null) {
             load.close();
         }
@@ -582,6 +795,9 @@ final class ChaosRun {
         }
         if (provider != null) {
             provider.close();
+        }
+        if (net != null) {
+            net.close();
         }
     }
 

@@ -43,18 +43,23 @@ public final class ClusterNodeMain {
     private ClusterNodeMain() {
     }
 
-    /** {@code NODE_ID CLIENT_PORT VOTERS DATA_DIR CLUSTER_ID}, VOTERS as {@code 1@127.0.0.1:p1,2@...}. */
+    /**
+     * {@code NODE_ID CLIENT_PORT VOTERS DATA_DIR CLUSTER_ID [HOST]}, VOTERS as {@code 1@127.0.0.1:p1,2@...}, HOST the
+     * address both listeners bind and the client one advertises (default 127.0.0.1; the node's own address in its
+     * network namespace with {@code --network-namespaces}).
+     */
     public static void main(String[] args) throws Exception {
-        if (args.length != 5) {
-            System.err.println("usage: ClusterNodeMain NODE_ID CLIENT_PORT VOTERS DATA_DIR CLUSTER_ID");
+        if (args.length != 5 && args.length != 6) {
+            System.err.println("usage: ClusterNodeMain NODE_ID CLIENT_PORT VOTERS DATA_DIR CLUSTER_ID [HOST]");
             System.exit(2);
         }
+        String host = args.length == 6 ? args[5] : "127.0.0.1";
         int nodeId = Integer.parseInt(args[0]);
         int clientPort = Integer.parseInt(args[1]);
         String voters = args[2];
         Path logDir = Path.of(args[3]).resolve("kraft-logs");
         Files.createDirectories(logDir);
-        Map<String, String> props = properties(nodeId, clientPort, voters, logDir);
+        Map<String, String> props = properties(nodeId, host, clientPort, voters, logDir);
         KafkaConfig config = new KafkaConfig(props, false);
         format(nodeId, args[4], logDir);
         KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
@@ -63,14 +68,19 @@ public final class ClusterNodeMain {
             server.shutdown();
             server.awaitShutdown();
         }, "chaos-node-shutdown"));
-        awaitRegistered(nodeId, "127.0.0.1:" + clientPort);
-        System.out.println(READY + " node " + nodeId + " 127.0.0.1:" + clientPort);
+        awaitRegistered(nodeId, host + ":" + clientPort);
+        System.out.println(READY + " node " + nodeId + " " + host + ":" + clientPort);
         System.out.flush();
         new CountDownLatch(1).await();
     }
 
     /** The node's broker properties. */
     static Map<String, String> properties(int nodeId, int clientPort, String voters, Path logDir) {
+        return properties(nodeId, "127.0.0.1", clientPort, voters, logDir);
+    }
+
+    /** The node's broker properties, both listeners on {@code host}. */
+    static Map<String, String> properties(int nodeId, String host, int clientPort, String voters, Path logDir) {
         int controllerPort = controllerPort(nodeId, voters);
         Map<String, String> p = new LinkedHashMap<>();
         p.put("process.roles", "broker,controller");
@@ -78,9 +88,9 @@ public final class ClusterNodeMain {
         p.put("controller.quorum.voters", voters);
         p.put("controller.listener.names", CONTROLLER_LISTENER);
         p.put("inter.broker.listener.name", CLIENT_LISTENER);
-        p.put("listeners", CLIENT_LISTENER + "://127.0.0.1:" + clientPort + "," + CONTROLLER_LISTENER
-                + "://127.0.0.1:" + controllerPort);
-        p.put("advertised.listeners", CLIENT_LISTENER + "://127.0.0.1:" + clientPort);
+        p.put("listeners", CLIENT_LISTENER + "://" + host + ":" + clientPort + "," + CONTROLLER_LISTENER
+                + "://" + host + ":" + controllerPort);
+        p.put("advertised.listeners", CLIENT_LISTENER + "://" + host + ":" + clientPort);
         p.put("listener.security.protocol.map", CLIENT_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER
                 + ":PLAINTEXT");
         p.put("log.dirs", logDir.toString());

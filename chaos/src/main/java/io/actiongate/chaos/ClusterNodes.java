@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import org.apache.kafka.common.Uuid;
 
@@ -18,14 +17,25 @@ final class ClusterNodes {
 
     private final List<Child> nodes;
     private final List<Integer> clientPorts;
+    private final List<String> hosts;
 
-    private ClusterNodes(List<Child> nodes, List<Integer> clientPorts) {
+    private ClusterNodes(List<Child> nodes, List<Integer> clientPorts, List<String> hosts) {
         this.nodes = List.copyOf(nodes);
         this.clientPorts = List.copyOf(clientPorts);
+        this.hosts = List.copyOf(hosts);
     }
 
     /** Picks the ports and the cluster id; starts nothing. */
     static ClusterNodes create(int count, Path dataRoot, Path logs, String heap) throws IOException {
+        return create(count, dataRoot, logs, heap, null);
+    }
+
+    /**
+     * @param net when given, node i runs inside {@link NetworkNamespaces#node(int) its namespace} on
+     *            {@link NetworkNamespaces#address(int) its address}; else every node on 127.0.0.1
+     */
+    static ClusterNodes create(int count, Path dataRoot, Path logs, String heap, NetworkNamespaces net)
+            throws IOException {
         List<Integer> client = new ArrayList<>();
         List<Integer> controller = new ArrayList<>();
         try (PortReservation ports = new PortReservation()) {
@@ -34,20 +44,26 @@ final class ClusterNodes {
                 controller.add(ports.next());
             }
         }
+        List<String> hosts = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            hosts.add(net == null ? "127.0.0.1" : NetworkNamespaces.address(i + 1));
+        }
         StringBuilder voters = new StringBuilder();
         for (int i = 0; i < count; i++) {
-            voters.append(i == 0 ? "" : ",").append(i + 1).append("@127.0.0.1:").append(controller.get(i));
+            voters.append(i == 0 ? "" : ",").append(i + 1).append('@').append(hosts.get(i)).append(':')
+                    .append(controller.get(i));
         }
         String clusterId = Uuid.randomUuid().toString();
         List<Child> children = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int id = i + 1;
-            children.add(new Child("broker-" + id, Child.javaCommand(heap, ClusterNodeMain.class.getName(),
+            List<String> command = Child.javaCommand(heap, ClusterNodeMain.class.getName(),
                     List.of(Integer.toString(id), Integer.toString(client.get(i)), voters.toString(),
-                            dataRoot.resolve("broker-" + id).toString(), clusterId)), Map.of(), logs,
-                    ClusterNodeMain.READY));
+                            dataRoot.resolve("broker-" + id).toString(), clusterId, hosts.get(i)));
+            children.add(new Child("broker-" + id, net == null ? command : NetworkNamespaces.inside(id, command),
+                    Map.of(), logs, ClusterNodeMain.READY));
         }
-        return new ClusterNodes(children, client);
+        return new ClusterNodes(children, client, hosts);
     }
 
     List<Child> nodes() {
@@ -67,7 +83,11 @@ final class ClusterNodes {
     }
 
     String bootstrap() {
-        return clientPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
+        List<String> servers = new ArrayList<>();
+        for (int i = 0; i < clientPorts.size(); i++) {
+            servers.add(hosts.get(i) + ":" + clientPorts.get(i));
+        }
+        return String.join(",", servers);
     }
 
     /** Starts every node at once (a node becomes ready only once a majority of controllers runs). */

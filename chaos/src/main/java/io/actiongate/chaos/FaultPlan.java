@@ -18,12 +18,21 @@ record FaultPlan(long seed, Duration duration, List<Step> steps) {
         KILL_GATE, KILL_EXECUTOR, KILL_RECONCILER, KILL_BROKER, PAUSE_EXECUTOR, ADD_GATE, REMOVE_GATE,
         PROVIDER_TIMEOUT_AFTER_APPLY, PROVIDER_RESET_AFTER_APPLY, PROVIDER_5XX, PROVIDER_429,
         // cluster mode only (appended, so a single-broker seed draws the same schedule as before)
-        KILL_CHANGELOG_LEADER, KILL_TXN_COORDINATOR, KILL_CONTROLLER, ROLLING_RESTART, PAUSE_BROKER;
+        KILL_CHANGELOG_LEADER, KILL_TXN_COORDINATOR, KILL_CONTROLLER, ROLLING_RESTART, PAUSE_BROKER,
+        // the approval service runs in cluster mode only
+        KILL_APPROVER,
+        // cluster mode with --network-namespaces only
+        PARTITION_FROM_PEERS, PARTITION_ISOLATED;
 
         /** The kinds of the single-broker run. */
         static final List<Kind> SINGLE = List.of(KILL_GATE, KILL_EXECUTOR, KILL_RECONCILER, KILL_BROKER,
                 PAUSE_EXECUTOR, ADD_GATE, REMOVE_GATE, PROVIDER_TIMEOUT_AFTER_APPLY, PROVIDER_RESET_AFTER_APPLY,
                 PROVIDER_5XX, PROVIDER_429);
+
+        /** Faults that need the nodes in network namespaces of their own. */
+        boolean needsNamespaces() {
+            return this == PARTITION_FROM_PEERS || this == PARTITION_ISOLATED;
+        }
 
         /** Faults that only a cluster of several brokers can have. */
         boolean clusterOnly() {
@@ -57,12 +66,23 @@ record FaultPlan(long seed, Duration duration, List<Step> steps) {
                         + " ms between nodes)";
                 case PAUSE_BROKER -> "SIGSTOP broker node #" + target + " for " + downMs
                         + " ms (past the broker session timeout), then SIGCONT";
+                case KILL_APPROVER -> "kill -9 the approval service replica serving the next decision post, "
+                        + approverKillDelayMs() + " ms after it was sent, restart after " + downMs + " ms";
+                case PARTITION_FROM_PEERS -> "cut broker node #" + target + " off from its peers (blackhole routes "
+                        + "both ways; clients still reach every node) for " + downMs + " ms";
+                case PARTITION_ISOLATED -> "cut broker node #" + target + " off from everyone (its bridge port "
+                        + "down: peers and clients) for " + downMs + " ms";
                 case PAUSE_EXECUTOR -> "SIGSTOP executor #" + target + " for " + downMs + " ms, then SIGCONT";
                 case ADD_GATE -> "start one more gate instance";
                 case REMOVE_GATE -> "stop gate #" + target + " (SIGTERM, graceful)";
                 default -> kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " for the next "
                         + providerRequests() + " request(s)";
             };
+        }
+
+        /** How long after the decision post a {@code KILL_APPROVER} kills the replica serving it. */
+        long approverKillDelayMs() {
+            return 5L + 20L * target;
         }
 
         private String role() {
@@ -89,8 +109,18 @@ record FaultPlan(long seed, Duration duration, List<Step> steps) {
      */
     static FaultPlan generate(long seed, Duration duration, Duration spacing, long sessionTimeoutMs,
                               boolean cluster) {
+        return generate(seed, duration, spacing, sessionTimeoutMs, cluster, false);
+    }
+
+    /**
+     * @param partitions the nodes run in network namespaces of their own ({@link NetworkNamespaces}): the two
+     *                   partition faults join the cluster draw
+     */
+    static FaultPlan generate(long seed, Duration duration, Duration spacing, long sessionTimeoutMs,
+                              boolean cluster, boolean partitions) {
         Random random = new Random(seed);
-        List<Kind> kinds = cluster ? List.of(Kind.values()) : Kind.SINGLE;
+        List<Kind> kinds = !cluster ? Kind.SINGLE : java.util.Arrays.stream(Kind.values())
+                .filter(k -> partitions || !k.needsNamespaces()).toList();
         List<Kind> firstRound = new ArrayList<>(kinds);
         Collections.shuffle(firstRound, random);
         if (cluster) {
@@ -111,8 +141,9 @@ record FaultPlan(long seed, Duration duration, List<Step> steps) {
                 case PAUSE_EXECUTOR -> sessionTimeoutMs + 2_000 + random.nextInt(3_000);
                 case KILL_BROKER, KILL_CHANGELOG_LEADER, KILL_TXN_COORDINATOR, KILL_CONTROLLER ->
                         1_000 + random.nextInt(4_000);
-                case PAUSE_BROKER -> ClusterNodeMain.BROKER_SESSION_TIMEOUT_MS + 2_000 + random.nextInt(3_000);
-                case ROLLING_RESTART -> 1_000 + random.nextInt(2_000);
+                case PAUSE_BROKER, PARTITION_FROM_PEERS, PARTITION_ISOLATED ->
+                        ClusterNodeMain.BROKER_SESSION_TIMEOUT_MS + 2_000 + random.nextInt(3_000);
+                case ROLLING_RESTART, KILL_APPROVER -> 1_000 + random.nextInt(2_000);
                 case KILL_GATE, KILL_EXECUTOR, KILL_RECONCILER -> 500 + random.nextInt(5_000);
                 default -> 0;
             };

@@ -96,6 +96,8 @@ final class Load implements AutoCloseable {
         volatile boolean acked;
         volatile long settledAtMs;
         volatile String settledStatus;
+        /** decided through the approval service's pages rather than signed by this load */
+        volatile boolean viaService;
 
         Action(String key, String callId, Kind kind, String tool, String marker, long submittedAtMs,
                ActionProposal proposal) {
@@ -125,6 +127,7 @@ final class Load implements AutoCloseable {
     private final Set<String> decided = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread watcher;
+    private volatile ServiceApprover service;
     private volatile long decisionsSent;
     private volatile long proposalsSent;
     private int next;
@@ -316,17 +319,37 @@ final class Load implements AutoCloseable {
         }
         if (status == ReceiptStatus.WAITING_APPROVAL && decided.add(key)) {
             DecisionType type = action.kind == Kind.REJECTED ? DecisionType.REJECT : DecisionType.APPROVE;
-            byte[] value = Topics.DECISIONS.valueSerde().serializer().serialize(null,
-                    decision(action.proposal, type));
-            boolean viaCrc = (action.callId.hashCode() & 1) == 1;
-            send(viaCrc ? crc32 : murmur2, Topics.DECISIONS.name(prefix), key, value, null);
-            decisionsSent++;
-            if (action.kind == Kind.REDELIVERED) {
-                // the approver's client retried: the same signed decision again, through the other producer
-                send(viaCrc ? murmur2 : crc32, Topics.DECISIONS.name(prefix), key, value, null);
-                decisionsSent++;
+            ServiceApprover s = service;
+            if (s != null && (action.kind == Kind.APPROVED || action.kind == Kind.REJECTED)
+                    && s.offer(action, type.name())) {
+                action.viaService = true;
+                return;
             }
+            sign(key, action, type);
         }
+    }
+
+    /** Signs and sends the decision of {@code action} with this load's key (twice for a redelivered one). */
+    private synchronized void sign(String key, Action action, DecisionType type) {
+        byte[] value = Topics.DECISIONS.valueSerde().serializer().serialize(null, decision(action.proposal, type));
+        boolean viaCrc = (action.callId.hashCode() & 1) == 1;
+        send(viaCrc ? crc32 : murmur2, Topics.DECISIONS.name(prefix), key, value, null);
+        decisionsSent++;
+        if (action.kind == Kind.REDELIVERED) {
+            // the approver's client retried: the same signed decision again, through the other producer
+            send(viaCrc ? murmur2 : crc32, Topics.DECISIONS.name(prefix), key, value, null);
+            decisionsSent++;
+        }
+    }
+
+    /** From now on, approvals and rejections go to the approval service's people while one is free. */
+    void decideThrough(ServiceApprover s) {
+        s.fallback(a -> sign(a.key, a, a.kind == Kind.REJECTED ? DecisionType.REJECT : DecisionType.APPROVE));
+        this.service = s;
+    }
+
+    java.security.PublicKey publicKey() {
+        return keys.getPublic();
     }
 
     List<Action> actions() {

@@ -45,6 +45,9 @@ class ChaosIT {
         assertThat(report.get("faultsInjected").asInt()).isGreaterThanOrEqualTo(5);
         assertThat(report.get("providerEffects").asInt()).isPositive();
         assertThat(report.get("checkerCounts").get("actions.checked").asInt()).isGreaterThanOrEqualTo(200);
+        // (m): the approved actions' effects were each checked for exactly one valid approval
+        assertThat(report.get("checkerCounts").get("(m) effects checked for exactly one valid approval").asInt())
+                .isPositive();
         assertThat(Files.readString(results.resolve("chaos-report.md"))).contains("Result: **PASS**: 0 duplicates, "
                 + "0 lost, 0 hanging transactions");
     }

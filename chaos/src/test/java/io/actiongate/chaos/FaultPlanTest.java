@@ -53,19 +53,28 @@ class FaultPlanTest {
 
     @Test
     void shouldCoverEveryClusterFaultInTheFirstRoundOfAClusterRun() {
-        FaultPlan plan = FaultPlan.generate(28, Duration.ofMinutes(6), Duration.ofSeconds(20), 6_000, true);
+        FaultPlan plan = FaultPlan.generate(28, Duration.ofMinutes(7), Duration.ofSeconds(20), 6_000, true, true);
 
         Set<FaultPlan.Kind> kinds = plan.steps().stream().map(FaultPlan.Step::kind).collect(Collectors.toSet());
         assertThat(kinds).isEqualTo(EnumSet.allOf(FaultPlan.Kind.class));
         assertThat(plan.steps()).filteredOn(s -> s.kind() == FaultPlan.Kind.PAUSE_BROKER).allSatisfy(s ->
                 assertThat(s.downMs()).isGreaterThan(ClusterNodeMain.BROKER_SESSION_TIMEOUT_MS));
         assertThat(plan.describe()).contains("kill -9 the transaction coordinator", "kill -9 the active controller",
-                "kill -9 the leader of gate changelog partition", "rolling restart", "SIGSTOP broker node");
+                "kill -9 the leader of gate changelog partition", "rolling restart", "SIGSTOP broker node",
+                "kill -9 the approval service replica", "off from its peers", "off from everyone");
+    }
+
+    @Test
+    void shouldDrawNoPartitionWithoutNetworkNamespaces() {
+        FaultPlan plan = FaultPlan.generate(28, Duration.ofMinutes(30), Duration.ofSeconds(20), 6_000, true, false);
+
+        assertThat(plan.steps()).noneMatch(s -> s.kind().needsNamespaces())
+                .anyMatch(s -> s.kind() == FaultPlan.Kind.KILL_APPROVER);
     }
 
     @Test
     void shouldInjectEveryKindAtLeastTwiceInThirtyClusterMinutes() {
-        FaultPlan plan = FaultPlan.generate(28, Duration.ofMinutes(30), Duration.ofSeconds(20), 6_000, true);
+        FaultPlan plan = FaultPlan.generate(28, Duration.ofMinutes(30), Duration.ofSeconds(20), 6_000, true, true);
 
         java.util.Map<FaultPlan.Kind, Long> counts = plan.steps().stream()
                 .collect(Collectors.groupingBy(FaultPlan.Step::kind, Collectors.counting()));

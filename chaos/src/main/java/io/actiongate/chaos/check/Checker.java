@@ -69,7 +69,8 @@ import io.actiongate.topics.Topics;
  *   <li>every transaction the broker has open at the end ends ({@code listTransactions} then
  *       {@code describeTransactions}: it completes, or a new transaction or producer epoch replaces it) within
  *       {@code transactionsEndWithin};</li>
- *   <li>on a replicated cluster ({@link #requireReplication}), every topic replicated as required.</li>
+ *   <li>on a replicated cluster ({@link #requireReplication}), every topic replicated as required;</li>
+ *   <li>with {@link #requireApprovals}, no effect without exactly one valid approval ({@link ApprovalCheck}).</li>
  * </ol>
  */
 public final class Checker {
@@ -93,6 +94,8 @@ public final class Checker {
     private final Duration transactionsEndWithin;
     private int requiredReplicas;
     private int requiredMinIsr;
+    private Map<String, java.security.PublicKey> trustedKeys;
+    private Set<String> approvalTools = Set.of();
 
     public Checker(String bootstrap, String prefix, String inputMarker, String plantedSecret, Duration hangingAfter) {
         this(bootstrap, prefix, inputMarker, plantedSecret, hangingAfter, hangingAfter);
@@ -120,6 +123,17 @@ public final class Checker {
     public Checker requireReplication(int replicas, int minIsr) {
         this.requiredReplicas = replicas;
         this.requiredMinIsr = minIsr;
+        return this;
+    }
+
+    /**
+     * Adds check (m): every provider effect of one of {@code tools} carries exactly one valid approval, an
+     * {@code APPROVE} decision signed by one of {@code keys} (by key id) for the same action digest
+     * ({@link ApprovalCheck}).
+     */
+    public Checker requireApprovals(Map<String, java.security.PublicKey> keys, Set<String> tools) {
+        this.trustedKeys = Map.copyOf(keys);
+        this.approvalTools = Set.copyOf(tools);
         return this;
     }
 
@@ -195,6 +209,14 @@ public final class Checker {
             }
         }
         result.count("(a) provider idempotency keys checked", keysChecked);
+        if (trustedKeys != null) {
+            List<io.actiongate.avro.Decision> decisions = new ArrayList<>();
+            for (ConsumerRecord<byte[], byte[]> r : topics.get(Topics.DECISIONS.suffix())) {
+                decisions.add(Topics.DECISIONS.valueSerde().deserializer().deserialize(null, r.value()));
+            }
+            result.count("(m) decisions read", decisions.size());
+            ApprovalCheck.run(reservations, decisions, provider, trustedKeys, approvalTools, result);
+        }
 
         Map<String, ExpectedAction> byKey = new HashMap<>();
         expected.forEach(a -> byKey.put(a.key(), a));

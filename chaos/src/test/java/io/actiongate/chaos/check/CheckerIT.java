@@ -2,12 +2,16 @@ package io.actiongate.chaos.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -23,10 +27,13 @@ import org.junit.jupiter.api.Test;
 
 import io.actiongate.avro.AttemptReservation;
 import io.actiongate.avro.AttemptSummary;
+import io.actiongate.avro.Decision;
+import io.actiongate.avro.DecisionType;
 import io.actiongate.avro.OutcomeStatus;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.broker.EmbeddedKafkaBroker;
+import io.actiongate.digest.DecisionSigning;
 import io.actiongate.topics.Topics;
 import io.actiongate.topics.TopicsCreator;
 
@@ -40,6 +47,7 @@ class CheckerIT {
     private static final String SECRET = "planted-secret-0123456789";
     private static final String MARKER = "chaos-input-";
     private static final String PROBE = "probe";
+    private static final String APPROVALS = "appr.";
     private static EmbeddedKafkaBroker broker;
 
     @BeforeAll
@@ -48,6 +56,7 @@ class CheckerIT {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 broker.bootstrapServers()))) {
             new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(PREFIX, 1, (short) 1));
+            new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(APPROVALS, 1, (short) 1));
             admin.createTopics(List.of(new NewTopic(PREFIX + PROBE, 1, (short) 1))).all().get();
         }
     }
@@ -179,6 +188,97 @@ class CheckerIT {
         assertThat(result.count("(j) probe transactions checked")).isEqualTo(4);
         assertThat(result.count("(k) transactions open at the end")).isEqualTo(1);
         assertThat(result.describe()).contains("RESULT: 2 duplicates, 4 lost, 1 hanging");
+    }
+
+    @Test
+    void shouldReportAnEffectWithoutExactlyOneValidApproval() throws Exception {
+        KeyPair trusted = KeyPairGenerator.getInstance(DecisionSigning.ALGORITHM).generateKeyPair();
+        KeyPair stranger = KeyPairGenerator.getInstance(DecisionSigning.ALGORITHM).generateKeyPair();
+        try (KafkaProducer<String, byte[]> producer = producer(null)) {
+            // t/none: an effect of the approval tool, its reservation names no decision
+            approvedReserve(producer, "none", 1, null, "sha256:none");
+            // t/forged: the named decision is signed by a key the gate does not trust
+            approvedReserve(producer, "forged", 1, "d-forged", "sha256:forged");
+            decide(producer, "forged", "d-forged", DecisionType.APPROVE, "sha256:forged", "trusted", stranger);
+            // t/digest: validly signed, but for another action digest than the one reserved
+            approvedReserve(producer, "digest", 1, "d-digest", "sha256:digest");
+            decide(producer, "digest", "d-digest", DecisionType.APPROVE, "sha256:other", "trusted", trusted);
+            // t/two: two attempts reserved under two different approvals
+            approvedReserve(producer, "two", 1, "d-two-a", "sha256:two");
+            approvedReserve(producer, "two", 2, "d-two-b", "sha256:two");
+            decide(producer, "two", "d-two-a", DecisionType.APPROVE, "sha256:two", "trusted", trusted);
+            decide(producer, "two", "d-two-b", DecisionType.APPROVE, "sha256:two", "trusted", trusted);
+            // t/reject: the named decision is a REJECT
+            approvedReserve(producer, "reject", 1, "d-reject", "sha256:reject");
+            decide(producer, "reject", "d-reject", DecisionType.REJECT, "sha256:reject", "trusted", trusted);
+            // t/missing: the named decision never reached the decisions topic
+            approvedReserve(producer, "missing", 1, "d-missing", "sha256:missing");
+            // t/good: one valid approval, published twice with two ids (a replica killed after publishing): fine
+            approvedReserve(producer, "good", 1, "d-good", "sha256:good");
+            decide(producer, "good", "d-good", DecisionType.APPROVE, "sha256:good", "trusted", trusted);
+            decide(producer, "good", "d-good-again", DecisionType.APPROVE, "sha256:good", "trusted", trusted);
+            // t/read: a read-only tool's effect needs no approval
+            AttemptReservation read = reservation("read", 1, null, "sha256:read").setToolName("get_notes")
+                    .setOperation("get_notes").build();
+            producer.send(new ProducerRecord<>(Topics.ATTEMPTS.name(APPROVALS), "t/read",
+                    Topics.ATTEMPTS.valueSerde().serializer().serialize(null, read)));
+            producer.flush();
+        }
+        Map<String, ProviderLog.Entry> effects = new java.util.HashMap<>();
+        for (String call : List.of("none", "forged", "digest", "two", "reject", "missing", "good", "read")) {
+            effects.put("K-" + call, new ProviderLog.Entry(1, 1, 1, 0));
+        }
+        CheckResult result = new Checker(broker.bootstrapServers(), APPROVALS, MARKER, SECRET, Duration.ofSeconds(30),
+                Duration.ofSeconds(2)).requireApprovals(Map.of("trusted", trusted.getPublic()), Set.of("post_update"))
+                .check(List.of(), new ProviderLog(effects));
+
+        assertThat(result.violations()).filteredOn(v -> v.startsWith("(m)")).hasSize(6)
+                .anySatisfy(v -> assertThat(v).startsWith("(m) t/none has a provider effect without exactly one "
+                        + "approval: its reservations name no decision"))
+                .anySatisfy(v -> assertThat(v).startsWith("(m) t/forged has a provider effect whose approval d-forged "
+                        + "is not a valid approval: its signature does not verify under key trusted"))
+                .anySatisfy(v -> assertThat(v).startsWith("(m) t/digest has a provider effect whose approval d-digest "
+                        + "is not a valid approval: it approves action digest sha256:other"))
+                .anySatisfy(v -> assertThat(v).startsWith("(m) t/two has a provider effect without exactly one "
+                        + "approval: its reservations name decisions [d-two-a, d-two-b]"))
+                .anySatisfy(v -> assertThat(v).startsWith("(m) t/reject has a provider effect whose approval d-reject "
+                        + "is not a valid approval: its type is REJECT"))
+                .anySatisfy(v -> assertThat(v).startsWith("(m) t/missing has a provider effect whose approval "
+                        + "d-missing is not in decisions"))
+                .noneSatisfy(v -> assertThat(v).containsAnyOf("t/good", "t/read"));
+        assertThat(result.count("(m) effects checked for exactly one valid approval")).isEqualTo(7);
+        assertThat(result.count("(m) effects of tools without approval")).isEqualTo(1);
+        assertThat(result.count("(m) actions with more than one approval published (the gate may use one)"))
+                .isEqualTo(2);
+    }
+
+    private static AttemptReservation.Builder reservation(String call, int attempt, String decisionId,
+                                                          String digest) {
+        return AttemptReservation.newBuilder().setTaskId("t").setToolCallId(call).setAttempt(attempt)
+                .setIdempotencyKey("K-" + call).setOrgId("o").setProvider("webhook").setOperation("post_update")
+                .setToolName("post_update").setInputJson("{}").setAttachments(List.of()).setActionDigest(digest)
+                .setToolSchemaHash("sha256:s").setReservedAt(Instant.now())
+                .setLeaseExpiresAt(Instant.now().plusSeconds(10)).setDecisionId(decisionId)
+                .setApprovedBy(decisionId == null ? null : "alice").setSummary(null);
+    }
+
+    private static void approvedReserve(KafkaProducer<String, byte[]> producer, String call, int attempt,
+                                        String decisionId, String digest) {
+        producer.send(new ProducerRecord<>(Topics.ATTEMPTS.name(APPROVALS), "t/" + call,
+                Topics.ATTEMPTS.valueSerde().serializer().serialize(null,
+                        reservation(call, attempt, decisionId, digest).build())));
+    }
+
+    private static void decide(KafkaProducer<String, byte[]> producer, String call, String decisionId,
+                               DecisionType type, String digest, String keyId, KeyPair signer) {
+        Instant now = Instant.now();
+        Decision unsigned = Decision.newBuilder().setDecisionId(decisionId).setTaskId("t").setToolCallId(call)
+                .setType(type).setActionDigest(digest).setApproverSubject("alice").setApproverOrg("o")
+                .setAuthMethod("totp").setIssuedAt(now).setExpiresAt(now.plusSeconds(600)).setKeyId(keyId)
+                .setSignature(ByteBuffer.allocate(0)).build();
+        producer.send(new ProducerRecord<>(Topics.DECISIONS.name(APPROVALS), "t/" + call,
+                Topics.DECISIONS.valueSerde().serializer().serialize(null, DecisionSigning.sign(unsigned,
+                        signer.getPrivate()))));
     }
 
     private static ExpectedAction action(String call) {
