@@ -89,6 +89,15 @@ class LayeringTest {
     }
 
     @Test
+    void shouldUseGateInternalsOnlyInTheGate() {
+        noClasses().that().resideOutsideOfPackage("io.actiongate.gate..")
+                .should().dependOnClassesThat().resideInAPackage("io.actiongate.gate.internal..")
+                .because("the gate's internal model changes with the gate: the node, the tools and the benchmark read "
+                        + "its public read model (io.actiongate.gate.ActionView, IdempotencyKeys)")
+                .check(ProductionClasses.get());
+    }
+
+    @Test
     void shouldHaveNoCyclesBetweenTopLevelPackages() {
         slices().matching("io.actiongate.(*)..").should().beFreeOfCycles().check(ProductionClasses.get());
     }

@@ -46,7 +46,7 @@ import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.DispatchRequest;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.digest.Digests;
-import io.actiongate.gate.internal.StateRecords;
+import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.key.ActionKey;
 import io.actiongate.topics.Topics;
 
@@ -270,7 +270,7 @@ final class PgClaimService implements AutoCloseable {
             String digest = Digests.inputDigest(p.getInputJson());
             String tool = p.getProvider() + ":" + p.getToolName() + ":" + p.getOperation();
             String idempotencyKey = p.getIdempotencyKey() != null ? p.getIdempotencyKey()
-                    : StateRecords.derivedIdempotencyKey(key);
+                    : IdempotencyKeys.derived(key);
             ClaimStore store = stores.get();
             ProducerRecord<String, byte[]> out;
             if (store.claim(p, digest, tool, idempotencyKey)) {
