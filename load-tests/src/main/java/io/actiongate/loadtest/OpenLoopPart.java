@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-import io.actiongate.gate.internal.StateRecords;
+import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
@@ -195,7 +195,7 @@ final class OpenLoopPart implements BenchPart {
         int wrong = 0;
         String example = null;
         for (String key : keys) {
-            int requests = provider.requests(StateRecords.derivedIdempotencyKey(key));
+            int requests = provider.requests(IdempotencyKeys.derived(key));
             if (requests != 1) {
                 wrong++;
                 if (example == null) {

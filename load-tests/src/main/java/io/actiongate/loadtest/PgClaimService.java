@@ -46,7 +46,7 @@ import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.DispatchRequest;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.digest.Digests;
-import io.actiongate.gate.internal.StateRecords;
+import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.key.ActionKey;
 import io.actiongate.topics.Topics;
 
@@ -302,7 +302,7 @@ final class PgClaimService implements AutoCloseable {
             ActionProposal p = Topics.PROPOSALS.valueSerde().deserializer().deserialize(r.topic(), r.value());
             String key = ActionKey.format(p.getTaskId(), p.getToolCallId());
             String idempotencyKey = p.getIdempotencyKey() != null ? p.getIdempotencyKey()
-                    : StateRecords.derivedIdempotencyKey(key);
+                    : IdempotencyKeys.derived(key);
             return new Pending(r, o, p, key, Digests.inputDigest(p.getInputJson()),
                     p.getProvider() + ":" + p.getToolName() + ":" + p.getOperation(), idempotencyKey);
         } catch (RuntimeException e) {

@@ -33,7 +33,7 @@ import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.digest.Digests;
-import io.actiongate.gate.internal.StateRecords;
+import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
 
@@ -218,7 +218,7 @@ final class PostgresBench {
                 counters = service.counters();
                 List<String> keys = new ArrayList<>(warm.keys());
                 keys.addAll(burstKeys);
-                List<String> idempotencyKeys = keys.stream().map(StateRecords::derivedIdempotencyKey).toList();
+                List<String> idempotencyKeys = keys.stream().map(IdempotencyKeys::derived).toList();
                 long[] table = claimCounts(db);
                 int kept = claimsKept(db, workload, redelivery.conflictIndexes(), at, callPrefix);
                 Outcome outcome = new Outcome(side.actions(), warmup, side.completed(), warmSide.completed(),

@@ -13,7 +13,7 @@ import java.util.UUID;
 import java.util.function.Predicate;
 
 import io.actiongate.avro.ReceiptStatus;
-import io.actiongate.gate.internal.StateRecords;
+import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
 
@@ -144,7 +144,7 @@ final class ScalePart implements BenchPart {
         int doubled = 0;
         for (Workload.Encoded batch : batches) {
             for (String key : batch.keys()) {
-                int requests = byKey.getOrDefault(StateRecords.derivedIdempotencyKey(key), 0);
+                int requests = byKey.getOrDefault(IdempotencyKeys.derived(key), 0);
                 if (requests == 0) {
                     missing++;
                 } else if (requests == 1) {

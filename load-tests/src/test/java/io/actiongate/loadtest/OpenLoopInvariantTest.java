@@ -15,7 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.actiongate.gate.internal.StateRecords;
+import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 
 /** The per-key provider check of the open-loop and approval rows fails on a doubled or a lost request. */
@@ -49,7 +49,7 @@ class OpenLoopInvariantTest {
     private static void post(SandboxWebhookProvider provider, String actionKey) throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create(provider.baseUri() + "/" + Workload.READ_TOOL))
-                .header("Idempotency-Key", StateRecords.derivedIdempotencyKey(actionKey))
+                .header("Idempotency-Key", IdempotencyKeys.derived(actionKey))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isLessThan(500);

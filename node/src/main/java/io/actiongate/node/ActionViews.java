@@ -3,8 +3,7 @@ package io.actiongate.node;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.actiongate.gate.internal.ActionState;
-import io.actiongate.gate.internal.StateRecords;
+import io.actiongate.gate.ActionView;
 import io.actiongate.http.AvroJson;
 
 /**
@@ -16,14 +15,19 @@ public final class ActionViews {
     private ActionViews() {
     }
 
-    public static JsonNode view(ActionState state) {
-        ObjectNode node = AvroJson.toJson(StateRecords.receipt(state));
-        node.put("phase", state.phase().name());
-        if (state.action() != null && state.action().summary() != null) {
-            node.put("summary", state.action().summary());
+    /** The JSON of a value of the gate's actions store, as the node's interactive query reads it. */
+    public static JsonNode ofStoreValue(Object storeValue) {
+        return view(ActionView.ofStoreValue(storeValue));
+    }
+
+    public static JsonNode view(ActionView action) {
+        ObjectNode node = AvroJson.toJson(action.receipt());
+        node.put("phase", action.phase());
+        if (action.summary() != null) {
+            node.put("summary", action.summary());
         }
-        if (state.dueAt() != null) {
-            node.put("next_timer_at", java.time.Instant.ofEpochMilli(state.dueAt()).toString());
+        if (action.nextTimerAt() != null) {
+            node.put("next_timer_at", action.nextTimerAt().toString());
         }
         return node;
     }

@@ -26,7 +26,6 @@ import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.GateStores;
 import io.actiongate.gate.GateStreams;
 import io.actiongate.gate.OperationClassifiers;
-import io.actiongate.gate.internal.ActionState;
 import io.actiongate.http.GateHttpServer;
 import io.actiongate.http.GateMetrics;
 import io.actiongate.http.HttpServerConfig;
@@ -124,8 +123,10 @@ public final class ActiongateNode implements AutoCloseable {
             GateStreams streams = gate;
             metrics.consumerLag("gate", () -> streams.streams().metrics());
             started.push(() -> gate.close(Duration.ofMillis(nodeConfig.shutdownTimeoutMs())));
-            actions.set(new StreamsActionStateQuery<ActionState>(gate.streams(), GateStores.ACTIONS, self,
-                    ActionViews::view));
+            // the store's values are the gate's internal model: ActionViews reads them through the gate's public
+            // read model (io.actiongate.gate.ActionView), so the node names no gate.internal type
+            actions.set(new StreamsActionStateQuery<Object>(gate.streams(), GateStores.ACTIONS, self,
+                    ActionViews::ofStoreValue));
             gate.start();
         }
         if (roles.contains(Role.EXECUTOR)) {

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;
@@ -20,12 +21,15 @@ import io.actiongate.http.ProposalApiConfig;
 import io.actiongate.node.NodeConfig;
 import io.actiongate.reconciler.ReconcilerConfig;
 
-/** Every configuration key that actiongate defines is documented in the README, by its exact name. */
+/**
+ * Every configuration key that actiongate defines is documented, by its exact name, in the README or a page of
+ * {@code docs/} (the keys sit beside the prose of their role: docs/operating.md, docs/tool-hosts.md).
+ */
 class ConfigurationDocsTest {
 
     @Test
-    void shouldDocumentEveryConfigurationKeyInTheReadme() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+    void shouldDocumentEveryConfigurationKeyInTheDocumentation() throws IOException {
+        String docs = documentation();
         List<String> keys = new ArrayList<>();
         for (ConfigDef def : List.of(CommonConfig.configDef(), GateConfig.CONFIG_DEF, ExecutorConfig.CONFIG,
                 ReconcilerConfig.CONFIG, NodeConfig.DEF)) {
@@ -34,7 +38,18 @@ class ConfigurationDocsTest {
         keys.addAll(HttpServerConfig.KEYS);
         keys.addAll(ProposalApiConfig.KEYS);
 
-        assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(readme).as("README documents %s", key)
+        assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(docs).as("README or docs/ documents %s", key)
                 .contains("`" + key + "`"));
+    }
+
+    /** README.md and every page of docs/, one text. */
+    static String documentation() throws IOException {
+        StringBuilder text = new StringBuilder(Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8));
+        try (Stream<Path> pages = Files.list(Path.of("..", "docs"))) {
+            for (Path page : pages.filter(p -> p.toString().endsWith(".md")).sorted().toList()) {
+                text.append('\n').append(Files.readString(page, StandardCharsets.UTF_8));
+            }
+        }
+        return text.toString();
     }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-/** The HTTP tool host examples stay small, and the README's tool-host sections start with them. */
+/** The HTTP tool host examples stay small, and the tool-host page (docs/tool-hosts.md) starts with them. */
 class HostExamplesTest {
 
     private static final Path EXAMPLES = Path.of("..", "examples");
@@ -22,13 +22,13 @@ class HostExamplesTest {
     }
 
     @Test
-    void shouldStartTheReadmesToolHostSectionsWithTheHttpExample() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
-        int http = readme.indexOf("## Tool hosts in any language: HTTP/JSON");
+    void shouldStartTheToolHostPageWithTheHttpExample() throws IOException {
+        String page = Files.readString(Path.of("..", "docs", "tool-hosts.md"), StandardCharsets.UTF_8);
+        int http = page.indexOf("\n## HTTP/JSON, any language");
+        int java = page.indexOf("\n## Java: `actiongate-client`");
         assertThat(http).isPositive();
-        assertThat(http).isLessThan(readme.indexOf("## Tool hosts in Java"))
-                .isLessThan(readme.indexOf("## MCP tool hosts"));
-        assertThat(readme.substring(http, readme.indexOf("## Tool hosts in Java"))).contains("/v1/proposals")
+        assertThat(http).isLessThan(java).isLessThan(page.indexOf("\n## MCP: the gateway"));
+        assertThat(page.substring(http, java)).contains("/v1/proposals")
                 .contains("examples/python-host/propose_email.py").contains("examples/typescript-host/propose-email.mjs");
     }
 

@@ -15,7 +15,7 @@ import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.ResolvedBy;
 import io.actiongate.avro.UnknownOutcome;
 import io.actiongate.contract.ReasonCode;
-import io.actiongate.digest.Digests;
+import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.key.ActionKey;
 import io.actiongate.policy.Rejection;
 
@@ -46,9 +46,9 @@ public final class StateRecords {
                 idempotencyKey, p.getBusinessOperationId(), origin, attachments);
     }
 
-    /** Stable across attempts and restarts: a hash of the action key. */
+    /** Stable across attempts and restarts: a hash of the action key ({@link IdempotencyKeys#derived}). */
     public static String derivedIdempotencyKey(String actionKey) {
-        return "ag-" + Digests.sha256Hex(("actiongate/" + actionKey).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return IdempotencyKeys.derived(actionKey);
     }
 
     private static final java.util.regex.Pattern DIGEST = java.util.regex.Pattern.compile("sha256:[0-9a-f]{64}");
