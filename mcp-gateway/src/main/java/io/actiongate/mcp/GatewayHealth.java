@@ -11,6 +11,8 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 
+import io.actiongate.runtime.HttpSurface.ProbeAnswer;
+
 /**
  * The gateway's own probes and metrics, without a token: {@code GET /health/live} (200 while the process serves),
  * {@code GET /health/ready} (200 only while the policy view follows the policy topic and every upstream answers a
@@ -44,10 +46,17 @@ final class GatewayHealth extends HttpServlet {
             }
             return;
         }
-        if (LIVE.equals(path)) {
-            json(response, 200, "{\"status\":\"live\"}");
-            return;
-        }
+        ProbeAnswer answer = LIVE.equals(path) ? live() : ready();
+        json(response, answer.status(), answer.body());
+    }
+
+    /** {@code /health/live}: the process serves. */
+    ProbeAnswer live() {
+        return new ProbeAnswer(200, "application/json", "{\"status\":\"live\"}");
+    }
+
+    /** {@code /health/ready}: the policy view follows and every upstream answered its last ping (cached 5 s). */
+    ProbeAnswer ready() {
         StringBuilder notReady = new StringBuilder();
         if (!policy.following()) {
             notReady.append("\"policy view stopped\"");
@@ -59,10 +68,10 @@ final class GatewayHealth extends HttpServlet {
             }
         }
         if (notReady.length() == 0) {
-            json(response, 200, "{\"status\":\"ready\"}");
-        } else {
-            json(response, 503, "{\"status\":\"not ready\",\"reasons\":[" + notReady + "]}");
+            return new ProbeAnswer(200, "application/json", "{\"status\":\"ready\"}");
         }
+        return new ProbeAnswer(503, "application/json", "{\"status\":\"not ready\",\"reasons\":[" + notReady
+                + "]}");
     }
 
     private static void json(HttpServletResponse response, int status, String body) throws IOException {

@@ -4,11 +4,18 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import io.actiongate.runtime.HttpLimits;
+
 /**
- * Where the gate's HTTP surface listens. Keys follow the configuration convention ({@code X_CONFIG} /
- * {@code X_DOC}) so the run configuration can declare them beside its own.
+ * Where the gate's HTTP surface listens, who may call it, and the runtime's limits for slow and hostile clients
+ * ({@link HttpLimits} under {@value #LIMITS_PREFIX}: {@code http.threads.max}, {@code http.header.timeout.ms}, ...).
+ * Keys follow the configuration convention ({@code X_CONFIG} / {@code X_DOC}) so the run configuration can declare
+ * them beside its own.
  */
-public record HttpServerConfig(String bindAddress, int port, HttpSecurity security) {
+public record HttpServerConfig(String bindAddress, int port, HttpSecurity security, HttpLimits limits) {
+
+    /** The prefix of the runtime's HTTP limits for the node API. */
+    public static final String LIMITS_PREFIX = "http.";
 
     public static final String HTTP_PORT_CONFIG = "http.port";
     public static final String HTTP_PORT_DOC = "TCP port of the HTTP surface (action state, /metrics, /health). "
@@ -40,18 +47,27 @@ public record HttpServerConfig(String bindAddress, int port, HttpSecurity securi
     public static final String HTTP_TLS_CLIENT_CA_FILE_DOC = "PEM CA certificates whose client certificates "
             + "/v1/... accepts (mutual TLS); needs http.tls.certificate.file.";
 
-    /** Every key this class reads. */
+    /** Every key this class reads but the limits ({@link #LIMIT_KEYS}). */
     public static final List<String> KEYS = List.of(HTTP_PORT_CONFIG, HTTP_BIND_ADDRESS_CONFIG,
             HTTP_AUTH_TOKENS_FILE_CONFIG, HTTP_AUTH_METRICS_CONFIG, HTTP_AUTH_REQUIRED_CONFIG,
             HTTP_TLS_CERTIFICATE_FILE_CONFIG, HTTP_TLS_KEY_FILE_CONFIG, HTTP_TLS_CLIENT_CA_FILE_CONFIG);
+
+    /** The runtime's limits for the node API ({@code http.threads.max}, ...; docs/operating.md). */
+    public static final List<String> LIMIT_KEYS = HttpLimits.keys(LIMITS_PREFIX);
 
     /** Credentials required ({@link HttpSecurity#REQUIRED}): {@code /v1} refuses everyone until some are set. */
     public HttpServerConfig(String bindAddress, int port) {
         this(bindAddress, port, HttpSecurity.REQUIRED);
     }
 
+    /** The default limits ({@link HttpLimits#DEFAULTS}). */
+    public HttpServerConfig(String bindAddress, int port, HttpSecurity security) {
+        this(bindAddress, port, security, HttpLimits.DEFAULTS);
+    }
+
     public HttpServerConfig {
         java.util.Objects.requireNonNull(security, "security");
+        java.util.Objects.requireNonNull(limits, "limits");
         if (bindAddress == null || bindAddress.isBlank()) {
             throw new IllegalArgumentException(HTTP_BIND_ADDRESS_CONFIG + " must not be empty");
         }
@@ -60,7 +76,7 @@ public record HttpServerConfig(String bindAddress, int port, HttpSecurity securi
         }
     }
 
-    /** Reads {@code http.port} and {@code http.bind.address} from {@code config}, with their defaults. */
+    /** Reads the {@code http.*} keys from {@code config}, with their defaults. */
     public static HttpServerConfig from(Map<String, ?> config) {
         Object port = config.get(HTTP_PORT_CONFIG);
         Object bind = config.get(HTTP_BIND_ADDRESS_CONFIG);
@@ -78,7 +94,7 @@ public record HttpServerConfig(String bindAddress, int port, HttpSecurity securi
                 path(config, HTTP_TLS_KEY_FILE_CONFIG),
                 path(config, HTTP_TLS_CLIENT_CA_FILE_CONFIG));
         return new HttpServerConfig(bind == null ? DEFAULT_BIND_ADDRESS : bind.toString().trim(), parsedPort,
-                security);
+                security, HttpLimits.from(config, LIMITS_PREFIX));
     }
 
     /** Loopback on an ephemeral port with no authentication: for tests. */
@@ -87,7 +103,7 @@ public record HttpServerConfig(String bindAddress, int port, HttpSecurity securi
     }
 
     public HttpServerConfig withSecurity(HttpSecurity newSecurity) {
-        return new HttpServerConfig(bindAddress, port, newSecurity);
+        return new HttpServerConfig(bindAddress, port, newSecurity, limits);
     }
 
     private static boolean bool(Map<String, ?> config, String key, boolean otherwise) {

@@ -37,4 +37,15 @@ class ConfigurationDocsTest {
         assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(readme).as("README documents %s", key)
                 .contains("`" + key + "`"));
     }
+
+    @Test
+    void shouldDocumentTheRuntimesHttpLimitsAndEachSurfacesPrefixInTheOperatingPage() throws IOException {
+        String operating = Files.readString(Path.of("..", "docs", "operating.md"), StandardCharsets.UTF_8);
+
+        assertThat(io.actiongate.runtime.HttpLimits.KEYS).allSatisfy(key -> assertThat(operating)
+                .as("docs/operating.md documents %s", key).contains("`" + key + "`"));
+        assertThat(List.of(HttpServerConfig.LIMITS_PREFIX, io.actiongate.approver.web.HttpLimits.PREFIX,
+                io.actiongate.mcp.McpGateway.LIMITS_PREFIX)).allSatisfy(prefix -> assertThat(operating)
+                .as("docs/operating.md names the prefix %s", prefix).contains("`" + prefix + "`"));
+    }
 }
