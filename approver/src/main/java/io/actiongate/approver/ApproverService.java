@@ -5,8 +5,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,6 +28,7 @@ import io.actiongate.approver.web.ApproverHttpServer;
 import io.actiongate.approver.web.Challenges;
 import io.actiongate.approver.web.Sealer;
 import io.actiongate.approver.web.Sessions;
+import io.actiongate.runtime.Shutdown;
 
 /**
  * The approval service (role {@code approver}, docs/contract.md section 1): the feed that keeps the latest proposal
@@ -40,7 +39,7 @@ public final class ApproverService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApproverService.class);
 
-    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private final Shutdown started = new Shutdown("the approval service");
     private ApproverConfig config;
     private BookFeed feed;
     private ApproverHttpServer http;
@@ -166,14 +165,8 @@ public final class ApproverService implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        while (!started.isEmpty()) {
-            try {
-                started.pop().close();
-            } catch (Exception e) {
-                LOG.warn("error while stopping the approval service: {}", e.toString());
-            }
-        }
+    public void close() {
+        started.close();
     }
 
     private static final class DeferredApp implements ApproverHttpServer.App {

@@ -33,12 +33,15 @@ final class Modules {
      * {@code ./actiongate} runs, carries the {@code chaos} command; the production {@code cli} never does).
      */
     static final List<Module> ORDER = List.of(
+            new Module("secrets", "actiongate-secrets"),
             new Module("schemas-avro", "actiongate-schemas-avro"),
             new Module("client", "actiongate-client"),
             new Module("examples/client-example", "actiongate-example-client"),
+            new Module("policy", "actiongate-policy"),
             new Module("connectors", "actiongate-connectors"),
             new Module("storage", "actiongate-storage"),
             new Module("config", "actiongate-config"),
+            new Module("runtime", "actiongate-runtime"),
             new Module("topology", "actiongate-topology"),
             new Module("mcp-gateway", "actiongate-mcp-gateway"),
             new Module("workers", "actiongate-workers"),

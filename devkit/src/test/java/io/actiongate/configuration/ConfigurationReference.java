@@ -13,6 +13,7 @@ import io.actiongate.gate.GateConfig;
 import io.actiongate.http.HttpServerConfig;
 import io.actiongate.http.ProposalApiConfig;
 import io.actiongate.mcp.GatewayConfig;
+import io.actiongate.mcp.McpGateway;
 import io.actiongate.node.NodeConfig;
 import io.actiongate.reconciler.ReconcilerConfig;
 import io.actiongate.storage.ObjectStoreConfig;
@@ -46,7 +47,8 @@ final class ConfigurationReference {
                         List.of(ReconcilerConfig.CONFIG), common),
                 new Section("Node: the HTTP API of `run`", "The process-wide keys, the HTTP surface (`/v1/...`, "
                         + "`/metrics`, `/health`; `http.port` is under \"Every role\") and `POST /v1/proposals`.",
-                        List.of(NodeConfig.DEF, HttpServerConfig.CONFIG_DEF, ProposalApiConfig.DEF),
+                        List.of(NodeConfig.DEF, HttpServerConfig.CONFIG_DEF, HttpServerConfig.LIMITS_DEF,
+                                ProposalApiConfig.DEF),
                         Set.of(CommonConfig.HTTP_PORT_CONFIG)),
                 new Section("Attachment storage", "The object store of attachments (read by the gate and the "
                         + "executor).", List.of(ObjectStoreConfig.configDef()), Set.of()),
@@ -56,7 +58,9 @@ final class ConfigurationReference {
                         Set.of()),
                 new Section("MCP gateway (`actiongate mcp-gateway`)", "Also reads `kafka.*`. Each upstream named in "
                         + "`mcp.gateway.upstreams` has its own `mcp.gateway.upstream.<name>.*` keys.",
-                        List.of(GatewayConfig.CONFIG_DEF, GatewayConfig.NAMED_KEYS_DEF), Set.of()));
+                        List.of(GatewayConfig.CONFIG_DEF,
+                                io.actiongate.runtime.HttpLimits.configDef(McpGateway.LIMITS_PREFIX),
+                                GatewayConfig.NAMED_KEYS_DEF), Set.of()));
     }
 
     /** Every definition of every section. */

@@ -199,7 +199,7 @@ final class BrokerBench {
         Map<String, Integer> byActionKey = new HashMap<>();
         for (String key : keys) {
             byActionKey.put(key, requests.getOrDefault(
-                    io.actiongate.gate.internal.StateRecords.derivedIdempotencyKey(key), 0));
+                    io.actiongate.gate.IdempotencyKeys.derived(key), 0));
         }
         checks.put("provider request", KeyCounts.exactlyOnce(keys, byActionKey));
         checks.put("terminal receipt", KeyCounts.exactlyOnce(keys, KeyCounts.count(bootstrap,

@@ -49,7 +49,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.gate.GateStreams;
-import io.actiongate.gate.internal.StateRecords;
+import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 
 /**
@@ -263,7 +263,7 @@ final class SkeletonBench {
                     v -> true)));
             Map<String, Integer> requests = provider.requestsByKey();
             Map<String, Integer> byKey = new HashMap<>();
-            r.keys().forEach(k -> byKey.put(k, requests.getOrDefault(StateRecords.derivedIdempotencyKey(k), 0)));
+            r.keys().forEach(k -> byKey.put(k, requests.getOrDefault(IdempotencyKeys.derived(k), 0)));
             checks.put("provider request", KeyCounts.exactlyOnce(r.keys(), byKey));
             checks.put("terminal receipt", KeyCounts.exactlyOnce(r.keys(), KeyCounts.count(bootstrap, out,
                     succeeded)));
@@ -363,7 +363,7 @@ final class SkeletonBench {
             boolean released = false;
             try {
                 HttpResponse<Void> response = http.send(HttpRequest.newBuilder(target)
-                                .header("Idempotency-Key", StateRecords.derivedIdempotencyKey(r.key()))
+                                .header("Idempotency-Key", IdempotencyKeys.derived(r.key()))
                                 .header("Content-Type", "application/json")
                                 .timeout(Duration.ofSeconds(10))
                                 .POST(HttpRequest.BodyPublishers.ofString("{}")).build(),

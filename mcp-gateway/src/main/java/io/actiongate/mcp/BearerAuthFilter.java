@@ -11,20 +11,23 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import io.actiongate.runtime.BearerHeader;
+import io.actiongate.runtime.BearerTokens;
+
 /**
  * Refuses every request without a known bearer token (401) before the MCP endpoint sees it, and hands the host's
- * identity to the endpoint as a request attribute.
+ * identity to the endpoint as a request attribute (a servlet request's own, never shared across requests). The
+ * header is read and the token looked up by the runtime ({@link BearerHeader}, {@link BearerTokens}).
  */
 final class BearerAuthFilter implements Filter {
 
     static final String IDENTITY_ATTRIBUTE = "io.actiongate.mcp.identity";
     static final String TASK_HEADER = "X-ActionGate-Task-Id";
     static final String TASK_ATTRIBUTE = "io.actiongate.mcp.task";
-    private static final String PREFIX = "Bearer ";
 
-    private final BearerTokens tokens;
+    private final BearerTokens<HostIdentity> tokens;
 
-    BearerAuthFilter(BearerTokens tokens) {
+    BearerAuthFilter(BearerTokens<HostIdentity> tokens) {
         this.tokens = tokens;
     }
 
@@ -33,10 +36,7 @@ final class BearerAuthFilter implements Filter {
             throws IOException, ServletException {
         HttpServletRequest request = (HttpServletRequest) req;
         HttpServletResponse response = (HttpServletResponse) res;
-        String header = request.getHeader("Authorization");
-        Optional<HostIdentity> identity = header != null && header.regionMatches(true, 0, PREFIX, 0, PREFIX.length())
-                ? tokens.authenticate(header.substring(PREFIX.length()).strip())
-                : Optional.empty();
+        Optional<HostIdentity> identity = tokens.fromHeader(request.getHeader(BearerHeader.AUTHORIZATION));
         if (identity.isEmpty()) {
             response.setHeader("WWW-Authenticate", "Bearer realm=\"actiongate-mcp\"");
             response.sendError(HttpServletResponse.SC_UNAUTHORIZED, "a tool host token is required");

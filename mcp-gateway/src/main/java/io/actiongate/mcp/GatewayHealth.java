@@ -12,6 +12,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 
 import io.actiongate.policy.PolicyTopicReader;
+import io.actiongate.runtime.HttpSurface.ProbeAnswer;
 
 /**
  * The gateway's own probes and metrics, without a token: {@code GET /health/live} (200 while the process serves),
@@ -46,10 +47,17 @@ final class GatewayHealth extends HttpServlet {
             }
             return;
         }
-        if (LIVE.equals(path)) {
-            json(response, 200, "{\"status\":\"live\"}");
-            return;
-        }
+        ProbeAnswer answer = LIVE.equals(path) ? live() : ready();
+        json(response, answer.status(), answer.body());
+    }
+
+    /** {@code /health/live}: the process serves. */
+    ProbeAnswer live() {
+        return new ProbeAnswer(200, "application/json", "{\"status\":\"live\"}");
+    }
+
+    /** {@code /health/ready}: the policy view follows and every upstream answered its last ping (cached 5 s). */
+    ProbeAnswer ready() {
         StringBuilder notReady = new StringBuilder();
         if (!policy.following()) {
             notReady.append("\"policy view stopped\"");
@@ -61,10 +69,10 @@ final class GatewayHealth extends HttpServlet {
             }
         }
         if (notReady.length() == 0) {
-            json(response, 200, "{\"status\":\"ready\"}");
-        } else {
-            json(response, 503, "{\"status\":\"not ready\",\"reasons\":[" + notReady + "]}");
+            return new ProbeAnswer(200, "application/json", "{\"status\":\"ready\"}");
         }
+        return new ProbeAnswer(503, "application/json", "{\"status\":\"not ready\",\"reasons\":[" + notReady
+                + "]}");
     }
 
     private static void json(HttpServletResponse response, int status, String body) throws IOException {

@@ -1,9 +1,7 @@
 package io.actiongate.mcp;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -20,8 +18,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,29 +34,45 @@ import io.actiongate.client.ActionGateClient;
 import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.policy.PolicyTopicReader;
 import io.actiongate.topics.Topics;
+import io.actiongate.runtime.BearerTokens;
+import io.actiongate.runtime.HttpLimits;
+import io.actiongate.runtime.HttpSurface;
+import io.actiongate.runtime.Shutdown;
 
 /**
- * Role {@code mcp-gateway}: an MCP server over Streamable HTTP at {@code /mcp} (embedded Jetty) that fronts the
- * configured upstream MCP servers. Tool hosts authenticate with a bearer token; see {@link GatewayTools} for what a
- * call does. Closing stops the HTTP server, the upstream clients, the policy view and the actiongate client.
+ * Role {@code mcp-gateway}: an MCP server over Streamable HTTP at {@code /mcp} (the runtime's Jetty,
+ * {@link HttpSurface}) that fronts the configured upstream MCP servers. Tool hosts authenticate with a bearer token
+ * (the runtime's token files, re-read on change); see {@link GatewayTools} for what a call does. The limits for slow
+ * clients are the runtime's, under {@value #LIMITS_PREFIX}; every open MCP request (a tool call waiting for its
+ * answer, a stream) takes a turn. Closing stops the HTTP server, the upstream clients, the policy view and the
+ * actiongate client.
  */
 public final class McpGateway implements AutoCloseable {
 
     public static final String ENDPOINT = "/mcp";
+    /** The prefix of the runtime's HTTP limits for the gateway ({@code mcp.gateway.http.threads.max}, ...). */
+    public static final String LIMITS_PREFIX = "mcp.gateway.http.";
     private static final Logger LOG = LoggerFactory.getLogger(McpGateway.class);
 
-    private final Deque<AutoCloseable> started = new ArrayDeque<>();
-    private Server jetty;
+    private final Shutdown started = new Shutdown("the MCP gateway");
     private int port;
     private GatewayMetrics metrics;
+    private GatewayHealth health;
+    private PolicyTopicReader policyView;
 
     private McpGateway() {
     }
 
+    /** With the runtime's default HTTP limits. */
     public static McpGateway start(GatewayConfig config) {
+        return start(config, HttpLimits.DEFAULTS);
+    }
+
+    /** @param limits the HTTP limits ({@code HttpLimits.from(flat, LIMITS_PREFIX)}) */
+    public static McpGateway start(GatewayConfig config, HttpLimits limits) {
         McpGateway gateway = new McpGateway();
         try {
-            gateway.startAll(config);
+            gateway.startAll(config, limits);
             return gateway;
         } catch (Exception e) {
             gateway.close();
@@ -68,14 +80,15 @@ public final class McpGateway implements AutoCloseable {
         }
     }
 
-    private void startAll(GatewayConfig config) throws Exception {
-        BearerTokens tokens = BearerTokens.load(config.tokensFile());
+    private void startAll(GatewayConfig config, HttpLimits limits) throws Exception {
+        BearerTokens<HostIdentity> tokens = HostTokens.load(GatewayConfig.TOKENS_FILE_CONFIG, config.tokensFile());
         ActionGateClient client = ActionGateClient.builder().kafkaProperties(config.kafkaClient())
                 .bootstrapServers(config.bootstrapServers()).topicPrefix(config.topicPrefix()).build();
         started.push(client);
         PolicyTopicReader policy = new PolicyTopicReader(policyConsumer(config), Topics.POLICY.name(config.topicPrefix()),
                 config.taskDefaultOrg()).start(Duration.ofSeconds(60), "mcp-gateway-policy");
         started.push(policy);
+        policyView = policy;
         List<Upstream> upstreams = new ArrayList<>();
         for (GatewayConfig.UpstreamConfig u : config.upstreams()) {
             Upstream upstream = new Upstream(u, Duration.ofSeconds(30));
@@ -84,7 +97,7 @@ public final class McpGateway implements AutoCloseable {
         }
         metrics = new GatewayMetrics(new PrometheusRegistry());
         GatewayTools tools = new GatewayTools(client, policy, config.reviewUrl(), config.answerTimeout(), metrics);
-        GatewayHealth health = new GatewayHealth(policy, upstreams, metrics);
+        health = new GatewayHealth(policy, upstreams, metrics);
 
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
                 .builder()
@@ -111,11 +124,6 @@ public final class McpGateway implements AutoCloseable {
                 .build();
         started.push(server::closeGracefully);
 
-        jetty = new Server();
-        ServerConnector connector = new ServerConnector(jetty);
-        connector.setHost(config.host());
-        connector.setPort(config.port());
-        jetty.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
         FilterHolder errors = new FilterHolder(new JsonRpcErrorFilter());
@@ -127,16 +135,20 @@ public final class McpGateway implements AutoCloseable {
         ServletHolder mcp = new ServletHolder(transport);
         mcp.setAsyncSupported(true);
         context.addServlet(mcp, ENDPOINT);
-        context.addServlet(new ServletHolder(health), GatewayHealth.LIVE);
-        context.addServlet(new ServletHolder(health), GatewayHealth.READY);
         context.addServlet(new ServletHolder(health), GatewayHealth.METRICS);
         // every error body is a JSON-RPC error object: never a stack trace, a class name or an HTML page
         context.setErrorHandler(new JsonRpcErrorHandler());
-        jetty.setErrorHandler(new JsonRpcErrorHandler());
-        jetty.setHandler(context);
-        jetty.start();
-        started.push(jetty::stop);
-        port = connector.getLocalPort();
+        GatewayHealth probes = health;
+        HttpSurface http = started.push(HttpSurface.builder("mcp-gateway")
+                .bind(config.host(), config.port())
+                .limits(limits)
+                .probe(GatewayHealth.LIVE, probes::live)
+                .probe(GatewayHealth.READY, probes::ready)
+                .app(context)
+                .errorHandler(new JsonRpcErrorHandler())
+                .build()
+                .start());
+        port = http.port();
         LOG.info("MCP gateway on port {} fronting {} upstream(s), {} tool(s)", port, upstreams.size(),
                 upstreams.stream().mapToInt(u -> u.tools().size()).sum());
     }
@@ -161,14 +173,18 @@ public final class McpGateway implements AutoCloseable {
         return port;
     }
 
+    /** Ready while the policy view follows the policy topic and every upstream answers (as {@code /health/ready}). */
+    public boolean ready() {
+        return health != null && health.ready().status() == 200;
+    }
+
+    /** Why the gateway stopped on its own: its policy view stopped following the policy topic; else null. */
+    public String failure() {
+        return policyView != null && !policyView.following() ? "the MCP gateway's policy view stopped" : null;
+    }
+
     @Override
-    public synchronized void close() {
-        while (!started.isEmpty()) {
-            try {
-                started.pop().close();
-            } catch (Exception e) {
-                LOG.warn("error while stopping: {}", e.toString());
-            }
-        }
+    public void close() {
+        started.close();
     }
 }

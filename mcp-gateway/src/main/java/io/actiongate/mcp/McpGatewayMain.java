@@ -38,7 +38,8 @@ public final class McpGatewayMain {
                         .replace("__", "\u0000").replace('_', '.').replace('\u0000', '-'), v);
             }
         });
-        McpGateway gateway = McpGateway.start(GatewayConfig.from(config));
+        McpGateway gateway = McpGateway.start(GatewayConfig.from(config),
+                io.actiongate.runtime.HttpLimits.from(config, McpGateway.LIMITS_PREFIX));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             gateway.close();

@@ -195,6 +195,9 @@ class McpGatewayIT {
         assertThat(get("/health/live").statusCode()).isEqualTo(200);
         java.net.http.HttpResponse<String> ready = get("/health/ready");
         assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+        // what a node running this role reports (its readiness and failure include the gateway)
+        assertThat(gateway.ready()).isTrue();
+        assertThat(gateway.failure()).isNull();
         call("lookup", null, Map.of("q", "metrics"));
         assertThat(get("/metrics").body()).contains("actiongate_mcp_gateway_calls_total{outcome=\"read\",tool=\"lookup\"}")
                 .contains("actiongate_mcp_gateway_upstream_latency_seconds");

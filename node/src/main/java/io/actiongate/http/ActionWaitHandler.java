@@ -20,8 +20,6 @@ import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,11 +35,11 @@ import io.actiongate.mcp.HostIdentity;
  * {@value ProposalApiConfig#MAX_WAIT_CONFIG}) runs out, with the state as it is then (404 if there is still none).
  * Same redacted body as without {@code wait}. The poll holds no request thread: the state store is looked at every
  * {@value #POLL_MS} ms from {@link AsyncAnswers}; a key owned by another instance is forwarded there once, with its
- * query. A tool host's token (see {@link HostIdentityFilter}), and a node token that carries an org, see only
+ * query. A tool host's token (see {@link ProposalApi#hostOf}), and a node token that carries an org, see only
  * their own org's actions, waiting or not; any other answer
  * (no {@code wait}, node credentials) comes from {@link ActionsHandler} unchanged.
  */
-final class ActionWaitHandler implements HttpHandler {
+final class ActionWaitHandler implements CallHandler {
 
     static final long POLL_MS = 100;
     private static final Logger LOG = LoggerFactory.getLogger(ActionWaitHandler.class);
@@ -66,9 +64,9 @@ final class ActionWaitHandler implements HttpHandler {
         }
     }
 
-    private final HttpHandler plain;
-    private final Function<HttpExchange, Optional<HostIdentity>> hosts;
-    private final Function<HttpExchange, String> callerOrg;
+    private final CallHandler plain;
+    private final Function<HttpCall, Optional<HostIdentity>> hosts;
+    private final Function<HttpCall, String> callerOrg;
     private final ActionStateQuery query;
     private final AsyncAnswers answers;
     private final Duration maxWait;
@@ -76,12 +74,12 @@ final class ActionWaitHandler implements HttpHandler {
     private final String scheme;
 
     /**
-     * @param hosts the tool host whose token a request bears, if any (computed per request: the JDK server shares
-     *            exchange attributes across the exchanges of one context, so they cannot carry a caller's identity)
+     * @param hosts the tool host whose token a request bears, if any (computed per request, never stored in a
+     *            shared object)
      * @param callerOrg the org of a node credential that carries one (null: answered about every org)
      */
-    ActionWaitHandler(HttpHandler plain, Function<HttpExchange, Optional<HostIdentity>> hosts,
-            Function<HttpExchange, String> callerOrg, ActionStateQuery query, AsyncAnswers answers, Duration maxWait,
+    ActionWaitHandler(CallHandler plain, Function<HttpCall, Optional<HostIdentity>> hosts,
+            Function<HttpCall, String> callerOrg, ActionStateQuery query, AsyncAnswers answers, Duration maxWait,
             SSLContext tls) {
         this.plain = plain;
         this.hosts = hosts;
@@ -99,12 +97,13 @@ final class ActionWaitHandler implements HttpHandler {
     }
 
     @Override
-    public void handle(HttpExchange exchange) throws IOException {
-        Map<String, String> params = params(exchange.getRequestURI().getRawQuery());
+    public void handle(HttpCall exchange) throws IOException {
+        Map<String, String> params = params(exchange.rawQuery());
         Optional<HostIdentity> host = hosts.apply(exchange);
-        Optional<ActionKey> key = ActionsHandler.parse(exchange.getRequestURI().getRawPath());
+        Optional<ActionKey> key = ActionsHandler.parse(exchange.rawPath());
         boolean waits = params.containsKey("wait") || params.containsKey("until");
-        if ((!waits && host.isEmpty()) || !"GET".equals(exchange.getRequestMethod()) || key.isEmpty()) {
+        if ((!waits && host.isEmpty()) || !"GET".equals(exchange.method()) || key.isEmpty()) {
+            // no wait asked and no tool host (whose reads are limited to its org below): the plain answer
             plain.handle(exchange);
             return;
         }
@@ -136,7 +135,7 @@ final class ActionWaitHandler implements HttpHandler {
                 return;
             }
             if (route instanceof ActionStateQuery.Remote remote
-                    && exchange.getRequestHeaders().getFirst(ActionsHandler.FORWARDED_HEADER) == null) {
+                    && exchange.header(ActionsHandler.FORWARDED_HEADER) == null) {
                 forward(exchange, remote, key.get(), wait);
             } else {
                 String org = host.map(HostIdentity::orgId).orElseGet(() -> callerOrg.apply(exchange));
@@ -167,7 +166,7 @@ final class ActionWaitHandler implements HttpHandler {
         return d.compareTo(maxWait) > 0 ? maxWait : d;
     }
 
-    private void poll(HttpExchange exchange, String key, String org, UntilState until, long deadline) {
+    private void poll(HttpCall exchange, String key, String org, UntilState until, long deadline) {
         Optional<JsonNode> state;
         try {
             state = visible(query.localState(key), org);
@@ -211,15 +210,15 @@ final class ActionWaitHandler implements HttpHandler {
         return org != null && org.isTextual() && org.asText().equals(callerOrg) ? state : Optional.empty();
     }
 
-    private void forward(HttpExchange exchange, ActionStateQuery.Remote remote, ActionKey key, Duration wait) {
+    private void forward(HttpCall exchange, ActionStateQuery.Remote remote, ActionKey key, Duration wait) {
         String host = remote.host().indexOf(':') >= 0 && !remote.host().startsWith("[") ? "[" + remote.host() + "]"
                 : remote.host();
-        String query = exchange.getRequestURI().getRawQuery();
+        String query = exchange.rawQuery();
         URI target = URI.create(scheme + host + ":" + remote.port() + ActionsHandler.PREFIX + key
                 + (query == null ? "" : "?" + query));
         HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(wait.plus(FORWARD_SLACK))
                 .header(ActionsHandler.FORWARDED_HEADER, "1").header("Accept", "application/json");
-        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        String authorization = exchange.header("Authorization");
         if (authorization != null) {
             builder.header("Authorization", authorization);
         }

@@ -12,8 +12,6 @@ import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +25,7 @@ import io.actiongate.key.ActionKey;
  * A caller whose credential carries an org is answered only about that org's actions: another org's action is 404,
  * as an unknown one. A forward carries the caller's credential, so the owning instance applies the same rule.
  */
-final class ActionsHandler implements HttpHandler {
+final class ActionsHandler implements CallHandler {
 
     static final String PREFIX = "/v1/actions/";
     static final String FORWARDED_HEADER = "X-ActionGate-Forwarded";
@@ -36,7 +34,7 @@ final class ActionsHandler implements HttpHandler {
     private static final Duration FORWARD_TIMEOUT = Duration.ofSeconds(5);
 
     private final ActionStateQuery query;
-    private final Function<HttpExchange, String> callerOrg;
+    private final Function<HttpCall, String> callerOrg;
     private final HttpClient client;
 
     private final String scheme;
@@ -50,7 +48,7 @@ final class ActionsHandler implements HttpHandler {
     }
 
     /** @param callerOrg the org of the request's credential, or null for a credential answered about every org */
-    ActionsHandler(ActionStateQuery query, SSLContext tls, Function<HttpExchange, String> callerOrg) {
+    ActionsHandler(ActionStateQuery query, SSLContext tls, Function<HttpCall, String> callerOrg) {
         this.query = query;
         this.callerOrg = callerOrg;
         HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(FORWARD_TIMEOUT)
@@ -63,14 +61,15 @@ final class ActionsHandler implements HttpHandler {
     }
 
     @Override
-    public void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            if (!"GET".equals(exchange.getRequestMethod())) {
-                exchange.getResponseHeaders().set("Allow", "GET");
+    public void handle(HttpCall exchange) throws IOException {
+        boolean handedOff = false;
+        try {
+            if (!"GET".equals(exchange.method())) {
+                exchange.setHeader("Allow", "GET");
                 Responses.json(exchange, 405, HttpJson.error("method_not_allowed", "only GET is supported"));
                 return;
             }
-            Optional<ActionKey> key = parse(exchange.getRequestURI().getRawPath());
+            Optional<ActionKey> key = parse(exchange.rawPath());
             if (key.isEmpty()) {
                 Responses.json(exchange, 400, HttpJson.error("invalid_identifier",
                         "expected /v1/actions/{task_id}/{tool_call_id}, ids matching "
@@ -78,11 +77,15 @@ final class ActionsHandler implements HttpHandler {
                 return;
             }
             try {
-                answer(exchange, key.get());
+                handedOff = answer(exchange, key.get());
             } catch (RuntimeException e) {
                 // a failing view function or store must not drop the connection without an answer
                 LOG.warn("cannot answer for an action: {}", e.getClass().getName());
                 Responses.json(exchange, 500, HttpJson.error("internal", "cannot read the action state"));
+            }
+        } finally {
+            if (!handedOff) {
+                exchange.close();
             }
         }
     }
@@ -95,23 +98,26 @@ final class ActionsHandler implements HttpHandler {
         return ActionKey.tryParse(rawPath.substring(PREFIX.length()));
     }
 
-    private void answer(HttpExchange exchange, ActionKey key) throws IOException {
+    /** Answers; true when the answer comes later (a forward, answered from its response). */
+    private boolean answer(HttpCall exchange, ActionKey key) throws IOException {
         String actionKey = key.toString();
         ActionStateQuery.Route route = query.route(actionKey);
         if (route instanceof ActionStateQuery.Local) {
             answerLocally(exchange, actionKey);
         } else if (route instanceof ActionStateQuery.Remote remote) {
-            if (exchange.getRequestHeaders().containsKey(FORWARDED_HEADER)) {
+            if (exchange.header(FORWARDED_HEADER) != null) {
                 Responses.json(exchange, 503, HttpJson.error("unavailable", "key ownership is moving; retry"));
             } else {
                 forward(exchange, remote, key);
+                return true;
             }
         } else {
             Responses.json(exchange, 503, HttpJson.error("unavailable", ((ActionStateQuery.Unavailable) route).why()));
         }
+        return false;
     }
 
-    private void answerLocally(HttpExchange exchange, String actionKey) throws IOException {
+    private void answerLocally(HttpCall exchange, String actionKey) throws IOException {
         Optional<JsonNode> state;
         try {
             state = query.localState(actionKey);
@@ -128,31 +134,34 @@ final class ActionsHandler implements HttpHandler {
         Responses.json(exchange, 200, HttpJson.withoutInputBodies(state.get()));
     }
 
-    private void forward(HttpExchange exchange, ActionStateQuery.Remote remote, ActionKey key) throws IOException {
+    /** Forwards without holding a thread: the owner's answer is relayed from the HTTP client's callback. */
+    private void forward(HttpCall exchange, ActionStateQuery.Remote remote, ActionKey key) {
         URI target = URI.create(scheme + hostForUri(remote.host()) + ":" + remote.port() + PREFIX
                 + key);
         HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(FORWARD_TIMEOUT)
                 .header(FORWARDED_HEADER, "1").header("Accept", "application/json");
         // the caller was authenticated here; every gate accepts the same tokens, so its credential goes along
-        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        String authorization = exchange.header("Authorization");
         if (authorization != null) {
             builder.header("Authorization", authorization);
         }
-        HttpRequest request = builder.GET().build();
-        HttpResponse<byte[]> response;
-        try {
-            response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        } catch (IOException e) {
-            LOG.warn("cannot reach owner {}:{} of an action key: {}", remote.host(), remote.port(), e.toString());
-            Responses.json(exchange, 503, HttpJson.error("unavailable", "owning instance is not reachable; retry"));
-            return;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            Responses.json(exchange, 503, HttpJson.error("unavailable", "interrupted"));
-            return;
-        }
-        String contentType = response.headers().firstValue("Content-Type").orElse(Responses.JSON);
-        Responses.bytes(exchange, response.statusCode(), contentType, response.body());
+        client.sendAsync(builder.GET().build(), HttpResponse.BodyHandlers.ofByteArray())
+                .whenComplete((response, failure) -> {
+                    try (exchange) {
+                        if (failure != null) {
+                            LOG.warn("cannot reach owner {}:{} of an action key: {}", remote.host(), remote.port(),
+                                    failure.toString());
+                            Responses.json(exchange, 503, HttpJson.error("unavailable",
+                                    "owning instance is not reachable; retry"));
+                        } else {
+                            Responses.bytes(exchange, response.statusCode(),
+                                    response.headers().firstValue("Content-Type").orElse(Responses.JSON),
+                                    response.body());
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        LOG.debug("answer not delivered: {}", e.toString());
+                    }
+                });
     }
 
     private static String hostForUri(String host) {

@@ -10,15 +10,14 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.sun.net.httpserver.HttpExchange;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Answers that come later: a proposal waiting for its first receipt, a long poll waiting for a state. They hold no
  * request thread of the HTTP server while they wait (the exchange stays open and is answered from here), and at most
- * {@code maxWaiters} wait at once, so slow receipts or many long polls cannot take the server's four workers.
+ * {@code maxWaiters} wait at once, so slow receipts or many long polls cannot take the server's workers (these routes are outside the runtime's
+ * turn limit: this is their bound).
  */
 final class AsyncAnswers implements AutoCloseable {
 
@@ -53,7 +52,7 @@ final class AsyncAnswers implements AutoCloseable {
     }
 
     /** Writes {@code answer} on a writer thread, closes the exchange and frees the slot taken by {@link #acquire}. */
-    void finish(HttpExchange exchange, Answer answer) {
+    void finish(HttpCall exchange, Answer answer) {
         try {
             writers.execute(() -> {
                 try (exchange) {

@@ -1,59 +1,48 @@
 package io.actiongate.http;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 
-import com.sun.net.httpserver.HttpContext;
-import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsParameters;
-import com.sun.net.httpserver.HttpsServer;
-
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import io.actiongate.mcp.HostIdentity;
+import io.actiongate.runtime.BearerTokens;
+import io.actiongate.runtime.HttpSurface;
+import io.actiongate.runtime.PemTls;
+
 /**
- * The HTTP surface of one gate instance (docs/contract.md section 7) on the JDK's HTTP server:
+ * The HTTP surface of one gate instance (docs/contract.md section 7) on the runtime's Jetty ({@link HttpSurface}):
  * {@code GET /v1/actions/{task_id}/{tool_call_id}} (with {@code ?wait=} a long poll), {@code POST /v1/proposals}
  * (when {@link #withProposals} was given), {@code /v1/openapi.json}, {@code /metrics}, {@code /health/live},
- * {@code /health/ready}.
- * Requests run on a small bounded pool; when it is saturated the accepting thread runs the request itself, which
- * slows accepting down instead of queueing without bound.
+ * {@code /health/ready}. The limits for slow and hostile clients are the runtime's ({@code http.threads.max},
+ * {@code http.header.timeout.ms}, ...); the probes always answer; {@code /v1/actions} and {@code /v1/proposals} hold
+ * no thread while they wait (bounded by {@code http.actions.max.waiters}), the rest takes turns.
  */
 public final class GateHttpServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(GateHttpServer.class);
-    private static final int THREADS = 4;
-    private static final int QUEUE = 64;
 
     private final HttpServerConfig config;
     private final ActionStateQuery actions;
     private final PrometheusRegistry registry;
     private final BooleanSupplier ready;
-    private HttpServer server;
-    private ThreadPoolExecutor executor;
+    private HttpSurface server;
     private ProposalApi proposals;
     private ProposalApiConfig waitLimits;
     private AsyncAnswers answers;
-
-    static {
-        RequestTimeouts.apply();
-    }
 
     /**
      * @param actions  the action state query (usually a {@link StreamsActionStateQuery})
@@ -98,59 +87,69 @@ public final class GateHttpServer implements AutoCloseable {
             throw new IllegalStateException("already started");
         }
         HttpSecurity security = config.security();
-        SSLContext tls = security.tls() ? PemTls.context(security) : null;
-        BearerTokens tokens = security.tokensFile() == null ? null : new BearerTokens(security.tokensFile());
-        HttpServer created;
-        try {
-            InetSocketAddress address = new InetSocketAddress(config.bindAddress(), config.port());
-            if (tls == null) {
-                created = HttpServer.create(address, 0);
-            } else {
-                HttpsServer https = HttpsServer.create(address, 0);
-                https.setHttpsConfigurator(new HttpsConfigurator(tls) {
-                    @Override
-                    public void configure(HttpsParameters params) {
-                        SSLParameters parameters = tls.getDefaultSSLParameters();
-                        // asked for, not required: /health/* must answer probes that bring no certificate; the
-                        // filter decides per path, and the trust manager rejects an untrusted certificate
-                        parameters.setWantClientAuth(security.clientCertificates());
-                        params.setSSLParameters(parameters);
-                    }
-                });
-                created = https;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot bind HTTP on " + config.bindAddress() + ":" + config.port(), e);
-        }
-        executor = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
-                daemonThreads(), new ThreadPoolExecutor.CallerRunsPolicy());
-        executor.allowCoreThreadTimeOut(true);
-        created.setExecutor(executor);
-        AuthFilter auth = new AuthFilter(tokens, security.clientCertificates());
+        SSLContext tls = security.tls()
+                ? PemTls.context(security.certificateFile(), security.keyFile(), security.clientCaFile()) : null;
+        BearerTokens<NodeAuth.Caller> tokens = security.tokensFile() == null ? null
+                : NodeAuth.tokens(security.tokensFile());
+        NodeAuth auth = new NodeAuth(tokens, security.clientCertificates());
         ProposalApiConfig waits = proposals != null ? proposals.config()
                 : waitLimits != null ? waitLimits : new ProposalApiConfig(java.util.Map.of());
-        answers = new AsyncAnswers(waits.maxWaiters());
+        AsyncAnswers pending = new AsyncAnswers(waits.maxWaiters());
         // an org's token, a node token or a tool host's, sees only its org's actions, waiting or not
         ProposalApi hostTokens = proposals;
-        HttpContext v1 = created.createContext(ActionsHandler.PREFIX, new ActionWaitHandler(
-                new ActionsHandler(actions, tls, auth::callerOrg),
-                exchange -> hostTokens == null ? java.util.Optional.empty()
-                        : HostIdentityFilter.identity(hostTokens, exchange),
-                auth::callerOrg, actions, answers, waits.maxWait(), tls));
-        HttpContext metrics = created.createContext(MetricsHandler.PATH, new MetricsHandler(registry));
-        created.createContext(OpenApiHandler.PATH, new OpenApiHandler());
+        java.util.function.Function<HttpCall, Optional<HostIdentity>> hosts =
+                call -> hostTokens == null ? Optional.empty() : hostTokens.hostOf(call);
+        CallHandler waitOrRead = new ActionWaitHandler(new ActionsHandler(actions, tls, auth::callerOrg), hosts,
+                auth::callerOrg, actions, pending, waits.maxWait(), tls);
+        boolean required = security.required();
+        // a tool host's token passes (the handler limits the answer to its org); anyone else needs the node's
+        // credentials, unless /v1 is open
+        CallHandler v1 = call -> {
+            if (!required || hosts.apply(call).isPresent() || auth.admit(call)) {
+                waitOrRead.handle(call);
+            } else {
+                call.close();
+            }
+        };
+        CallHandler metrics = new MetricsHandler(registry);
+        CallHandler guardedMetrics = required && security.metrics()
+                ? call -> {
+                    if (auth.admit(call)) {
+                        metrics.handle(call);
+                    } else {
+                        call.close();
+                    }
+                } : metrics;
+        OpenApiHandler openApi = new OpenApiHandler();
+        CallHandler others = call -> {
+            String path = call.rawPath();
+            if (MetricsHandler.PATH.equals(path)) {
+                guardedMetrics.handle(call);
+            } else if (OpenApiHandler.PATH.equals(path)) {
+                openApi.handle(call);
+            } else {
+                try (call) {
+                    Responses.json(call, 404, HttpJson.error("not_found", "no such resource"));
+                }
+            }
+        };
+        HttpSurface.Builder surface = HttpSurface.builder("actiongate")
+                .bind(config.bindAddress(), config.port())
+                .limits(config.limits())
+                .probe("/health/live", () -> HttpSurface.ProbeAnswer.text(200, "live\n"))
+                .probe("/health/ready", () -> ready.getAsBoolean() ? HttpSurface.ProbeAnswer.text(200, "ready\n")
+                        : HttpSurface.ProbeAnswer.text(503, "unready\n"))
+                .async(ActionsHandler.PREFIX + "*", new Calls(v1))
+                .app(new Calls(others));
+        if (tls != null) {
+            surface.tls(tls, security.clientCertificates());
+        }
         if (proposals != null) {
             // the handler authenticates the tool host itself: its identity is the proposal's
-            created.createContext(ProposalsHandler.PATH, new ProposalsHandler(proposals, answers));
-            v1.getFilters().add(new HostIdentityFilter(proposals, security.required() ? auth : null));
+            surface.async(ProposalsHandler.PATH,
+                    new Calls(new ProposalsHandler(proposals, pending, config.limits().bodyTimeoutMs())));
         }
-        if (security.required()) {
-            if (proposals == null) {
-                v1.getFilters().add(auth);
-            }
-            if (security.metrics()) {
-                metrics.getFilters().add(auth);
-            }
+        if (required) {
             if (!security.anyCredential()) {
                 LOG.warn("no {} and no {}: every /v1 request is refused (set {}=false only on a trusted network)",
                         HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, HttpServerConfig.HTTP_TLS_CLIENT_CA_FILE_CONFIG,
@@ -160,10 +159,13 @@ public final class GateHttpServer implements AutoCloseable {
             LOG.warn("{}=false: /v1 answers anyone who reaches {}:{}", HttpServerConfig.HTTP_AUTH_REQUIRED_CONFIG,
                     config.bindAddress(), config.port());
         }
-        created.createContext(HealthHandler.LIVE, new HealthHandler(ready));
-        created.createContext(HealthHandler.READY, new HealthHandler(ready));
-        created.start();
-        server = created;
+        try {
+            server = surface.build().start();
+        } catch (RuntimeException e) {
+            pending.close();
+            throw e;
+        }
+        answers = pending;
         LOG.info("HTTP{} surface listening on {}:{} (/v1: {}; /metrics: {})", tls == null ? "" : "S",
                 config.bindAddress(), port(), describe(security, tokens),
                 security.required() && security.metrics() ? "same credentials" : "open");
@@ -175,7 +177,7 @@ public final class GateHttpServer implements AutoCloseable {
         if (server == null) {
             throw new IllegalStateException("not started");
         }
-        return server.getAddress().getPort();
+        return server.port();
     }
 
     @Override
@@ -183,22 +185,13 @@ public final class GateHttpServer implements AutoCloseable {
         if (server == null) {
             return;
         }
-        server.stop(0);
+        server.close();
         answers.close();
-        executor.shutdown();
-        try {
-            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
-                executor.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            executor.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
         server = null;
         LOG.info("HTTP surface stopped");
     }
 
-    private static String describe(HttpSecurity security, BearerTokens tokens) {
+    private static String describe(HttpSecurity security, BearerTokens<?> tokens) {
         if (!security.required()) {
             return "open";
         }
@@ -212,12 +205,24 @@ public final class GateHttpServer implements AutoCloseable {
         return accepted.isEmpty() ? "refused (no credential configured)" : String.join(" or ", accepted);
     }
 
-    private static ThreadFactory daemonThreads() {
-        AtomicInteger n = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "actiongate-http-" + n.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
+    /** A Jetty handler over one {@link CallHandler}: one {@link HttpCall} per request, never shared. */
+    private static final class Calls extends Handler.Abstract {
+        private final CallHandler handler;
+
+        Calls(CallHandler handler) {
+            this.handler = handler;
+        }
+
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            HttpCall call = new HttpCall(request, response, callback);
+            try {
+                handler.handle(call);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("cannot answer {} {}: {}", call.method(), call.rawPath(), e.getClass().getName());
+                call.close();
+            }
+            return true;
+        }
     }
 }

@@ -9,12 +9,18 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
 import io.actiongate.config.ConfigDefs;
+import io.actiongate.runtime.HttpLimits;
 
 /**
- * Where the gate's HTTP surface listens and who may call it: the keys of {@link #CONFIG_DEF} ({@code X_CONFIG} /
- * {@code X_DOC}; docs/configuration.md is generated from it).
+ * Where the gate's HTTP surface listens, who may call it (the keys of {@link #CONFIG_DEF}, {@code X_CONFIG} /
+ * {@code X_DOC}; docs/configuration.md is generated from it), and the runtime's limits for slow and hostile clients
+ * ({@link HttpLimits} under {@value #LIMITS_PREFIX}: {@code http.threads.max}, {@code http.header.timeout.ms}, ...;
+ * {@link #LIMITS_DEF}).
  */
-public record HttpServerConfig(String bindAddress, int port, HttpSecurity security) {
+public record HttpServerConfig(String bindAddress, int port, HttpSecurity security, HttpLimits limits) {
+
+    /** The prefix of the runtime's HTTP limits for the node API. */
+    public static final String LIMITS_PREFIX = "http.";
 
     public static final String HTTP_PORT_CONFIG = "http.port";
     public static final String HTTP_PORT_DOC = "TCP port of the HTTP surface (action state, /metrics, /health). "
@@ -60,16 +66,28 @@ public record HttpServerConfig(String bindAddress, int port, HttpSecurity securi
             .define(HTTP_TLS_KEY_FILE_CONFIG, Type.STRING, "", Importance.MEDIUM, HTTP_TLS_KEY_FILE_DOC)
             .define(HTTP_TLS_CLIENT_CA_FILE_CONFIG, Type.STRING, "", Importance.MEDIUM, HTTP_TLS_CLIENT_CA_FILE_DOC);
 
-    /** Every key this class reads. */
+    /** Every key this class reads but the limits ({@link #LIMIT_KEYS}). */
     public static final List<String> KEYS = List.copyOf(CONFIG_DEF.names());
+
+    /** The runtime's limits under {@value #LIMITS_PREFIX}, with their defaults and bounds. */
+    public static final ConfigDef LIMITS_DEF = HttpLimits.configDef(LIMITS_PREFIX);
+
+    /** The runtime's limits for the node API ({@code http.threads.max}, ...; docs/operating.md). */
+    public static final List<String> LIMIT_KEYS = HttpLimits.keys(LIMITS_PREFIX);
 
     /** Credentials required ({@link HttpSecurity#REQUIRED}): {@code /v1} refuses everyone until some are set. */
     public HttpServerConfig(String bindAddress, int port) {
         this(bindAddress, port, HttpSecurity.REQUIRED);
     }
 
+    /** The default limits ({@link HttpLimits#DEFAULTS}). */
+    public HttpServerConfig(String bindAddress, int port, HttpSecurity security) {
+        this(bindAddress, port, security, HttpLimits.DEFAULTS);
+    }
+
     public HttpServerConfig {
         java.util.Objects.requireNonNull(security, "security");
+        java.util.Objects.requireNonNull(limits, "limits");
         if (bindAddress == null || bindAddress.isBlank()) {
             throw new IllegalArgumentException(HTTP_BIND_ADDRESS_CONFIG + " must not be empty");
         }
@@ -89,7 +107,7 @@ public record HttpServerConfig(String bindAddress, int port, HttpSecurity securi
                 path(v, HTTP_TLS_KEY_FILE_CONFIG),
                 path(v, HTTP_TLS_CLIENT_CA_FILE_CONFIG));
         return new HttpServerConfig((String) v.get(HTTP_BIND_ADDRESS_CONFIG), (Integer) v.get(HTTP_PORT_CONFIG),
-                security);
+                security, HttpLimits.from(config, LIMITS_PREFIX));
     }
 
     /** Loopback on an ephemeral port with no authentication: for tests. */
@@ -98,7 +116,7 @@ public record HttpServerConfig(String bindAddress, int port, HttpSecurity securi
     }
 
     public HttpServerConfig withSecurity(HttpSecurity newSecurity) {
-        return new HttpServerConfig(bindAddress, port, newSecurity);
+        return new HttpServerConfig(bindAddress, port, newSecurity, limits);
     }
 
     private static Path path(Map<String, Object> parsed, String key) {

@@ -15,11 +15,13 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.client.ActionGateClient;
 import io.actiongate.config.CommonConfig;
 import io.actiongate.key.ActionKey;
-import io.actiongate.mcp.BearerTokens;
 import io.actiongate.mcp.HostIdentity;
 import io.actiongate.policy.PolicyTopicReader;
 import io.actiongate.policy.TaskOwnership;
 import io.actiongate.topics.Topics;
+import io.actiongate.mcp.HostTokens;
+import io.actiongate.runtime.BearerHeader;
+import io.actiongate.runtime.BearerTokens;
 
 /**
  * What {@code POST /v1/proposals} needs besides the HTTP server: the tool hosts' tokens (the MCP gateway's file
@@ -33,12 +35,12 @@ public final class ProposalApi implements AutoCloseable {
     private static final Duration CATCH_UP = Duration.ofSeconds(60);
 
     private final ProposalApiConfig config;
-    private final BearerTokens tokens;
+    private final BearerTokens<HostIdentity> tokens;
     private final ActionGateClient client;
     private final PolicyTopicReader policy;
     private volatile String reviewTemplate;
 
-    private ProposalApi(ProposalApiConfig config, BearerTokens tokens, ActionGateClient client, PolicyTopicReader policy) {
+    private ProposalApi(ProposalApiConfig config, BearerTokens<HostIdentity> tokens, ActionGateClient client, PolicyTopicReader policy) {
         this.config = config;
         this.tokens = tokens;
         this.client = client;
@@ -64,7 +66,7 @@ public final class ProposalApi implements AutoCloseable {
         if (config.tokensFile() == null) {
             return Optional.empty();
         }
-        BearerTokens tokens = BearerTokens.load(config.tokensFile());
+        BearerTokens<HostIdentity> tokens = HostTokens.load(ProposalApiConfig.TOKENS_FILE_CONFIG, config.tokensFile());
         CommonConfig common = new CommonConfig(flat);
         Map<String, Object> kafka = common.kafkaClientProperties();
         ActionGateClient.Builder builder = ActionGateClient.builder().bootstrapServers(common.bootstrapServers())
@@ -104,8 +106,9 @@ public final class ProposalApi implements AutoCloseable {
         return policy;
     }
 
-    Optional<HostIdentity> authenticate(String token) {
-        return tokens.authenticate(token);
+    /** The tool host whose token {@code call} bears, if any (per request). */
+    Optional<HostIdentity> hostOf(HttpCall call) {
+        return tokens.fromHeader(call.header(BearerHeader.AUTHORIZATION));
     }
 
     /**

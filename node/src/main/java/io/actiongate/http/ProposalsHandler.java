@@ -1,15 +1,15 @@
 package io.actiongate.http;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 
 import org.apache.kafka.common.KafkaException;
+import org.eclipse.jetty.io.Content;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,43 +30,75 @@ import io.actiongate.mcp.HostIdentity;
  * and the {@code authorization_epoch} come from the policy topic; the client library publishes and matches the
  * first receipt. Answers: 200 with that receipt's state, 202 {@code PROPOSED} when none arrived within
  * {@value ProposalApiConfig#ANSWER_TIMEOUT_CONFIG}, 409 for an identity conflict, 400 with a
- * {@link ProposalRefusal} when nothing was published, 401 without a host token.
+ * {@link ProposalRefusal} when nothing was published, 401 without a host token, 408 when the body does not arrive
+ * within the body deadline. The body is read without holding a thread.
  */
-final class ProposalsHandler implements HttpHandler {
+final class ProposalsHandler implements CallHandler {
 
     static final String PATH = "/v1/proposals";
     private static final Logger LOG = LoggerFactory.getLogger(ProposalsHandler.class);
 
     private final ProposalApi api;
     private final AsyncAnswers answers;
+    private final long bodyTimeoutMs;
 
-    ProposalsHandler(ProposalApi api, AsyncAnswers answers) {
+    ProposalsHandler(ProposalApi api, AsyncAnswers answers, long bodyTimeoutMs) {
         this.api = api;
         this.answers = answers;
+        this.bodyTimeoutMs = bodyTimeoutMs;
     }
 
     @Override
-    public void handle(HttpExchange exchange) throws IOException {
+    public void handle(HttpCall exchange) throws IOException {
         boolean handedOff = false;
         try {
-            if (!PATH.equals(exchange.getRequestURI().getRawPath())) {
+            if (!PATH.equals(exchange.rawPath())) {
                 Responses.json(exchange, 404, HttpJson.error("not_found", "no such resource"));
                 return;
             }
-            if (!"POST".equals(exchange.getRequestMethod())) {
-                exchange.getResponseHeaders().set("Allow", "POST");
+            if (!"POST".equals(exchange.method())) {
+                exchange.setHeader("Allow", "POST");
                 Responses.json(exchange, 405, HttpJson.error("method_not_allowed", "only POST is supported"));
                 return;
             }
-            Optional<HostIdentity> host = HostIdentityFilter.identity(api, exchange);
+            Optional<HostIdentity> host = api.hostOf(exchange);
             if (host.isEmpty()) {
-                LOG.warn("refused POST {} from {}: no valid tool host token", PATH, exchange.getRemoteAddress());
-                exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"actiongate\"");
+                LOG.warn("refused POST {} from {}: no valid tool host token", PATH, exchange.remote());
+                exchange.setHeader("WWW-Authenticate", "Bearer realm=\"actiongate\"");
                 Responses.json(exchange, 401, HttpJson.error("unauthorized", "a tool host's bearer token is required"));
                 return;
             }
-            byte[] body = readBody(exchange);
-            if (body == null) {
+            if (declaredTooLarge(exchange)) {
+                return;
+            }
+            int max = api.config().maxBodyBytes();
+            handedOff = true;
+            HostIdentity caller = host.get();
+            Content.Source.asByteArrayAsync(exchange.request(), max)
+                    .orTimeout(bodyTimeoutMs, TimeUnit.MILLISECONDS)
+                    .whenComplete((body, failure) -> received(exchange, caller, body, failure, max));
+        } finally {
+            if (!handedOff) {
+                exchange.close();
+            }
+        }
+    }
+
+    /** The body arrived, or did not in time, or was too large. */
+    private void received(HttpCall exchange, HostIdentity host, byte[] body, Throwable failure, int max) {
+        boolean handedOff = false;
+        try {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (cause instanceof TimeoutException) {
+                exchange.setHeader("Connection", "close");
+                Responses.json(exchange, 408, HttpJson.error("body_timeout",
+                        "the body did not arrive within " + bodyTimeoutMs + " ms"));
+                return;
+            }
+            if (cause != null) {
+                // more than the limit without a Content-Length, or a broken body
+                tooLarge(exchange, max);
                 return;
             }
             ProposalBody.Parsed parsed;
@@ -76,7 +108,9 @@ final class ProposalsHandler implements HttpHandler {
                 refuse(exchange, e);
                 return;
             }
-            handedOff = propose(exchange, host.get(), parsed);
+            handedOff = propose(exchange, host, parsed);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot answer a proposal: {}", e.getClass().getName());
         } finally {
             if (!handedOff) {
                 exchange.close();
@@ -84,10 +118,10 @@ final class ProposalsHandler implements HttpHandler {
         }
     }
 
-    /** The body, or null after answering 400 {@code BODY_TOO_LARGE}. */
-    private byte[] readBody(HttpExchange exchange) throws IOException {
+    /** True after answering 400 {@code BODY_TOO_LARGE} for a declared length over the limit. */
+    private boolean declaredTooLarge(HttpCall exchange) throws IOException {
         int max = api.config().maxBodyBytes();
-        String length = exchange.getRequestHeaders().getFirst("Content-Length");
+        String length = exchange.header("Content-Length");
         if (length != null) {
             long declared;
             try {
@@ -97,28 +131,19 @@ final class ProposalsHandler implements HttpHandler {
             }
             if (declared > max) {
                 tooLarge(exchange, max);
-                return null;
+                return true;
             }
         }
-        // the server closes a connection whose headers and body took longer than sun.net.httpserver.maxReqTime
-        // (GateHttpServer sets it): a client that sends slowly cannot hold this thread for longer
-        try (InputStream in = exchange.getRequestBody()) {
-            byte[] read = in.readNBytes(max + 1);
-            if (read.length > max) {
-                tooLarge(exchange, max);
-                return null;
-            }
-            return read;
-        }
+        return false;
     }
 
-    private static void tooLarge(HttpExchange exchange, int max) throws IOException {
-        exchange.getResponseHeaders().set("Connection", "close");
+    private static void tooLarge(HttpCall exchange, int max) throws IOException {
+        exchange.setHeader("Connection", "close");
         refuse(exchange, new ProposalBodyException(ProposalRefusal.BODY_TOO_LARGE, null,
                 "the body must be at most " + max + " bytes"));
     }
 
-    private static void refuse(HttpExchange exchange, ProposalBodyException e) throws IOException {
+    private static void refuse(HttpCall exchange, ProposalBodyException e) throws IOException {
         ObjectNode error = HttpJson.error("invalid_proposal", e.getMessage());
         error.put("reason_code", e.reason().name());
         if (e.member() != null) {
@@ -132,7 +157,7 @@ final class ProposalsHandler implements HttpHandler {
     }
 
     /** Publishes and arranges the answer; true when the exchange was handed to {@link AsyncAnswers}. */
-    private boolean propose(HttpExchange exchange, HostIdentity host, ProposalBody.Parsed parsed) throws IOException {
+    private boolean propose(HttpCall exchange, HostIdentity host, ProposalBody.Parsed parsed) throws IOException {
         if (!api.policy().ownsTask(host.orgId(), parsed.taskId())) {
             // the gate would refuse it without a receipt (TASK_NOT_OWNED holds no key): say so now, publish nothing
             ObjectNode error = HttpJson.error("task_not_owned",
@@ -182,7 +207,7 @@ final class ProposalsHandler implements HttpHandler {
         return true;
     }
 
-    private void answer(HttpExchange exchange, ActionKey key, ProposalHandle handle, ActionReceipt receipt,
+    private void answer(HttpCall exchange, ActionKey key, ProposalHandle handle, ActionReceipt receipt,
             Throwable failure) throws IOException {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
                 : failure;
@@ -199,7 +224,7 @@ final class ProposalsHandler implements HttpHandler {
         } else if (cause instanceof ReceiptTimeoutException) {
             ObjectNode body = base(key, handle);
             body.put("status", "PROPOSED");
-            exchange.getResponseHeaders().set("Location", ActionsHandler.PREFIX + key);
+            exchange.setHeader("Location", ActionsHandler.PREFIX + key);
             Responses.json(exchange, 202, body);
         } else {
             LOG.warn("no answer for a proposal: {}", cause.toString());

@@ -1,10 +1,10 @@
 package io.actiongate.node;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -38,11 +38,15 @@ import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpGateway;
 import io.actiongate.reconciler.Reconciler;
 import io.actiongate.reconciler.ReconcilerConfig;
+import io.actiongate.runtime.HttpLimits;
+import io.actiongate.runtime.Shutdown;
 
 /**
- * One actiongate process: the roles it was asked to run (gate, executor, reconciler, approver) and the HTTP surface
- * ({@code /v1/actions}, {@code /metrics}, {@code /health/*}) that every process serves. {@code actiongate run} and
- * {@code actiongate dev} both start one. Closing stops the roles in reverse order of start.
+ * One actiongate process: the roles it was asked to run (gate, executor, reconciler, approver, mcp-gateway) and the
+ * HTTP surface ({@code /v1/actions}, {@code /metrics}, {@code /health/*}) that every process serves. {@code actiongate
+ * run} and {@code actiongate dev} both start one. Each role is an {@link io.actiongate.runtime.Role}: started in the
+ * order of {@link Role}, asked for readiness ({@code /health/ready}) and failure (the process exits), stopped in
+ * reverse order of start by one {@link Shutdown}.
  */
 public final class ActiongateNode implements AutoCloseable {
 
@@ -50,16 +54,18 @@ public final class ActiongateNode implements AutoCloseable {
 
     private final Set<Role> roles;
     private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private final Shutdown started = new Shutdown("the actiongate node");
+    private final List<io.actiongate.runtime.Role> running = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final NodeConfig nodeConfig;
     private GateHttpServer http;
     private GateStreams gate;
-    private Executor executor;
-    private Reconciler reconciler;
     private ApproverService approver;
     private ConnectorRegistry connectors;
     private McpGateway mcpGateway;
     private ProposalApi proposals;
+    private AttachmentStorage storage;
+    private GateMetrics metrics;
+    private DeferredActionStateQuery actions;
 
     private ActiongateNode(Set<Role> roles, NodeConfig nodeConfig) {
         this.roles = EnumSet.copyOf(roles);
@@ -83,9 +89,20 @@ public final class ActiongateNode implements AutoCloseable {
         }
     }
 
+    /** How each role starts, in the order they start (the gate before the approver: review URLs need both). */
+    private Map<Role, io.actiongate.runtime.Role.Starter<Map<String, String>>> starters() {
+        Map<Role, io.actiongate.runtime.Role.Starter<Map<String, String>>> starters = new LinkedHashMap<>();
+        starters.put(Role.GATE, this::startGate);
+        starters.put(Role.EXECUTOR, this::startExecutor);
+        starters.put(Role.RECONCILER, this::startReconciler);
+        starters.put(Role.APPROVER, this::startApprover);
+        starters.put(Role.MCP_GATEWAY, this::startMcpGateway);
+        return starters;
+    }
+
     private void startAll(Map<String, String> config) {
-        DeferredActionStateQuery actions = new DeferredActionStateQuery();
-        GateMetrics metrics = new GateMetrics(registry);
+        actions = new DeferredActionStateQuery();
+        metrics = new GateMetrics(registry);
         JvmMetrics.builder().register(registry);
         KafkaMetricsBridge.register(registry);
         GateHttpServer server = new GateHttpServer(HttpServerConfig.from(config), actions, registry, this::ready)
@@ -94,99 +111,129 @@ public final class ActiongateNode implements AutoCloseable {
             // POST /v1/proposals: tool hosts of any language propose over HTTP (off until its tokens file is set)
             Optional<ProposalApi> api = ProposalApi.start(config);
             if (api.isPresent()) {
-                proposals = api.get();
-                started.push(proposals);
+                proposals = started.push(api.get());
                 server.withProposals(proposals);
             }
         }
-        http = server.start();
-        started.push(http);
+        http = started.push(server.start());
 
         // the executor and reconciler call providers, with credentials; the gate only classifies (below)
         if (roles.contains(Role.EXECUTOR) || roles.contains(Role.RECONCILER)) {
-            connectors = ConnectorRegistry.load(config);
-            started.push(connectors);
+            connectors = started.push(ConnectorRegistry.load(config));
         }
-        AttachmentStorage storage = new AttachmentStorage(config);
-        started.push(storage);
-        if (roles.contains(Role.GATE)) {
-            Map<String, String> gateConfig = new HashMap<>(config);
-            HostInfo self = new HostInfo(nodeConfig.advertisedHost(), http.port());
-            gateConfig.put(GateConfig.STREAMS_PREFIX + StreamsConfig.APPLICATION_SERVER_CONFIG,
-                    self.host() + ":" + self.port());
-            // the gate classifies with the providers' own logic (docs/contract.md section 4, "Classification"):
-            // classifier-only connectors, built from the same settings without resolving any credential, so a gate
-            // pod holds no provider secret
-            gate = GateStreams.create(new GateConfig(gateConfig),
-                    OperationClassifiers.of(ConnectorRegistry.classifiers(config)),
-                    new ReceiptMetrics(metrics), storage.admissionCheck());
-            GateStreams streams = gate;
-            metrics.consumerLag("gate", () -> streams.streams().metrics());
-            started.push(() -> gate.close(Duration.ofMillis(nodeConfig.shutdownTimeoutMs())));
-            // the store's values are the gate's internal model: ActionViews reads them through the gate's public
-            // read model (io.actiongate.gate.ActionView), so the node names no gate.internal type
-            actions.set(new StreamsActionStateQuery<Object>(gate.streams(), GateStores.ACTIONS, self,
-                    ActionViews::ofStoreValue));
-            gate.start();
-        }
-        if (roles.contains(Role.EXECUTOR)) {
-            ExecutorConfig executorConfig = new ExecutorConfig(config);
-            executor = Executor.startWith(executorConfig, connectors, registry,
-                    storage.executorCheck(executorConfig, registry));
-            started.push(executor);
-            metrics.consumerLag("executor", executor::clientMetrics);
-        }
-        if (roles.contains(Role.RECONCILER)) {
-            reconciler = Reconciler.start(new ReconcilerConfig(config), connectors, registry);
-            started.push(reconciler);
-            metrics.consumerLag("reconciler", reconciler::clientMetrics);
-        }
-        if (roles.contains(Role.APPROVER)) {
-            approver = ApproverService.start(config);
-            started.push(approver);
-            if (proposals != null) {
-                proposals.reviewOn(approver.publicUrl());
+        storage = started.push(new AttachmentStorage(config));
+        starters().forEach((role, starter) -> {
+            if (roles.contains(role)) {
+                io.actiongate.runtime.Role runningRole;
+                try {
+                    runningRole = starter.start(config);
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new IllegalStateException("the " + role + " role did not start: "
+                            + KafkaFailures.describe(e), e);
+                }
+                started.push(runningRole);
+                running.add(runningRole);
             }
-        }
-        if (roles.contains(Role.MCP_GATEWAY)) {
-            mcpGateway = McpGateway.start(GatewayConfig.from(config));
-            started.push(mcpGateway);
-        }
+        });
         LOG.info("actiongate node running roles {}; HTTP on port {}", roles, http.port());
     }
 
-    /** Ready when every role runs: the gate's Streams are RUNNING and the consumer loops are alive. */
+    private io.actiongate.runtime.Role startGate(Map<String, String> config) {
+        Map<String, String> gateConfig = new HashMap<>(config);
+        HostInfo self = new HostInfo(nodeConfig.advertisedHost(), http.port());
+        gateConfig.put(GateConfig.STREAMS_PREFIX + StreamsConfig.APPLICATION_SERVER_CONFIG,
+                self.host() + ":" + self.port());
+        // the gate classifies with the providers' own logic (docs/contract.md section 4, "Classification"):
+        // classifier-only connectors, built from the same settings without resolving any credential, so a gate
+        // pod holds no provider secret
+        GateStreams streams = GateStreams.create(new GateConfig(gateConfig),
+                OperationClassifiers.of(ConnectorRegistry.classifiers(config)),
+                new ReceiptMetrics(metrics), storage.admissionCheck());
+        gate = streams;
+        io.actiongate.runtime.Role role = new NodeRole("gate",
+                () -> streams.streams().state() == KafkaStreams.State.RUNNING,
+                () -> {
+                    KafkaStreams.State state = streams.streams().state();
+                    if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
+                            || streams.fatalFailure().isPresent()) {
+                        return "the gate's Kafka Streams stopped (state " + state + ")"
+                                + streams.fatalFailure().map(cause -> ": " + cause).orElse("");
+                    }
+                    return null;
+                },
+                () -> streams.close(Duration.ofMillis(nodeConfig.shutdownTimeoutMs())));
+        metrics.consumerLag("gate", () -> streams.streams().metrics());
+        // the store's values are the gate's internal model: ActionViews reads them through the gate's public read
+        // model (io.actiongate.gate.ActionView), so the node names no gate.internal type
+        actions.set(new StreamsActionStateQuery<Object>(streams.streams(), GateStores.ACTIONS, self,
+                ActionViews::ofStoreValue));
+        try {
+            streams.start();
+        } catch (RuntimeException e) {
+            role.close();
+            throw e;
+        }
+        return role;
+    }
+
+    private io.actiongate.runtime.Role startExecutor(Map<String, String> config) {
+        ExecutorConfig executorConfig = new ExecutorConfig(config);
+        Executor executor = Executor.startWith(executorConfig, connectors, registry,
+                storage.executorCheck(executorConfig, registry));
+        metrics.consumerLag("executor", executor::clientMetrics);
+        return new NodeRole("executor", executor::isRunning,
+                () -> executor.failure() == null ? null
+                        : "the executor stopped: " + KafkaFailures.describe(executor.failure()),
+                executor::close);
+    }
+
+    private io.actiongate.runtime.Role startReconciler(Map<String, String> config) {
+        Reconciler reconciler = Reconciler.start(new ReconcilerConfig(config), connectors, registry);
+        metrics.consumerLag("reconciler", reconciler::clientMetrics);
+        return new NodeRole("reconciler", reconciler::isRunning,
+                () -> reconciler.failure() == null ? null
+                        : "the reconciler stopped: " + KafkaFailures.describe(reconciler.failure()),
+                reconciler::close);
+    }
+
+    private io.actiongate.runtime.Role startApprover(Map<String, String> config) {
+        ApproverService service = ApproverService.start(config);
+        approver = service;
+        if (proposals != null) {
+            proposals.reviewOn(service.publicUrl());
+        }
+        return new NodeRole("approver", service::ready,
+                () -> service.failure() == null ? null
+                        : "the approval service stopped: " + KafkaFailures.describe(service.failure()),
+                service::close);
+    }
+
+    private io.actiongate.runtime.Role startMcpGateway(Map<String, String> config) {
+        McpGateway gateway = McpGateway.start(GatewayConfig.from(config),
+                HttpLimits.from(config, McpGateway.LIMITS_PREFIX));
+        mcpGateway = gateway;
+        return new NodeRole("mcp-gateway", gateway::ready, gateway::failure, gateway::close);
+    }
+
+    /** Ready when every role is: the gate's Streams RUNNING, the consumer loops alive, the gateway's upstreams up. */
     public boolean ready() {
-        if (gate != null && gate.streams().state() != KafkaStreams.State.RUNNING) {
-            return false;
+        for (io.actiongate.runtime.Role role : running) {
+            if (!role.ready()) {
+                return false;
+            }
         }
-        if (executor != null && !executor.isRunning()) {
-            return false;
-        }
-        if (approver != null && !approver.ready()) {
-            return false;
-        }
-        return reconciler == null || reconciler.isRunning();
+        return true;
     }
 
     /** Why a role stopped on its own, if one did: the process should exit then. */
     public Optional<String> failure() {
-        if (gate != null) {
-            KafkaStreams.State state = gate.streams().state();
-            if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
-                    || gate.fatalFailure().isPresent()) {
-                return Optional.of("the gate's Kafka Streams stopped (state " + state + ")"
-                        + gate.fatalFailure().map(cause -> ": " + cause).orElse(""));
+        for (io.actiongate.runtime.Role role : running) {
+            Optional<String> failure = role.failure();
+            if (failure.isPresent()) {
+                return failure;
             }
-        }
-        if (executor != null && executor.failure() != null) {
-            return Optional.of("the executor stopped: " + KafkaFailures.describe(executor.failure()));
-        }
-        if (reconciler != null && reconciler.failure() != null) {
-            return Optional.of("the reconciler stopped: " + KafkaFailures.describe(reconciler.failure()));
-        }
-        if (approver != null && approver.failure() != null) {
-            return Optional.of("the approval service stopped: " + KafkaFailures.describe(approver.failure()));
         }
         return Optional.empty();
     }
@@ -219,14 +266,33 @@ public final class ActiongateNode implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        while (!started.isEmpty()) {
-            AutoCloseable next = started.pop();
+    public void close() {
+        started.close();
+        running.clear();
+    }
+
+    /** One of this node's roles as the runtime sees it: a readiness check, a failure check and how it stops. */
+    private record NodeRole(String name, java.util.function.BooleanSupplier isReady,
+                            java.util.function.Supplier<String> why, Runnable stop)
+            implements io.actiongate.runtime.Role {
+
+        @Override
+        public boolean ready() {
             try {
-                next.close();
-            } catch (Exception e) {
-                LOG.warn("error while stopping: {}", e.toString());
+                return isReady.getAsBoolean();
+            } catch (RuntimeException e) {
+                return false;
             }
+        }
+
+        @Override
+        public Optional<String> failure() {
+            return Optional.ofNullable(why.get());
+        }
+
+        @Override
+        public void close() {
+            stop.run();
         }
     }
 }

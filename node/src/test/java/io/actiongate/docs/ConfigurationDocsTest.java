@@ -42,6 +42,17 @@ class ConfigurationDocsTest {
                 .contains("`" + key + "`"));
     }
 
+    @Test
+    void shouldDocumentTheRuntimesHttpLimitsAndEachSurfacesPrefixInTheOperatingPage() throws IOException {
+        String operating = Files.readString(Path.of("..", "docs", "operating.md"), StandardCharsets.UTF_8);
+
+        assertThat(io.actiongate.runtime.HttpLimits.KEYS).allSatisfy(key -> assertThat(operating)
+                .as("docs/operating.md documents %s", key).contains("`" + key + "`"));
+        assertThat(List.of(HttpServerConfig.LIMITS_PREFIX, io.actiongate.approver.web.HttpLimits.PREFIX,
+                io.actiongate.mcp.McpGateway.LIMITS_PREFIX)).allSatisfy(prefix -> assertThat(operating)
+                .as("docs/operating.md names the prefix %s", prefix).contains("`" + prefix + "`"));
+    }
+
     /** README.md and every page of docs/, one text. */
     static String documentation() throws IOException {
         StringBuilder text = new StringBuilder(Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8));

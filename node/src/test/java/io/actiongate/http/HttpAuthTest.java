@@ -48,12 +48,12 @@ class HttpAuthTest {
     void state() {
         query.local.put("T-1/c-1", new ObjectMapper().createObjectNode().put("status", "WAITING_APPROVAL"));
         logs.start();
-        ((Logger) LoggerFactory.getLogger(AuthFilter.class)).addAppender(logs);
+        ((Logger) LoggerFactory.getLogger(NodeAuth.class)).addAppender(logs);
     }
 
     @AfterEach
     void stop() {
-        ((Logger) LoggerFactory.getLogger(AuthFilter.class)).detachAppender(logs);
+        ((Logger) LoggerFactory.getLogger(NodeAuth.class)).detachAppender(logs);
         if (server != null) {
             server.close();
         }

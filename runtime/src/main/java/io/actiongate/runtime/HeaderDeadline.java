@@ -1,4 +1,4 @@
-package io.actiongate.approver.web;
+package io.actiongate.runtime;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,17 +26,18 @@ final class HeaderDeadline implements Connection.Listener, AutoCloseable {
     private final long timeoutNanos;
     private final LongSupplier nanoTime;
     private final Map<Connection, Long> deadlines = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "approver-http-deadline");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer;
 
-    HeaderDeadline(long timeoutMs) {
-        this(timeoutMs, System::nanoTime);
+    HeaderDeadline(String name, long timeoutMs) {
+        this(name, timeoutMs, System::nanoTime);
     }
 
-    HeaderDeadline(long timeoutMs, LongSupplier nanoTime) {
+    HeaderDeadline(String name, long timeoutMs, LongSupplier nanoTime) {
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name + "-deadline");
+            t.setDaemon(true);
+            return t;
+        });
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         this.nanoTime = nanoTime;
         long period = Math.max(50, Math.min(1000, timeoutMs / 4));

@@ -1,4 +1,4 @@
-package io.actiongate.http;
+package io.actiongate.runtime;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -27,23 +27,30 @@ import javax.net.ssl.TrustManagerFactory;
  * serves as the client side when a gate forwards a query to another gate over HTTPS (its own certificate as the
  * client certificate, the client CAs and its own chain as trust anchors).
  */
-final class PemTls {
+public final class PemTls {
 
     private static final char[] NO_PASSWORD = new char[0];
 
     private PemTls() {
     }
 
-    static SSLContext context(HttpSecurity security) {
+    /**
+     * The TLS context of a server (and of its forwards to its peers).
+     *
+     * @param certificateFile PEM certificate chain
+     * @param keyFile         PEM PKCS#8 private key
+     * @param clientCaFile    PEM CAs whose client certificates are trusted; null: none
+     */
+    public static SSLContext context(Path certificateFile, Path keyFile, Path clientCaFile) {
         try {
-            List<? extends Certificate> chain = certificates(security.certificateFile());
+            List<? extends Certificate> chain = certificates(certificateFile);
             if (chain.isEmpty()) {
-                throw new IllegalArgumentException(HttpServerConfig.HTTP_TLS_CERTIFICATE_FILE_CONFIG + " "
-                        + security.certificateFile() + " holds no certificate");
+                throw new IllegalArgumentException("the TLS certificate file " + certificateFile
+                        + " holds no certificate");
             }
             KeyStore keys = KeyStore.getInstance("PKCS12");
             keys.load(null, null);
-            keys.setKeyEntry("server", privateKey(security.keyFile()), NO_PASSWORD,
+            keys.setKeyEntry("server", privateKey(keyFile), NO_PASSWORD,
                     chain.toArray(Certificate[]::new));
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(keys, NO_PASSWORD);
@@ -51,13 +58,13 @@ final class PemTls {
             KeyStore trusted = KeyStore.getInstance("PKCS12");
             trusted.load(null, null);
             int n = 0;
-            if (security.clientCaFile() != null) {
-                for (Certificate ca : certificates(security.clientCaFile())) {
+            if (clientCaFile != null) {
+                for (Certificate ca : certificates(clientCaFile)) {
                     trusted.setCertificateEntry("client-ca-" + n++, ca);
                 }
                 if (n == 0) {
-                    throw new IllegalArgumentException(HttpServerConfig.HTTP_TLS_CLIENT_CA_FILE_CONFIG + " "
-                            + security.clientCaFile() + " holds no certificate");
+                    throw new IllegalArgumentException("the client CA file " + clientCaFile
+                            + " holds no certificate");
                 }
             }
             for (Certificate own : chain) {
@@ -88,7 +95,7 @@ final class PemTls {
         int begin = pem.indexOf("-----BEGIN PRIVATE KEY-----");
         int end = pem.indexOf("-----END PRIVATE KEY-----");
         if (begin < 0 || end < begin) {
-            throw new IllegalArgumentException(HttpServerConfig.HTTP_TLS_KEY_FILE_CONFIG + " " + file
+            throw new IllegalArgumentException("the TLS key file " + file
                     + " is not a PEM PKCS#8 key (BEGIN PRIVATE KEY); convert it with "
                     + "`openssl pkcs8 -topk8 -nocrypt` or set cert-manager's privateKey.encoding: PKCS8");
         }
@@ -101,7 +108,7 @@ final class PemTls {
                 // try the next algorithm
             }
         }
-        throw new IllegalArgumentException(HttpServerConfig.HTTP_TLS_KEY_FILE_CONFIG + " " + file
+        throw new IllegalArgumentException("the TLS key file " + file
                 + " is not an RSA, EC or EdDSA key");
     }
 }

@@ -10,30 +10,43 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class BearerTokensTest {
+class HostTokensTest {
 
     @TempDir
     Path dir;
 
     @Test
     void shouldMapATokenToItsHostAndRefuseAnyOther() throws Exception {
-        BearerTokens tokens = BearerTokens.load(Files.writeString(dir.resolve("t"),
+        io.actiongate.runtime.BearerTokens<HostIdentity> tokens = HostTokens.load("k", Files.writeString(dir.resolve("t"),
                 "# hosts\n\nabcdefghijklmnop-1 user-1 acme chat-default\nabcdefghijklmnop-2 bot-2 other p\n"));
-        assertThat(tokens.authenticate("abcdefghijklmnop-1"))
+        assertThat(tokens.lookup("abcdefghijklmnop-1"))
                 .contains(new HostIdentity("user-1", "acme", "chat-default"));
-        assertThat(tokens.authenticate("abcdefghijklmnop-2")).contains(new HostIdentity("bot-2", "other", "p"));
-        assertThat(tokens.authenticate("abcdefghijklmnop-3")).isEmpty();
-        assertThat(tokens.authenticate("")).isEmpty();
-        assertThat(tokens.authenticate(null)).isEmpty();
+        assertThat(tokens.lookup("abcdefghijklmnop-2")).contains(new HostIdentity("bot-2", "other", "p"));
+        assertThat(tokens.lookup("abcdefghijklmnop-3")).isEmpty();
+        assertThat(tokens.lookup("")).isEmpty();
+        assertThat(tokens.lookup(null)).isEmpty();
     }
 
     @Test
     void shouldRefuseAMalformedFileWithoutEchoingTheToken() throws Exception {
         Path file = Files.writeString(dir.resolve("t"), "short-secret user-1 acme\n");
-        assertThatThrownBy(() -> BearerTokens.load(file)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> HostTokens.load("k", file)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("line 1").hasMessageNotContaining("short-secret");
         Path empty = Files.writeString(dir.resolve("e"), "# nobody\n");
-        assertThatThrownBy(() -> BearerTokens.load(empty)).hasMessageContaining("no tool host token");
+        assertThatThrownBy(() -> HostTokens.load("k", empty)).hasMessageContaining("no token");
+    }
+
+    @Test
+    void shouldTakeANewHostAndDropARevokedOneWhenTheFileChanges() throws Exception {
+        Path file = Files.writeString(dir.resolve("t"), "abcdefghijklmnop-1 user-1 acme p\n");
+        io.actiongate.runtime.BearerTokens<HostIdentity> tokens = HostTokens.load("k", file);
+        assertThat(tokens.lookup("abcdefghijklmnop-1")).isPresent();
+
+        Files.writeString(file, "abcdefghijklmnop-2 user-2 acme p\n# user-1 revoked\n");
+        Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
+
+        assertThat(tokens.lookup("abcdefghijklmnop-1")).as("the revoked host").isEmpty();
+        assertThat(tokens.lookup("abcdefghijklmnop-2")).contains(new HostIdentity("user-2", "acme", "p"));
     }
 
     @Test

@@ -1,0 +1,86 @@
+package io.actiongate.architecture;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.properties.HasName;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
+import com.tngtech.archunit.lang.ArchRule;
+
+import io.actiongate.architecture.Modules.Module;
+
+/**
+ * One home for two rules (issue 23): every HTTP surface of a role comes from the runtime module, and only the policy
+ * module reads policy records (the listed readers not yet moved excepted, a list that can only shrink).
+ */
+class OneHomeRulesTest {
+
+    /** What starts an HTTP server: the JDK's, Jetty's, and the Prometheus client's own. */
+    private static final String HTTP_SERVERS = "com\\.sun\\.net\\.httpserver\\.Https?Server"
+            + "|org\\.eclipse\\.jetty\\.server\\.(Server|ServerConnector)"
+            + "|io\\.prometheus\\.metrics\\.exporter\\.httpserver\\.HTTPServer";
+
+    /** PolicyRecord and every body it carries (docs/contract.md section 3). */
+    private static final String POLICY_TYPES =
+            "io\\.actiongate\\.avro\\.(PolicyRecord|ToolDescriptor|Integration|Grant|AuthorizationEpoch|TaskState"
+                    + "|OriginState)(\\$.*)?";
+
+    @Test
+    void shouldStartHttpServersOnlyInTheRuntime() {
+        // production modules only: the sandbox providers, the dev kit's stand-ins and the benchmark start their own
+        List<Module> production = Modules.production().stream()
+                .filter(m -> !m.directory().equals("runtime")).toList();
+        noClasses().that(Modules.inAnyModuleOf(production))
+                .should().dependOnClassesThat().haveNameMatching(HTTP_SERVERS)
+                .because("every HTTP surface (node API, approver, gateway) runs on the runtime's Jetty, with its one "
+                        + "auth layer, timeouts and limits")
+                .check(ProductionClasses.get());
+    }
+
+    /**
+     * Readers of policy records that still live outside the policy module: the gate's checks and classifier
+     * (moving them needs an action interface over the gate's state) and the MCP import's and the dev gateway's
+     * reading of descriptors. Each must still read a record (the test below), so the list only shrinks.
+     */
+    static final Set<String> NOT_YET_IN_POLICY = Set.of("io.actiongate.gate.internal.PolicyChecks",
+            "io.actiongate.gate.internal.Classifier", "io.actiongate.gate.internal.TimerProcessor",
+            "io.actiongate.mcp.ReadChecks", "io.actiongate.mcp.McpImport", "io.actiongate.cli.commands.McpImportCommand",
+            "io.actiongate.dev.DevMcpGateway");
+
+    @Test
+    void shouldReadPolicyRecordsOnlyInThePolicyModule() {
+        // reading a policy record's body (its getters) decides who may do what; building one (newBuilder, set*) to
+        // publish it is a writer's business (the CLI, McpImport, the dev kit, the benchmark)
+        readsPolicyRecords(not(Modules.inAnyModuleOf(List.of(Modules.module("policy"), Modules.module("schemas-avro"))))
+                .and(not(HasName.Predicates.nameMatching(
+                        "(" + String.join("|", NOT_YET_IN_POLICY).replace(".", "\\.") + ")(\\$.*)?"))))
+                .check(ProductionClasses.get());
+    }
+
+    @Test
+    void shouldListOnlyClassesThatStillReadPolicyRecordsAsNotYetMoved() {
+        for (String name : NOT_YET_IN_POLICY) {
+            assertThat(readsPolicyRecords(HasName.Predicates.name(name)).evaluate(ProductionClasses.get())
+                    .hasViolation()).as("%s reads no policy record any more: remove it from NOT_YET_IN_POLICY", name)
+                    .isTrue();
+        }
+    }
+
+    private static ArchRule readsPolicyRecords(DescribedPredicate<? super JavaClass> classes) {
+        return noClasses().that(classes)
+                .should().callMethodWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.<JavaClass>owner(
+                        HasName.Predicates.nameMatching(POLICY_TYPES)))
+                        .and(JavaCall.Predicates.target(HasName.Predicates.nameMatching("(get|has)[A-Z].*"))))
+                .because("who may do what is asked of the policy module (PolicyLookup, PolicyTopicReader, "
+                        + "TaskOwnership, TrustedRead, ApproverPolicy)");
+    }
+}

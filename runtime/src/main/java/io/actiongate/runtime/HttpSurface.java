@@ -1,0 +1,304 @@
+package io.actiongate.runtime;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import javax.net.ssl.SSLContext;
+
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.pathmap.PathSpec;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.server.ConnectionMetaData;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.server.handler.PathMappingsHandler;
+import org.eclipse.jetty.server.handler.QoSHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The HTTP server of every role (node API, approval service, MCP gateway): embedded Jetty 12 with the limits of
+ * {@link HttpLimits}, set here once for every surface.
+ *
+ * <p>Slow and hostile clients: Jetty reads request heads without holding a thread; a {@link HeaderDeadline} closes
+ * connections whose head does not complete within seconds (a client trickling one header byte at a time included);
+ * the worker pool is bounded, so are the requests handled at once and those waiting for a turn (a
+ * {@link QoSHandler}: 503 beyond), and so is the number of connections. The health probes are answered by their
+ * own tiny non-blocking handlers before any application code and outside the turn limit: they never wait on the
+ * application, Kafka or a slow client. Routes registered with {@link Builder#async} bypass the turn limit: their
+ * handlers hold no thread while they wait (a long poll) and bound themselves.
+ *
+ * <p>TLS (optional): PEM material through {@link PemTls}; client certificates are asked for, not required, so
+ * probes without one still answer, and {@link #clientCertificates} tells a handler whether the request brought a
+ * verified one.
+ */
+public final class HttpSurface implements AutoCloseable {
+
+    /** What a probe answers: a status, a content type and a short body. */
+    public record ProbeAnswer(int status, String contentType, String body) {
+        public static ProbeAnswer text(int status, String body) {
+            return new ProbeAnswer(status, "text/plain; charset=utf-8", body);
+        }
+    }
+
+    private final Server server;
+    private final ServerConnector connector;
+    private final HeaderDeadline headerDeadline;
+    private final HttpLimits limits;
+    private final String name;
+
+    private HttpSurface(Builder b) {
+        this.limits = b.limits;
+        this.name = b.name;
+        // Jetty's own selector and I/O tasks share this pool's queue, so the queue stays unbounded (Jetty warns and
+        // may misbehave otherwise); requests are bounded by the QoSHandler below, connections by the limit
+        QueuedThreadPool pool = new QueuedThreadPool(limits.maxThreads(), Math.min(4, limits.maxThreads()));
+        pool.setName(b.name + "-http");
+        pool.setDaemon(true);
+        server = new Server(pool);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        http.setRequestHeaderSize(16 * 1024);
+        if (b.tls == null) {
+            connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        } else {
+            SslContextFactory.Server ssl = new SslContextFactory.Server();
+            ssl.setSslContext(b.tls);
+            // asked for, not required: /health/* must answer probes that bring no certificate; the surface decides
+            // per path, and the trust manager rejects an untrusted certificate
+            ssl.setWantClientAuth(b.wantClientCertificates);
+            SecureRequestCustomizer secure = new SecureRequestCustomizer();
+            secure.setSniHostCheck(false);
+            http.addCustomizer(secure);
+            connector = new ServerConnector(server, 1, 1, new SslConnectionFactory(ssl, "http/1.1"),
+                    new HttpConnectionFactory(http));
+        }
+        connector.setHost(b.host);
+        connector.setPort(b.port);
+        connector.setIdleTimeout(limits.idleTimeoutMs());
+        headerDeadline = new HeaderDeadline(b.name + "-http", limits.headerTimeoutMs());
+        connector.addEventListener(new Connection.Listener() {
+            @Override
+            public void onOpened(Connection connection) {
+                // under TLS the HTTP connection inside is what carries requests: time that one
+                if (!(connection instanceof SslConnection)) {
+                    headerDeadline.onOpened(connection);
+                }
+            }
+
+            @Override
+            public void onClosed(Connection connection) {
+                headerDeadline.onClosed(connection);
+            }
+        });
+        server.addConnector(connector);
+        server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connector));
+
+        PathMappingsHandler routes = new PathMappingsHandler();
+        b.probes.forEach((path, probe) -> routes.addMapping(PathSpec.from(path), new Probe(probe)));
+        b.async.forEach((path, handler) -> routes.addMapping(PathSpec.from(path), handler));
+        if (b.app != null) {
+            // at most threads - 4 requests at once (the acceptor, the selector and the probes keep theirs), at most
+            // queue.max waiting for a turn, each for at most the body deadline; beyond that 503 at once
+            QoSHandler turns = new QoSHandler(b.app);
+            turns.setMaxRequestCount(limits.maxRequests());
+            turns.setMaxSuspendedRequestCount(limits.maxQueued());
+            turns.setMaxSuspend(Duration.ofMillis(limits.bodyTimeoutMs()));
+            turns.setRejectStatusCode(503);
+            routes.addMapping(PathSpec.from("/"), turns);
+        }
+        server.setHandler(new Tracked(routes));
+        if (b.errors != null) {
+            server.setErrorHandler(b.errors);
+        } else {
+            ErrorHandler errors = new ErrorHandler();
+            errors.setShowStacks(false);
+            errors.setShowMessageInTitle(false);
+            server.setErrorHandler(errors);
+        }
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** Binds and starts; a failure closes everything and names the address. */
+    public HttpSurface start() {
+        try {
+            server.start();
+        } catch (Exception e) {
+            close();
+            throw new IllegalStateException("cannot start the " + name + " HTTP server on " + connector.getHost()
+                    + ":" + connector.getPort() + ": " + e.getMessage(), e);
+        }
+        return this;
+    }
+
+    /** The bound port (useful with port 0). */
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    public HttpLimits limits() {
+        return limits;
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            // stopping anyway
+        }
+        headerDeadline.close();
+    }
+
+    /** Whether {@code request} came over TLS with a client certificate the trust manager verified. */
+    public static boolean clientCertificates(Request request) {
+        if (request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE) instanceof EndPoint.SslSessionData ssl) {
+            X509Certificate[] chain = ssl.peerCertificates();
+            return chain != null && chain.length > 0;
+        }
+        return false;
+    }
+
+    /** Builds one surface; every limit not given is {@link HttpLimits#DEFAULTS}. */
+    public static final class Builder {
+        private final String name;
+        private String host = "127.0.0.1";
+        private int port;
+        private HttpLimits limits = HttpLimits.DEFAULTS;
+        private SSLContext tls;
+        private boolean wantClientCertificates;
+        private final Map<String, Supplier<ProbeAnswer>> probes = new LinkedHashMap<>();
+        private final Map<String, Handler> async = new LinkedHashMap<>();
+        private Handler app;
+        private Request.Handler errors;
+
+        private Builder(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+        }
+
+        public Builder bind(String bindHost, int bindPort) {
+            this.host = Objects.requireNonNull(bindHost, "host");
+            this.port = bindPort;
+            return this;
+        }
+
+        public Builder limits(HttpLimits httpLimits) {
+            this.limits = Objects.requireNonNull(httpLimits, "limits");
+            return this;
+        }
+
+        /** HTTPS with {@code context}; {@code wantClientCertificates}: ask clients for a certificate (mTLS). */
+        public Builder tls(SSLContext context, boolean wantClientCertificates) {
+            this.tls = context;
+            this.wantClientCertificates = wantClientCertificates;
+            return this;
+        }
+
+        /**
+         * A health probe at {@code path} (GET or HEAD, no credentials): answered before any other handler, outside
+         * the turn limit, on one of the threads the turn limit keeps free. {@code probe} must be quick (at most a
+         * short, cached check); a probe that throws answers 503.
+         */
+        public Builder probe(String path, Supplier<ProbeAnswer> probe) {
+            probes.put(path, Objects.requireNonNull(probe, "probe"));
+            return this;
+        }
+
+        /**
+         * {@code handler} serves {@code pathSpec} outside the turn limit: it must hold no thread while it waits (it
+         * answers from a callback later) and bound by itself how many wait.
+         */
+        public Builder async(String pathSpec, Handler handler) {
+            async.put(pathSpec, Objects.requireNonNull(handler, "handler"));
+            return this;
+        }
+
+        /** Everything else: at most {@link HttpLimits#maxRequests} at once, {@link HttpLimits#maxQueued} waiting. */
+        public Builder app(Handler handler) {
+            this.app = handler;
+            return this;
+        }
+
+        /** What answers errors Jetty raises itself (400, 404, 431, ...); default: a page without stack traces. */
+        public Builder errorHandler(Request.Handler handler) {
+            this.errors = handler;
+            return this;
+        }
+
+        public HttpSurface build() {
+            return new HttpSurface(this);
+        }
+    }
+
+    /** Marks a connection busy while a request is handled, so the header deadline does not apply to it. */
+    private final class Tracked extends Handler.Wrapper {
+        Tracked(Handler routes) {
+            super(routes);
+        }
+
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) throws Exception {
+            ConnectionMetaData meta = request.getConnectionMetaData();
+            headerDeadline.requestStarted(meta.getConnection());
+            Request.addCompletionListener(request, failure -> headerDeadline.requestEnded(meta.getConnection()));
+            return super.handle(request, response, callback);
+        }
+    }
+
+    /**
+     * A probe: a status and a short body, nothing else consulted. It takes a pool thread (a probe may look at a
+     * cached ping); the turn limit keeps 4 of the pool's threads free of application requests for this.
+     */
+    private static final class Probe extends Handler.Abstract {
+        private final Supplier<ProbeAnswer> answer;
+
+        Probe(Supplier<ProbeAnswer> answer) {
+            this.answer = answer;
+        }
+
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            String method = request.getMethod();
+            ProbeAnswer a;
+            if (!"GET".equals(method) && !"HEAD".equals(method)) {
+                response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
+                a = ProbeAnswer.text(405, "method-not-allowed\n");
+            } else {
+                try {
+                    a = answer.get();
+                } catch (RuntimeException e) {
+                    a = ProbeAnswer.text(503, "unready\n");
+                }
+            }
+            byte[] body = a.body().getBytes(StandardCharsets.UTF_8);
+            response.setStatus(a.status());
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, a.contentType());
+            response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+            response.write(true, "HEAD".equals(method) ? ByteBuffer.allocate(0) : ByteBuffer.wrap(body), callback);
+            return true;
+        }
+    }
+}
