@@ -6,13 +6,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.actiongate.avro.AuthorizationEpoch;
-import io.actiongate.avro.Grant;
-import io.actiongate.avro.Integration;
-import io.actiongate.avro.OriginState;
 import io.actiongate.avro.PolicyRecord;
-import io.actiongate.avro.TaskState;
-import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
 
@@ -24,7 +18,7 @@ import io.actiongate.serde.AvroSerdes;
  * invalidated by the policy topic's updates, so a check reads the store only for a key that changed since it was
  * last read. One lookup belongs to one processor (one stream thread); the snapshot is thread-safe.
  */
-public final class PolicyLookup {
+public final class PolicyLookup implements PolicyBodies {
 
     private static final Logger LOG = LoggerFactory.getLogger(PolicyLookup.class);
 
@@ -43,43 +37,13 @@ public final class PolicyLookup {
         this.snapshot = snapshot;
     }
 
+    @Override
     public String defaultOrg() {
         return defaultOrg;
     }
 
-    /** Every record an action of these coordinates depends on, each read once: decide a record on this. */
-    public PolicySnapshot snapshot(String provider, String toolName, String orgId, String profileId, String taskId,
-                                   String conversationId) {
-        return new PolicySnapshot(tool(provider, toolName), integration(orgId, provider), grant(orgId, profileId),
-                task(taskId), origin(conversationId), epoch(orgId), defaultOrg);
-    }
-
-    public Optional<ToolDescriptor> tool(String provider, String toolName) {
-        return body(PolicyKey.toolKey(provider, toolName), ToolDescriptor.class);
-    }
-
-    public Optional<Integration> integration(String org, String provider) {
-        return body(PolicyKey.integrationKey(org, provider), Integration.class);
-    }
-
-    public Optional<Grant> grant(String org, String profile) {
-        return body(PolicyKey.grantKey(org, profile), Grant.class);
-    }
-
-    public Optional<AuthorizationEpoch> epoch(String org) {
-        return body(PolicyKey.epochKey(org), AuthorizationEpoch.class);
-    }
-
-    public Optional<TaskState> task(String taskId) {
-        return body(PolicyKey.taskKey(taskId), TaskState.class);
-    }
-
-    public Optional<OriginState> origin(String conversationId) {
-        return conversationId == null ? Optional.empty()
-                : body(PolicyKey.originKey(conversationId), OriginState.class);
-    }
-
-    private <T> Optional<T> body(String key, Class<T> type) {
+    @Override
+    public <T> Optional<T> body(String key, Class<T> type) {
         Object body;
         if (!snapshot.caching()) {
             body = read(key);

@@ -18,14 +18,9 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.actiongate.avro.AuthorizationEpoch;
-import io.actiongate.avro.Grant;
 import io.actiongate.avro.Integration;
 import io.actiongate.avro.LifecycleStatus;
-import io.actiongate.avro.OriginState;
 import io.actiongate.avro.PolicyRecord;
-import io.actiongate.avro.TaskState;
-import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
 
@@ -40,7 +35,7 @@ import io.actiongate.serde.AvroSerdes;
  * {@link #ready()}. Answers are thread-safe. If following fails, every tool descriptor is forgotten: without fresh
  * policy nothing is a trusted read any more.
  */
-public final class PolicyTopicReader implements Runnable, AutoCloseable {
+public final class PolicyTopicReader implements PolicyBodies, Runnable, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PolicyTopicReader.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
@@ -168,40 +163,9 @@ public final class PolicyTopicReader implements Runnable, AutoCloseable {
         return thread != null && thread.isAlive() && running && !failed;
     }
 
+    @Override
     public String defaultOrg() {
         return defaultOrg;
-    }
-
-    public Optional<ToolDescriptor> tool(String provider, String toolName) {
-        return body(PolicyKey.toolKey(provider, toolName), ToolDescriptor.class);
-    }
-
-    public Optional<Integration> integration(String org, String provider) {
-        return body(PolicyKey.integrationKey(org, provider), Integration.class);
-    }
-
-    public Optional<Grant> grant(String org, String profile) {
-        return body(PolicyKey.grantKey(org, profile), Grant.class);
-    }
-
-    public Optional<AuthorizationEpoch> epochRecord(String org) {
-        return body(PolicyKey.epochKey(org), AuthorizationEpoch.class);
-    }
-
-    public Optional<TaskState> task(String taskId) {
-        return body(PolicyKey.taskKey(taskId), TaskState.class);
-    }
-
-    public Optional<OriginState> origin(String conversationId) {
-        return conversationId == null ? Optional.empty()
-                : body(PolicyKey.originKey(conversationId), OriginState.class);
-    }
-
-    /** Every record an action of these coordinates depends on, as {@link PolicyLookup#snapshot}. */
-    public PolicySnapshot snapshot(String provider, String toolName, String orgId, String profileId, String taskId,
-                                   String conversationId) {
-        return new PolicySnapshot(tool(provider, toolName), integration(orgId, provider), grant(orgId, profileId),
-                task(taskId), origin(conversationId), epochRecord(orgId), defaultOrg);
     }
 
     /** The org's authorization epoch, or empty when the policy has none. */
@@ -233,7 +197,8 @@ public final class PolicyTopicReader implements Runnable, AutoCloseable {
                 && integration(org, provider).map(Integration::getEnabled).orElse(false);
     }
 
-    private <T> Optional<T> body(String key, Class<T> type) {
+    @Override
+    public <T> Optional<T> body(String key, Class<T> type) {
         Object body = bodies.get(key);
         return type.isInstance(body) ? Optional.of(type.cast(body)) : Optional.empty();
     }

@@ -102,7 +102,7 @@ class PolicyLookupTest {
         update(PolicyKey.epochKey("acme"), PolicyRecords.task("t-1", "acme", 1, LifecycleStatus.ACTIVE));
 
         assertThat(lookup.task("t-1")).isEmpty();
-        assertThat(lookup.epoch("acme")).isEmpty();
+        assertThat(lookup.epochRecord("acme")).isEmpty();
     }
 
     @Test
