@@ -133,7 +133,7 @@ class ApproverConflictIT {
                 byte[] secret = enrolTotp(browser, base, approver.config().origin());
 
                 String review = await().atMost(WAIT).pollInterval(Duration.ofMillis(300))
-                        .until(() -> browser.get(base + "/review/" + TASK + "/" + CALL).body(),
+                        .until(() -> browser.get(base + "/review/" + ActionKey.format(TASK, CALL)).body(),
                                 b -> b.contains("id=\"decide\""));
                 assertThat(review).doesNotContain("id=\"conflict-refused\"");
 
@@ -146,7 +146,7 @@ class ApproverConflictIT {
                 assertThat(conflict.getExistingDigest()).isEqualTo(waiting.getActionDigest());
 
                 String after = await().atMost(WAIT).pollInterval(Duration.ofMillis(300))
-                        .until(() -> browser.get(base + "/review/" + TASK + "/" + CALL).body(),
+                        .until(() -> browser.get(base + "/review/" + ActionKey.format(TASK, CALL)).body(),
                                 b -> b.contains("id=\"conflict-refused\""));
                 assertThat(WebClient.text(after, "conflict-refused"))
                         .contains("A conflicting proposal under the same ids was refused by the gate",
@@ -164,7 +164,7 @@ class ApproverConflictIT {
                 f.put("challenge", WebClient.input(after, "challenge"));
                 f.put("decision", "APPROVE");
                 f.put("totp", Totp.code(secret, Totp.step(Instant.now())));
-                HttpResponse<String> approved = browser.post(base + "/review/" + TASK + "/" + CALL,
+                HttpResponse<String> approved = browser.post(base + "/review/" + ActionKey.format(TASK, CALL),
                         approver.config().origin(), f);
                 assertThat(approved.statusCode()).isEqualTo(200);
                 assertThat(approved.body()).contains("You approved this exact action");
