@@ -1,10 +1,8 @@
 package io.actiongate.http;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.URLDecoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -211,30 +209,13 @@ final class ActionWaitHandler implements CallHandler {
     }
 
     private void forward(HttpCall exchange, ActionStateQuery.Remote remote, ActionKey key, Duration wait) {
-        String host = remote.host().indexOf(':') >= 0 && !remote.host().startsWith("[") ? "[" + remote.host() + "]"
-                : remote.host();
         String query = exchange.rawQuery();
-        URI target = URI.create(scheme + host + ":" + remote.port() + ActionsHandler.PREFIX + key
-                + (query == null ? "" : "?" + query));
-        HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(wait.plus(FORWARD_SLACK))
-                .header(ActionsHandler.FORWARDED_HEADER, "1").header("Accept", "application/json");
-        String authorization = exchange.header("Authorization");
-        if (authorization != null) {
-            builder.header("Authorization", authorization);
-        }
-        client.sendAsync(builder.GET().build(), HttpResponse.BodyHandlers.ofByteArray())
-                .whenComplete((response, failure) -> answers.finish(exchange, () -> {
-                    if (failure != null) {
-                        LOG.warn("cannot reach owner {}:{} of an action key: {}", remote.host(), remote.port(),
-                                failure.toString());
-                        Responses.json(exchange, 503, HttpJson.error("unavailable",
-                                "owning instance is not reachable; retry"));
-                    } else {
-                        Responses.bytes(exchange, response.statusCode(),
-                                response.headers().firstValue("Content-Type").orElse(Responses.JSON),
-                                response.body());
-                    }
-                }));
+        client.sendAsync(ActionsHandler.ownerRequest(scheme, remote,
+                                ActionsHandler.PREFIX + key + (query == null ? "" : "?" + query),
+                                wait.plus(FORWARD_SLACK), exchange),
+                        HttpResponse.BodyHandlers.ofByteArray())
+                .whenComplete((response, failure) -> answers.finish(exchange,
+                        () -> ActionsHandler.relayOwnerAnswer(exchange, remote, response, failure)));
     }
 
     static Map<String, String> params(String rawQuery) {

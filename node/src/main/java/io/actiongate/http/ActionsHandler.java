@@ -126,7 +126,7 @@ final class ActionsHandler implements CallHandler {
             return;
         }
         String org = callerOrg.apply(exchange);
-        if (state.isEmpty() || (org != null && !org.equals(state.get().path("org_id").asText(null)))) {
+        if (ActionWaitHandler.visible(state, org).isEmpty()) {
             // another org's action answers exactly as an unknown one: its existence is not revealed either
             Responses.json(exchange, 404, HttpJson.error("not_found", "no such action"));
             return;
@@ -136,32 +136,44 @@ final class ActionsHandler implements CallHandler {
 
     /** Forwards without holding a thread: the owner's answer is relayed from the HTTP client's callback. */
     private void forward(HttpCall exchange, ActionStateQuery.Remote remote, ActionKey key) {
-        URI target = URI.create(scheme + hostForUri(remote.host()) + ":" + remote.port() + PREFIX
-                + key);
-        HttpRequest.Builder builder = HttpRequest.newBuilder(target).timeout(FORWARD_TIMEOUT)
-                .header(FORWARDED_HEADER, "1").header("Accept", "application/json");
-        // the caller was authenticated here; every gate accepts the same tokens, so its credential goes along
-        String authorization = exchange.header("Authorization");
-        if (authorization != null) {
-            builder.header("Authorization", authorization);
-        }
-        client.sendAsync(builder.GET().build(), HttpResponse.BodyHandlers.ofByteArray())
+        client.sendAsync(ownerRequest(scheme, remote, PREFIX + key, FORWARD_TIMEOUT, exchange),
+                        HttpResponse.BodyHandlers.ofByteArray())
                 .whenComplete((response, failure) -> {
                     try (exchange) {
-                        if (failure != null) {
-                            LOG.warn("cannot reach owner {}:{} of an action key: {}", remote.host(), remote.port(),
-                                    failure.toString());
-                            Responses.json(exchange, 503, HttpJson.error("unavailable",
-                                    "owning instance is not reachable; retry"));
-                        } else {
-                            Responses.bytes(exchange, response.statusCode(),
-                                    response.headers().firstValue("Content-Type").orElse(Responses.JSON),
-                                    response.body());
-                        }
+                        relayOwnerAnswer(exchange, remote, response, failure);
                     } catch (IOException | RuntimeException e) {
                         LOG.debug("answer not delivered: {}", e.toString());
                     }
                 });
+    }
+
+    /**
+     * The request that asks the owning instance for {@code pathAndQuery}, marked as forwarded. The caller was
+     * authenticated here; every gate accepts the same tokens, so its credential goes along.
+     */
+    static HttpRequest ownerRequest(String scheme, ActionStateQuery.Remote remote, String pathAndQuery,
+                                    Duration timeout, HttpCall exchange) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(scheme + hostForUri(remote.host()) + ":"
+                        + remote.port() + pathAndQuery)).timeout(timeout)
+                .header(FORWARDED_HEADER, "1").header("Accept", "application/json");
+        String authorization = exchange.header("Authorization");
+        if (authorization != null) {
+            builder.header("Authorization", authorization);
+        }
+        return builder.GET().build();
+    }
+
+    /** Answers the caller with the owner's answer, or 503 when the owner could not be reached. */
+    static void relayOwnerAnswer(HttpCall exchange, ActionStateQuery.Remote remote, HttpResponse<byte[]> response,
+                                 Throwable failure) throws IOException {
+        if (failure != null) {
+            LOG.warn("cannot reach owner {}:{} of an action key: {}", remote.host(), remote.port(),
+                    failure.toString());
+            Responses.json(exchange, 503, HttpJson.error("unavailable", "owning instance is not reachable; retry"));
+        } else {
+            Responses.bytes(exchange, response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(Responses.JSON), response.body());
+        }
     }
 
     private static String hostForUri(String host) {
