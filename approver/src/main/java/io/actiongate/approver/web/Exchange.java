@@ -38,6 +38,8 @@ public final class Exchange {
     private final Request request;
     private final Response response;
     private final Callback callback;
+    /** Whether the request body was read to its end (the form). */
+    private boolean bodyRead;
     private final long bodyTimeoutMs;
     private Fields query;
     private Fields form;
@@ -102,6 +104,7 @@ public final class Exchange {
             try {
                 form = FormFields.from(request, StandardCharsets.UTF_8, MAX_FORM_FIELDS, MAX_FORM_BYTES)
                         .get(bodyTimeoutMs, TimeUnit.MILLISECONDS);
+                bodyRead = true;
             } catch (TimeoutException e) {
                 throw new BodyException(408, "the form did not arrive in time");
             } catch (ExecutionException e) {
@@ -182,6 +185,11 @@ public final class Exchange {
         securityHeaders();
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        if (!bodyRead && (request.getLength() > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING))) {
+            // answered without reading the body (a refusal before the form): the server may have to drop the
+            // connection after this answer, so it says so and no client sends its next request on it (RFC 9112 9.6)
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
         boolean head = method().equals("HEAD");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, (long) body.length);
         response.write(true, head ? ByteBuffer.allocate(0) : ByteBuffer.wrap(body), callback);

@@ -240,6 +240,20 @@ class ApprovalAppTest {
     }
 
     @Test
+    void shouldCloseTheConnectionAfterRefusingAFormItNeverRead() throws Exception {
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        String page = browser.get(app.url("/review/T-1/email-1")).body();
+
+        // refused before the body is read: a client must not send its next request on this connection
+        HttpResponse<String> foreign = browser.post(app.url("/review/T-1/email-1"), "http://localhost:1",
+                form(page, "REJECT"));
+
+        assertThat(foreign.statusCode()).isEqualTo(403);
+        assertThat(foreign.headers().firstValue("Connection")).hasValue("close");
+        assertThat(app.published).isEmpty();
+    }
+
+    @Test
     void shouldPublishNothingWithoutASession() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
         String page = browser.get(app.url("/review/T-1/email-1")).body();
