@@ -102,21 +102,25 @@ class GateConfigTest {
     }
 
     @Test
-    void shouldPollBrieflyAndCommitEvery50msUnlessOverridden() {
+    void shouldPollBrieflyCommitEvery50msAndNeverIdleUnlessOverridden() {
         Properties defaults = GateStreams.properties(GateConfig.fromStrings(Map.of()));
         assertThat(defaults.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("10");
         assertThat(defaults.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("50");
+        assertThat(defaults.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("-1");
         // Kafka's own defaults, which the gate replaces, so a change of Kafka's would be noticed here
         StreamsConfig kafka = new StreamsConfig(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "a",
                 StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1",
                 StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2));
         assertThat(kafka.getLong(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(100L);
         assertThat(kafka.getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(100L);
+        assertThat(kafka.getLong(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(0L);
 
         Properties overridden = GateStreams.properties(GateConfig.fromStrings(Map.of(
-                "gate.streams.poll.ms", "100", "gate.streams.commit.interval.ms", "1000")));
+                "gate.streams.poll.ms", "100", "gate.streams.commit.interval.ms", "1000",
+                "gate.streams.max.task.idle.ms", "0")));
         assertThat(overridden.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("100");
         assertThat(overridden.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("1000");
+        assertThat(overridden.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("0");
     }
 
     @Test
