@@ -34,6 +34,7 @@ final class Modules {
      */
     static final List<Module> ORDER = List.of(
             new Module("secrets", "actiongate-secrets"),
+            new Module("connector-spi", "actiongate-connector-spi"),
             new Module("schemas-avro", "actiongate-schemas-avro"),
             new Module("client", "actiongate-client"),
             new Module("examples/client-example", "actiongate-example-client"),
