@@ -38,6 +38,7 @@ final class Modules {
             new Module("schemas-avro", "actiongate-schemas-avro"),
             new Module("client", "actiongate-client"),
             new Module("examples/client-example", "actiongate-example-client"),
+            new Module("topic-admin", "actiongate-topic-admin"),
             new Module("policy", "actiongate-policy"),
             new Module("connectors", "actiongate-connectors"),
             new Module("storage", "actiongate-storage"),

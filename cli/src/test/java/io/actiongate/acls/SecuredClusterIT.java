@@ -64,7 +64,7 @@ import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.serde.AvroSetup;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * Every role on a secured broker (SASL_SSL/SCRAM and mTLS, ACLs enforced, nothing allowed by default) as its own

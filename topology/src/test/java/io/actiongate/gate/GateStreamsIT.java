@@ -55,7 +55,7 @@ import io.actiongate.broker.TestNames;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** The gate on a real (embedded KRaft) broker with exactly-once v2 and RocksDB stores. */
 class GateStreamsIT {

@@ -68,7 +68,7 @@ import io.actiongate.gate.internal.Routing;
 import io.actiongate.key.ActionKey;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * docs/contract.md section 2, "Partitioning is the gate's job": the gate on a real broker with three partitions per

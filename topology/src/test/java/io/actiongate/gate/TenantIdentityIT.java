@@ -50,7 +50,7 @@ import io.actiongate.broker.TestNames;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * Issue 20 on a real broker, through a raw producer (bytes, any partition, as a librdkafka host would write): no

@@ -68,7 +68,7 @@ import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.serde.AvroSerdes;
 import io.actiongate.serde.AvroSetup;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * The approval service end to end in a real browser: an embedded broker, the gate with executor and reconciler

@@ -48,7 +48,7 @@ import io.actiongate.key.ActionKey;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.serde.AvroSerdes;
 import io.actiongate.serde.AvroSetup;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * Two approval service replicas on one broker, one browser whose requests alternate between them (as behind a load

@@ -23,7 +23,7 @@ import io.actiongate.broker.TestNames;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** {@code actiongate run --roles=approver}: the node starts the approval service from the flat configuration. */
 class ApproverRoleIT {

@@ -27,7 +27,7 @@ import io.actiongate.broker.KafkaBrokerExtension;
 import io.actiongate.broker.TestNames;
 import io.actiongate.sandbox.SandboxMcpServer;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** {@code actiongate mcp import}: only the named tools become descriptors, with the upstream's schema hash. */
 class McpImportCommandIT {

@@ -47,7 +47,7 @@ import io.actiongate.key.ActionKey;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** The operator commands against a real broker: what they write decodes, and receipts prints what is there. */
 class OperatorCommandsIT {

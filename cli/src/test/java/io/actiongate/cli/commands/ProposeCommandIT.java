@@ -34,7 +34,7 @@ import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.serde.AvroSetup;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** {@code propose} against a running gate: it waits for the first receipt and says what happened. */
 class ProposeCommandIT {

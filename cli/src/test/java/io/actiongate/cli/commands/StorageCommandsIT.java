@@ -32,7 +32,7 @@ import io.actiongate.storage.ObjectStoreConfig;
 import io.actiongate.storage.S3AttachmentStore;
 import io.actiongate.storage.StoredObject;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** {@code storage init} and {@code propose --attach} against a real broker and S3-compatible server. */
 class StorageCommandsIT {

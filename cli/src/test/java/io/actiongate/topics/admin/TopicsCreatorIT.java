@@ -1,4 +1,4 @@
-package io.actiongate.topics;
+package io.actiongate.topics.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -19,6 +19,7 @@ import io.actiongate.broker.KafkaBrokerExtension;
 import io.actiongate.broker.TestNames;
 import io.actiongate.cli.CliRun;
 import io.actiongate.cli.ExitCodes;
+import io.actiongate.topics.Topics;
 
 class TopicsCreatorIT {
 
