@@ -47,7 +47,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.actiongate.approver.book.ActionBook;
 import io.actiongate.approver.book.BookFeed;
-import io.actiongate.broker.KafkaBrokerExtension;
+import io.actiongate.testing.KafkaBrokerExtension;
 import io.actiongate.cli.Main;
 import io.actiongate.client.ActionGateClient;
 import io.actiongate.client.ProposalHandle;
@@ -309,7 +309,7 @@ class SecuredClusterIT {
         Map<String, Object> noJaas = new HashMap<>(PRINCIPALS.get("tool-host"));
         noJaas.remove("sasl.jaas.config");
         Map<String, Object> untrusted = new HashMap<>(PRINCIPALS.get("operator"));
-        io.actiongate.broker.TestPki other = io.actiongate.broker.TestPki.create(dir.resolve("other-ca"));
+        io.actiongate.testing.TestPki other = io.actiongate.testing.TestPki.create(dir.resolve("other-ca"));
         untrusted.put("ssl.truststore.location", other.truststore().toString());
         untrusted.put("ssl.truststore.password", other.password());
 

@@ -44,7 +44,7 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
-import io.actiongate.broker.KafkaBrokerExtension;
+import io.actiongate.testing.KafkaBrokerExtension;
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Validation;
 import io.actiongate.digest.DecisionSigning;

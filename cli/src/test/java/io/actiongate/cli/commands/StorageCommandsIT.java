@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Attachment;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.digest.Digests;
 import io.actiongate.storage.EmbeddedS3Server;
 import io.actiongate.storage.ObjectStoreConfig;
