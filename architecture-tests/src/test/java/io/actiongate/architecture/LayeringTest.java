@@ -64,7 +64,7 @@ class LayeringTest {
         // the gate classifies through the connector SPI only (docs/contract.md section 4, "Classification"), never a connector itself
         noClasses().that().resideInAnyPackage("io.actiongate.gate..", "io.actiongate.scan..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.actiongate.executor..",
-                        "io.actiongate.reconciler..", "io.actiongate.clients..", "io.actiongate.http..",
+                        "io.actiongate.reconciler..", "io.actiongate.polling..", "io.actiongate.http..",
                         "io.actiongate.node..", "io.actiongate.cli..", "io.actiongate.keyfiles..")
                 .check(ProductionClasses.get());
     }
@@ -82,9 +82,25 @@ class LayeringTest {
     @Test
     void shouldKeepTheWorkersFreeOfTheGateNodeAndCli() {
         noClasses().that().resideInAnyPackage("io.actiongate.executor..", "io.actiongate.reconciler..",
-                        "io.actiongate.clients..")
+                        "io.actiongate.polling..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.actiongate.gate..", "io.actiongate.scan..",
                         "io.actiongate.http..", "io.actiongate.node..", "io.actiongate.cli..")
+                .check(ProductionClasses.get());
+    }
+
+    @Test
+    void shouldKeepTheExecutorAndTheReconcilerApart() {
+        // two roles in one module: they share only the poll thread (io.actiongate.polling), the SPI and the schemas,
+        // so either could become a module of its own without touching the other
+        noClasses().that().resideInAPackage("io.actiongate.executor..")
+                .should().dependOnClassesThat().resideInAPackage("io.actiongate.reconciler..")
+                .check(ProductionClasses.get());
+        noClasses().that().resideInAPackage("io.actiongate.reconciler..")
+                .should().dependOnClassesThat().resideInAPackage("io.actiongate.executor..")
+                .check(ProductionClasses.get());
+        noClasses().that().resideInAPackage("io.actiongate.polling..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.actiongate.executor..",
+                        "io.actiongate.reconciler..")
                 .check(ProductionClasses.get());
     }
 

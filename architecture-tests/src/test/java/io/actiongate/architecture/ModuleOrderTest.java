@@ -53,7 +53,7 @@ class ModuleOrderTest {
                 .containsExactlyInAnyOrderElementsOf(Modules.ORDER.stream().map(Module::directory).toList());
         assertThat(ProductionClasses.get().stream().map(c -> c.getName()))
                 .contains("io.actiongate.gate.GateTopology", "io.actiongate.loadtest.Benchmark",
-                        "io.actiongate.broker.KafkaBrokerExtension", "io.actiongate.chaos.ChaosCommand")
+                        "io.actiongate.testing.KafkaBrokerExtension", "io.actiongate.chaos.ChaosCommand")
                 .noneMatch(name -> name.endsWith("Test") || name.endsWith("IT"));
     }
 

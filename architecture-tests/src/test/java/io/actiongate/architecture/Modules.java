@@ -34,9 +34,11 @@ final class Modules {
      */
     static final List<Module> ORDER = List.of(
             new Module("secrets", "actiongate-secrets"),
+            new Module("connector-spi", "actiongate-connector-spi"),
             new Module("schemas-avro", "actiongate-schemas-avro"),
             new Module("client", "actiongate-client"),
             new Module("examples/client-example", "actiongate-example-client"),
+            new Module("topic-admin", "actiongate-topic-admin"),
             new Module("policy", "actiongate-policy"),
             new Module("connectors", "actiongate-connectors"),
             new Module("storage", "actiongate-storage"),

@@ -28,7 +28,7 @@ import io.actiongate.chaos.check.ExpectedAction;
 import io.actiongate.chaos.check.ProviderLog;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.sandbox.SandboxWebhookProvider.Fault;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * One chaos run: the broker, the gate instances, two executors and the reconciler as child JVMs, the sandbox webhook

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.actiongate.chaos.check.ReplicationCheck;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * The pieces of {@code --cluster} mode on a real three-node KRaft cluster of child JVMs (as the run starts it):

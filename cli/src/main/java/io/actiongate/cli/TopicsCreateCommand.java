@@ -9,8 +9,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 import io.actiongate.config.CommonConfig;
-import io.actiongate.topics.TopicsCreator;
-import io.actiongate.topics.TopicsReport;
+import io.actiongate.topics.admin.TopicsCreator;
+import io.actiongate.topics.admin.TopicsReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -47,7 +47,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.actiongate.approver.book.ActionBook;
 import io.actiongate.approver.book.BookFeed;
-import io.actiongate.broker.KafkaBrokerExtension;
+import io.actiongate.testing.KafkaBrokerExtension;
 import io.actiongate.cli.Main;
 import io.actiongate.client.ActionGateClient;
 import io.actiongate.client.ProposalHandle;
@@ -64,7 +64,7 @@ import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.serde.AvroSetup;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * Every role on a secured broker (SASL_SSL/SCRAM and mTLS, ACLs enforced, nothing allowed by default) as its own
@@ -309,7 +309,7 @@ class SecuredClusterIT {
         Map<String, Object> noJaas = new HashMap<>(PRINCIPALS.get("tool-host"));
         noJaas.remove("sasl.jaas.config");
         Map<String, Object> untrusted = new HashMap<>(PRINCIPALS.get("operator"));
-        io.actiongate.broker.TestPki other = io.actiongate.broker.TestPki.create(dir.resolve("other-ca"));
+        io.actiongate.testing.TestPki other = io.actiongate.testing.TestPki.create(dir.resolve("other-ca"));
         untrusted.put("ssl.truststore.location", other.truststore().toString());
         untrusted.put("ssl.truststore.password", other.password());
 

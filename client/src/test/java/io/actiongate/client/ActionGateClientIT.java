@@ -14,8 +14,8 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 
 /** The client against the real gate on an embedded broker: one gate for the class, one action per test. */
 class ActionGateClientIT {

@@ -44,7 +44,7 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
-import io.actiongate.broker.KafkaBrokerExtension;
+import io.actiongate.testing.KafkaBrokerExtension;
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Validation;
 import io.actiongate.digest.DecisionSigning;
@@ -54,7 +54,7 @@ import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.key.ActionKey;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * Test fixture: the real gate (Kafka Streams, exactly-once) on the embedded broker with a demo policy for org

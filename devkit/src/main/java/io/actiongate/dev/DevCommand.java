@@ -9,7 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import io.actiongate.broker.PortInUseException;
 import io.actiongate.cli.ConfigOptions;
 import io.actiongate.cli.ExitCodes;
-import io.actiongate.topics.TopicsReport;
+import io.actiongate.topics.admin.TopicsReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

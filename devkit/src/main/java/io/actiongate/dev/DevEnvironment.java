@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.broker.EmbeddedKafkaBroker;
 import io.actiongate.config.CommonConfig;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
-import io.actiongate.topics.TopicsReport;
+import io.actiongate.topics.admin.TopicsCreator;
+import io.actiongate.topics.admin.TopicsReport;
 
 /**
  * Everything {@code actiongate dev} runs in one JVM: the embedded broker, the topics, then each {@link DevComponent}

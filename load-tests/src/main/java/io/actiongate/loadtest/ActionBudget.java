@@ -38,7 +38,7 @@ import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * What one read-only action costs in records and commits: the setup of row f (one node with gate and executor,

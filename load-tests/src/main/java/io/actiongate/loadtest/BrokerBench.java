@@ -36,7 +36,7 @@ import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * Part 2: actions end to end on the embedded KRaft broker. Side (e) is the baseline: the same proposal bytes

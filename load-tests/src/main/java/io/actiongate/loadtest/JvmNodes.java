@@ -14,7 +14,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 import io.actiongate.gate.GateConfig;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** What the parts running actiongate nodes in JVMs of their own ({@link NodeJvm}) share. */
 final class JvmNodes {

@@ -39,7 +39,7 @@ import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * Latency at light load: one read-only action at a time, proposal → {@code SUCCEEDED} receipt, through an in-process

@@ -27,8 +27,8 @@ import io.actiongate.avro.AuthorizationEpoch;
 import io.actiongate.avro.Grant;
 import io.actiongate.avro.GrantMode;
 import io.actiongate.avro.Integration;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.client.GateFixture;
 
 /**

@@ -52,7 +52,7 @@ import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
-import io.actiongate.broker.KafkaBrokerExtension;
+import io.actiongate.testing.KafkaBrokerExtension;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.key.ActionKey;
 import io.actiongate.node.ActiongateNode;

@@ -38,8 +38,8 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**

@@ -29,6 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
+import io.actiongate.testing.TestPki;
+
 class SecuredKafkaBrokerIT {
 
     @RegisterExtension

@@ -50,12 +50,12 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.ResolvedBy;
 import io.actiongate.avro.TaskState;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** The gate on a real (embedded KRaft) broker with exactly-once v2 and RocksDB stores. */
 class GateStreamsIT {

@@ -59,8 +59,8 @@ import io.actiongate.avro.Reconciliation;
 import io.actiongate.avro.ResolvedBy;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.Verdict;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
@@ -68,7 +68,7 @@ import io.actiongate.gate.internal.Routing;
 import io.actiongate.key.ActionKey;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * docs/contract.md section 2, "Partitioning is the gate's job": the gate on a real broker with three partitions per

@@ -45,12 +45,12 @@ import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.TaskState;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * Issue 20 on a real broker, through a raw producer (bytes, any partition, as a librdkafka host would write): no

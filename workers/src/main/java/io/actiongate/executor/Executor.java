@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.AttemptOutcome;
-import io.actiongate.clients.PollThread;
+import io.actiongate.polling.PollThread;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.storage.PreDispatchCheck;
 import io.actiongate.topics.Topics;

@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.Reconciliation;
-import io.actiongate.clients.PollThread;
+import io.actiongate.polling.PollThread;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.topics.Topics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;

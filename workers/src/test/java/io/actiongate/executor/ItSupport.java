@@ -22,7 +22,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.topics.TopicSpec;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** Helpers the executor and reconciler ITs share. */
 public final class ItSupport {

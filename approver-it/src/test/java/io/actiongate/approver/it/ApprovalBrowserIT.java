@@ -56,8 +56,8 @@ import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.dev.DemoPolicy;
 import io.actiongate.dev.DevStack;
 import io.actiongate.dev.Sandboxes;
@@ -68,7 +68,7 @@ import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.serde.AvroSerdes;
 import io.actiongate.serde.AvroSetup;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * The approval service end to end in a real browser: an embedded broker, the gate with executor and reconciler

@@ -42,8 +42,8 @@ import io.actiongate.avro.Decision;
 import io.actiongate.avro.IdentityConflict;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.dev.DemoPolicy;
 import io.actiongate.dev.DevStack;
 import io.actiongate.key.ActionKey;
@@ -52,7 +52,7 @@ import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.serde.AvroSerdes;
 import io.actiongate.serde.AvroSetup;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * The review after a conflicting proposal, against the real gate and without a browser: a raw producer publishes the

@@ -42,13 +42,13 @@ import io.actiongate.approver.web.WebClient;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.Receipt;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.key.ActionKey;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.serde.AvroSerdes;
 import io.actiongate.serde.AvroSetup;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * Two approval service replicas on one broker, one browser whose requests alternate between them (as behind a load

@@ -18,12 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 import io.actiongate.approver.ApproverService;
 import io.actiongate.approver.TestIdp;
 import io.actiongate.approver.web.WebClient;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** {@code actiongate run --roles=approver}: the node starts the approval service from the flat configuration. */
 class ApproverRoleIT {

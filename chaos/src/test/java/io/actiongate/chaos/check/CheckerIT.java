@@ -35,7 +35,7 @@ import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.broker.EmbeddedKafkaBroker;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * The checker finds each kind of violation it claims to check (each planted in a doctored history), and passes a clean

@@ -23,11 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ToolDescriptor;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.sandbox.SandboxMcpServer;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** {@code actiongate mcp import}: only the named tools become descriptors, with the upstream's schema hash. */
 class McpImportCommandIT {

@@ -38,8 +38,8 @@ import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.ToolDescriptor;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
@@ -47,7 +47,7 @@ import io.actiongate.key.ActionKey;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** The operator commands against a real broker: what they write decodes, and receipts prints what is there. */
 class OperatorCommandsIT {

@@ -28,13 +28,13 @@ import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.serde.AvroSetup;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** {@code propose} against a running gate: it waits for the first receipt and says what happened. */
 class ProposeCommandIT {

@@ -24,15 +24,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Attachment;
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.digest.Digests;
 import io.actiongate.storage.EmbeddedS3Server;
 import io.actiongate.storage.ObjectStoreConfig;
 import io.actiongate.storage.S3AttachmentStore;
 import io.actiongate.storage.StoredObject;
 import io.actiongate.topics.Topics;
-import io.actiongate.topics.TopicsCreator;
+import io.actiongate.topics.admin.TopicsCreator;
 
 /** {@code storage init} and {@code propose --attach} against a real broker and S3-compatible server. */
 class StorageCommandsIT {

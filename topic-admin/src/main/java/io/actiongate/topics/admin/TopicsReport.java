@@ -1,7 +1,9 @@
-package io.actiongate.topics;
+package io.actiongate.topics.admin;
 
 import java.util.List;
 import java.util.stream.Collectors;
+
+import io.actiongate.topics.Topics;
 
 /** The outcome of one {@link TopicsCreator} run, one result per topic in {@link Topics#ALL} order. */
 public record TopicsReport(List<TopicResult> topics) {

@@ -1,4 +1,4 @@
-package io.actiongate.topics;
+package io.actiongate.topics.admin;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -25,6 +25,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import io.actiongate.kafka.KafkaFailures;
+import io.actiongate.topics.TopicSpec;
+import io.actiongate.topics.Topics;
 
 /**
  * Creates the topics of docs/contract.md section 2 under a prefix, safe to run any number of times. A topic that

@@ -1,4 +1,4 @@
-package io.actiongate.topics;
+package io.actiongate.topics.admin;
 
 import java.util.List;
 import java.util.stream.Collectors;

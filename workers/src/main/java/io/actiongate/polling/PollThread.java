@@ -1,4 +1,4 @@
-package io.actiongate.clients;
+package io.actiongate.polling;
 
 import java.util.concurrent.atomic.AtomicReference;
 

@@ -1,4 +1,4 @@
-package io.actiongate.topics;
+package io.actiongate.topics.admin;
 
 /** Topics could not be listed, described or created (unreachable cluster, not authorized, invalid settings). */
 public final class TopicsException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.actiongate.broker;
+package io.actiongate.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,6 +21,9 @@ import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+
+import io.actiongate.broker.BrokerSecurity;
+import io.actiongate.broker.EmbeddedKafkaBroker;
 
 /**
  * One embedded KRaft broker per test class. Register it as a static field:

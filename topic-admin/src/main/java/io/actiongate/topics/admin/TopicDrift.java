@@ -1,4 +1,6 @@
-package io.actiongate.topics;
+package io.actiongate.topics.admin;
+
+import io.actiongate.topics.TopicSpec;
 
 /** One way an existing topic differs from its {@link TopicSpec}: {@code property} is {@code actual}, not {@code expected}. */
 public record TopicDrift(String property, String expected, String actual) {

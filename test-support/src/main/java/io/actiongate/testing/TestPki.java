@@ -1,4 +1,4 @@
-package io.actiongate.broker;
+package io.actiongate.testing;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -30,6 +30,8 @@ import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
+import io.actiongate.broker.BrokerSecurity;
+
 /**
  * A throw-away certificate authority for tests, made with Bouncy Castle's certificate builder (the keys and the
  * stores are the JDK's): a CA, and certificates it signs for the broker ({@code SAN IP:127.0.0.1, DNS:localhost})
@@ -37,6 +39,9 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * {@link BrokerSecurity#PRINCIPAL_MAPPING_RULES}). Every store is PKCS12 with one password.
  */
 public final class TestPki {
+
+    /** The address the embedded broker listens on (the sandbox's package-private Ports.LOOPBACK): the SAN of every leaf. */
+    private static final String BROKER_ADDRESS = "127.0.0.1";
 
     private static final Duration VALIDITY = Duration.ofDays(2);
     private static final String SIGNATURE = "SHA256withECDSA";
@@ -105,7 +110,7 @@ public final class TestPki {
             X509v3CertificateBuilder b = builder(caName, new X500Name("CN=" + cn), keys);
             b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
             b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-                new GeneralName(GeneralName.iPAddress, Ports.LOOPBACK),
+                new GeneralName(GeneralName.iPAddress, BROKER_ADDRESS),
                 new GeneralName(GeneralName.dNSName, "localhost")}));
             X509Certificate cert = sign(b, caKeys.getPrivate());
             KeyStore store = KeyStore.getInstance("PKCS12");

@@ -1,4 +1,4 @@
-package io.actiongate.topics;
+package io.actiongate.topics.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -15,10 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.actiongate.broker.KafkaBrokerExtension;
-import io.actiongate.broker.TestNames;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.cli.CliRun;
 import io.actiongate.cli.ExitCodes;
+import io.actiongate.topics.Topics;
 
 class TopicsCreatorIT {
 

@@ -1,4 +1,4 @@
-package io.actiongate.broker;
+package io.actiongate.testing;
 
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
