@@ -16,9 +16,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.actiongate.avro.LifecycleStatus;
-import io.actiongate.avro.OriginState;
-import io.actiongate.avro.TaskState;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.key.ActionKey;
 import io.actiongate.gate.GateConfig;
@@ -192,8 +189,8 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
      * stalls the thread however many actions wait; a full pass takes ceil(pending / batch) sweeps.
      */
     void sweepCancelled() {
-        Map<String, Optional<TaskState>> tasks = new HashMap<>();
-        Map<String, Optional<OriginState>> origins = new HashMap<>();
+        Map<String, Optional<Boolean>> tasks = new HashMap<>();
+        Map<String, Optional<Boolean>> origins = new HashMap<>();
         List<KeyValue<String, ReasonCode>> cancelled = new ArrayList<>();
         int checked = 0;
         String last = null;
@@ -207,14 +204,15 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
                     continue; // only saved actions are indexed, under their valid key
                 }
                 String taskId = key.get().taskId();
-                Optional<TaskState> task = tasks.computeIfAbsent(taskId, lifecycle.policy()::task);
-                if (task.isPresent() && task.get().getStatus() != LifecycleStatus.ACTIVE) {
+                Optional<Boolean> taskActive = tasks.computeIfAbsent(taskId, lifecycle.policy()::taskActive);
+                if (taskActive.isPresent() && !taskActive.get()) {
                     cancelled.add(KeyValue.pair(entry.key, ReasonCode.TASK_CANCELLED));
                     continue;
                 }
                 if (!entry.value.isEmpty()) {
-                    Optional<OriginState> origin = origins.computeIfAbsent(entry.value, lifecycle.policy()::origin);
-                    if (origin.isPresent() && origin.get().getStatus() != LifecycleStatus.ACTIVE) {
+                    Optional<Boolean> originActive = origins.computeIfAbsent(entry.value,
+                            lifecycle.policy()::originActive);
+                    if (originActive.isPresent() && !originActive.get()) {
                         cancelled.add(KeyValue.pair(entry.key, ReasonCode.ORIGIN_CANCELLED));
                     }
                 }
