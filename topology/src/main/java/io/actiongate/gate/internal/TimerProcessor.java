@@ -49,6 +49,8 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
     static final int PURGE_BATCH_MAX = 1000;
 
     private Lifecycle lifecycle;
+    /** Held once: handing it and the action to {@link Lifecycle#atomically} allocates nothing per purged action. */
+    private java.util.function.Consumer<ActionState> purgeBody;
     private String sweepCursor;
     /** Where the running purge pass continues (null: at the first key), or no pass runs ({@code purging} false). */
     private String purgeCursor;
@@ -69,6 +71,7 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.lifecycle = new Lifecycle(context, config, operations, policyChanges);
+        this.purgeBody = lifecycle::purge;
         // the stores are restored before a processor is initialised, and no record is processed before this returns
         int indexed = lifecycle.rebuildTimerIndex();
         LOG.info("task {}: {} action timers indexed from {}", context.taskId(), indexed,
@@ -142,7 +145,7 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
         List<ActionState> batch = lifecycle.scanActions(purgeCursor, PURGE_BATCH_MAX);
         for (ActionState state : batch) {
             if (lifecycle.pastDedupeWindow(state, now)) {
-                lifecycle.atomically(null, "purge", () -> lifecycle.purge(state));
+                lifecycle.atomically(null, "purge", purgeBody, state);
             }
         }
         if (batch.size() < PURGE_BATCH_MAX) {
