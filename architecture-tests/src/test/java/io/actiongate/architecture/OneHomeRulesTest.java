@@ -5,22 +5,26 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
 import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.properties.HasName;
 import com.tngtech.archunit.core.domain.properties.HasOwner;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
+
+import io.actiongate.avro.ToolDescriptor;
 
 import io.actiongate.architecture.Modules.Module;
 
 /**
  * One home for two rules (issue 23): every HTTP surface of a role comes from the runtime module, and only the policy
- * module reads policy records (the listed readers not yet moved excepted, a list that can only shrink).
+ * module reads policy records.
  */
 class OneHomeRulesTest {
 
@@ -46,41 +50,60 @@ class OneHomeRulesTest {
                 .check(ProductionClasses.get());
     }
 
-    /**
-     * Readers of policy records that still live outside the policy module: the gate's checks and classifier
-     * (moving them needs an action interface over the gate's state) and the MCP import's and the dev gateway's
-     * reading of descriptors. Each must still read a record (the test below), so the list only shrinks.
-     */
-    static final Set<String> NOT_YET_IN_POLICY = Set.of("io.actiongate.gate.internal.PolicyChecks",
-            "io.actiongate.gate.internal.Classifier", "io.actiongate.gate.internal.TimerProcessor",
-            "io.actiongate.mcp.ReadChecks", "io.actiongate.mcp.McpImport", "io.actiongate.cli.commands.McpImportCommand",
-            "io.actiongate.dev.DevMcpGateway");
-
     @Test
     void shouldReadPolicyRecordsOnlyInThePolicyModule() {
         // reading a policy record's body (its getters) decides who may do what; building one (newBuilder, set*) to
-        // publish it is a writer's business (the CLI, McpImport, the dev kit, the benchmark)
-        readsPolicyRecords(not(Modules.inAnyModuleOf(List.of(Modules.module("policy"), Modules.module("schemas-avro"))))
-                .and(not(HasName.Predicates.nameMatching(
-                        "(" + String.join("|", NOT_YET_IN_POLICY).replace(".", "\\.") + ")(\\$.*)?"))))
+        // publish it is a writer's business (the CLI, McpImport, the dev kit, the benchmark). No exemption: the
+        // gate's checks, its routing, its cancel sweep and the gateway's input limit all ask the policy module.
+        readsPolicyRecords(not(Modules.inAnyModuleOf(List.of(Modules.module("policy"), Modules.module("schemas-avro")))))
                 .check(ProductionClasses.get());
     }
 
     @Test
-    void shouldListOnlyClassesThatStillReadPolicyRecordsAsNotYetMoved() {
-        for (String name : NOT_YET_IN_POLICY) {
-            assertThat(readsPolicyRecords(HasName.Predicates.name(name)).evaluate(ProductionClasses.get())
-                    .hasViolation()).as("%s reads no policy record any more: remove it from NOT_YET_IN_POLICY", name)
-                    .isTrue();
+    void shouldSeeAPolicyGetterCalledOrReferencedOutsideThePolicyModule() {
+        // the rule can fail: a getter called (as PolicyChecks did in the gate) and one passed as a method reference
+        // (as Admission's ToolDescriptor::getMaxInputBytes did, which a rule on calls alone missed)
+        JavaClasses fixtures = new ClassFileImporter().importClasses(CallsAPolicyGetter.class,
+                ReferencesAPolicyGetter.class, BuildsAPolicyRecord.class);
+        DescribedPredicate<JavaClass> outsidePolicy = not(Modules.inAnyModuleOf(List.of(Modules.module("policy"))));
+        for (Class<?> reader : List.of(CallsAPolicyGetter.class, ReferencesAPolicyGetter.class)) {
+            assertThat(readsPolicyRecords(outsidePolicy.and(HasName.Predicates.name(reader.getName())))
+                    .evaluate(fixtures).getFailureReport().getDetails()).as(reader.getSimpleName())
+                    .anyMatch(line -> line.contains("ToolDescriptor.getMaxInputBytes()"));
+        }
+        assertThat(readsPolicyRecords(outsidePolicy.and(HasName.Predicates.name(BuildsAPolicyRecord.class.getName())))
+                .evaluate(fixtures).hasViolation()).as("building a record to publish it reads nothing").isFalse();
+    }
+
+    /** Fixture: reads a descriptor's limit by calling its getter. */
+    static final class CallsAPolicyGetter {
+        int limit(ToolDescriptor tool) {
+            return tool.getMaxInputBytes();
+        }
+    }
+
+    /** Fixture: reads a descriptor's limit through a method reference. */
+    static final class ReferencesAPolicyGetter {
+        int limit(Optional<ToolDescriptor> tool) {
+            return tool.map(ToolDescriptor::getMaxInputBytes).orElse(0);
+        }
+    }
+
+    /** Fixture: builds a descriptor to publish it, as mcp import does. */
+    static final class BuildsAPolicyRecord {
+        ToolDescriptor.Builder descriptor() {
+            return ToolDescriptor.newBuilder().setToolName("search").setMaxInputBytes(4096);
         }
     }
 
     private static ArchRule readsPolicyRecords(DescribedPredicate<? super JavaClass> classes) {
+        // any access: a call, and a method reference (Optional.map(ToolDescriptor::getMaxInputBytes)) as well
         return noClasses().that(classes)
-                .should().callMethodWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.<JavaClass>owner(
+                .should().accessTargetWhere(JavaAccess.Predicates.target(HasOwner.Predicates.With.<JavaClass>owner(
                         HasName.Predicates.nameMatching(POLICY_TYPES)))
-                        .and(JavaCall.Predicates.target(HasName.Predicates.nameMatching("(get|has)[A-Z].*"))))
+                        .and(JavaAccess.Predicates.target(HasName.Predicates.nameMatching("(get|has)[A-Z].*"))))
                 .because("who may do what is asked of the policy module (PolicyLookup, PolicyTopicReader, "
+                        + "PolicyChecks, ApprovalRoute, WrittenPolicy, "
                         + "TaskOwnership, TrustedRead, ApproverPolicy)");
     }
 }

@@ -12,14 +12,15 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
-import io.actiongate.avro.Grant;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.cli.commands.PolicyJson;
 import io.actiongate.policy.PolicyKey;
+import io.actiongate.policy.WrittenPolicy;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpGateway;
 import io.actiongate.mcp.McpImport;
@@ -153,8 +154,8 @@ final class DevMcpGateway implements DevComponent {
                         : Set.of(list.strip().split("\\s*,\\s*"));
             }
             for (ToolDescriptor d : McpImport.run(gatewayConfig, name, trusted)) {
-                granted.add(d.getToolName());
-                described.add(d.getToolName() + " (" + (d.getApproval().name().equals("NONE") ? "trusted read"
+                granted.add(WrittenPolicy.toolName(d));
+                described.add(WrittenPolicy.toolName(d) + " (" + (WrittenPolicy.approvalNone(d) ? "trusted read"
                         : "needs approval") + ")");
             }
         }
@@ -169,15 +170,12 @@ final class DevMcpGateway implements DevComponent {
     /** The demo profile's grant, widened by the imported tools (the demo policy grants the sandbox's already). */
     private static void grant(DevContext context, Set<String> tools) throws Exception {
         for (PolicyJson.Entry entry : DemoPolicy.entries()) {
-            if (entry.record().getBody() instanceof Grant g && g.getProfileId().equals(DemoPolicy.PROFILE)) {
-                Set<String> all = new LinkedHashSet<>(g.getTools());
-                if (all.containsAll(tools)) {
-                    return;
+            Optional<PolicyRecord> widened = WrittenPolicy.widenedGrant(entry.record(), DemoPolicy.PROFILE, tools);
+            if (widened.isPresent()) {
+                if (widened.get() != entry.record()) {
+                    DevStack.publish(context, List.of(new PolicyJson.Entry(PolicyKey.parse(entry.key().toString()),
+                            widened.get())));
                 }
-                all.addAll(tools);
-                Grant widened = Grant.newBuilder(g).setTools(new ArrayList<>(all)).build();
-                DevStack.publish(context, List.of(new PolicyJson.Entry(PolicyKey.parse(entry.key().toString()),
-                        PolicyRecord.newBuilder(entry.record()).setBody(widened).build())));
                 return;
             }
         }

@@ -20,7 +20,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ToolDescriptor;
-import io.actiongate.policy.PolicyKey;
+import io.actiongate.policy.WrittenPolicy;
 import io.actiongate.serde.AvroSetup;
 import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.topics.Topics;
@@ -103,7 +103,7 @@ public final class McpImport {
         try (KafkaProducer<String, PolicyRecord> producer = new KafkaProducer<>(props,
                 Topics.POLICY.keySerde().serializer(), Topics.POLICY.valueSerde().serializer())) {
             for (ToolDescriptor d : descriptors) {
-                producer.send(new ProducerRecord<>(topic, PolicyKey.toolKey(d.getProvider(), d.getToolName()),
+                producer.send(new ProducerRecord<>(topic, WrittenPolicy.key(d),
                         PolicyRecord.newBuilder().setKind("tool").setBody(d).build()))
                         .get(30, TimeUnit.SECONDS);
             }

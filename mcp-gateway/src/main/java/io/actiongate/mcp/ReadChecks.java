@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.PolicyChecks;
 import io.actiongate.policy.PolicyTopicReader;
 import io.actiongate.scan.CredentialScanner;
 
@@ -45,9 +46,11 @@ final class ReadChecks {
             return Optional.of(new Refusal(ReasonCode.SCHEMA_INVALID, "the arguments are not JSON"));
         }
         int bytes = json.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > tool.getMaxInputBytes()) {
+        // no fallback: a descriptor without a positive limit admits no arguments
+        int limit = PolicyChecks.maxInputBytes(Optional.of(tool), 0);
+        if (bytes > limit) {
             return Optional.of(new Refusal(ReasonCode.INPUT_TOO_LARGE, "the arguments are " + bytes
-                    + " bytes, above the tool's max_input_bytes " + tool.getMaxInputBytes()));
+                    + " bytes, above the tool's max_input_bytes " + limit));
         }
         Optional<io.actiongate.scan.Finding> finding = scanner.scanJson(json);
         if (finding.isPresent()) {

@@ -5,6 +5,7 @@ import java.util.Optional;
 import io.actiongate.avro.AuthorizationEpoch;
 import io.actiongate.avro.Grant;
 import io.actiongate.avro.Integration;
+import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.OriginState;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
@@ -26,6 +27,11 @@ public interface PolicyBodies {
         return body(PolicyKey.toolKey(provider, toolName), ToolDescriptor.class);
     }
 
+    /** The schema hash the operator trusted for the tool (its descriptor's {@code schema_hash}), or empty. */
+    default Optional<String> toolSchemaHash(String provider, String toolName) {
+        return tool(provider, toolName).map(ToolDescriptor::getSchemaHash);
+    }
+
     default Optional<Integration> integration(String org, String provider) {
         return body(PolicyKey.integrationKey(org, provider), Integration.class);
     }
@@ -45,6 +51,23 @@ public interface PolicyBodies {
     default Optional<OriginState> origin(String conversationId) {
         return conversationId == null ? Optional.empty()
                 : body(PolicyKey.originKey(conversationId), OriginState.class);
+    }
+
+    /** Whether the task is {@code ACTIVE}; empty for a task the policy does not know. */
+    default Optional<Boolean> taskActive(String taskId) {
+        return task(taskId).map(t -> t.getStatus() == LifecycleStatus.ACTIVE);
+    }
+
+    /** Whether the conversation's origin is {@code ACTIVE}; empty for an origin the policy does not know. */
+    default Optional<Boolean> originActive(String conversationId) {
+        return origin(conversationId).map(o -> o.getStatus() == LifecycleStatus.ACTIVE);
+    }
+
+    /** Every record {@code a} depends on, each read once: decide a record on this, not on lookups. */
+    default PolicySnapshot snapshot(CheckedAction a) {
+        CheckedAction.Origin origin = a.origin();
+        return snapshot(a.provider(), a.toolName(), a.orgId(), a.profileId(), a.taskId(),
+                origin == null ? null : origin.conversationId());
     }
 
     /** Every record an action of these coordinates depends on, each read once: decide a record on this. */

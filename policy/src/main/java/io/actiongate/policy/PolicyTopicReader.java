@@ -19,7 +19,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.Integration;
-import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
@@ -184,11 +183,6 @@ public final class PolicyTopicReader implements PolicyBodies, Runnable, AutoClos
      */
     public boolean ownsTask(String org, String taskId) {
         return TaskOwnership.refusal(org, task(taskId), defaultOrg).isEmpty();
-    }
-
-    /** Whether the task is {@code ACTIVE}; empty for a task the policy does not know. */
-    public Optional<Boolean> taskActive(String taskId) {
-        return task(taskId).map(t -> t.getStatus() == LifecycleStatus.ACTIVE);
     }
 
     /** Whether the org's profile is granted {@code tool} and the org's integration of {@code provider} is on. */

@@ -3,7 +3,6 @@ package io.actiongate.storage;
 import java.time.Duration;
 import java.util.Optional;
 
-import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.policy.PolicyTopicReader;
 
 /**
@@ -40,7 +39,7 @@ public final class PolicyTopicSchemaHashes implements ToolSchemaHashes, Runnable
 
     @Override
     public Optional<String> schemaHash(String provider, String toolName) {
-        return policy.tool(provider, toolName).map(ToolDescriptor::getSchemaHash);
+        return policy.toolSchemaHash(provider, toolName);
     }
 
     @Override

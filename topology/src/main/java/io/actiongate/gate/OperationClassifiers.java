@@ -4,11 +4,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.OperationClassifier;
 import io.actiongate.connector.spi.Validation;
+import io.actiongate.policy.CheckedAction;
+import io.actiongate.policy.ProviderClassifier;
 
 /**
  * The gate's view of the providers' own classification logic (docs/contract.md section 4, "Classification"): at
@@ -16,9 +20,12 @@ import io.actiongate.connector.spi.Validation;
  * the operation and input. Empty means no connector is configured for the provider, which the gate treats as
  * {@code UNKNOWN_PROVIDER_METHOD} (fail closed); so does an exception thrown by an implementation.
  *
+ * <p>This is how the policy checks ({@code io.actiongate.policy.PolicyChecks}) ask the provider: as a
+ * {@link ProviderClassifier}, handing the admission's parsed input on, so no connector parses it again.
+ *
  * <p>Implementations are called on the stream threads: they must be thread-safe, pure and quick (no I/O).
  */
-public interface OperationClassifiers {
+public interface OperationClassifiers extends ProviderClassifier {
 
     /** Providers whose classifier looks at each input (not only the operation name): the CLI connector. */
     Set<String> PER_INPUT_PROVIDERS = Set.of("cli");
@@ -48,6 +55,50 @@ public interface OperationClassifiers {
     Optional<Validation> validate(String provider, String operation, String inputJson);
 
     /**
+     * {@link #classify(String, String, String)} given the gate's strict parse of {@code inputJson} (or null), which
+     * the connector then reads instead of parsing the text again. By default the tree is not used.
+     */
+    default Optional<Classification> classify(String provider, String operation, String inputJson,
+                                              JsonNode parsedInput) {
+        return classify(provider, operation, inputJson);
+    }
+
+    /** {@link #validate(String, String, String)} given the gate's strict parse of {@code inputJson} (or null). */
+    default Optional<Validation> validate(String provider, String operation, String inputJson, JsonNode parsedInput) {
+        return validate(provider, operation, inputJson);
+    }
+
+    /**
+     * The provider's classification and validation of {@code action} for the policy checks: validated only when a
+     * connector answered, and both given the same parsed input.
+     */
+    @Override
+    default Optional<Answer> classify(CheckedAction action, JsonNode parsedInput) {
+        String provider = action.provider();
+        Optional<Classification> classified = classify(provider, action.operation(), action.inputJson(), parsedInput);
+        if (classified.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Validation> validated = validate(provider, action.operation(), action.inputJson(), parsedInput);
+        if (validated.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Answer(kind(classified.get().kind()), validated.get().valid(),
+                classifiesPerInput(provider)));
+    }
+
+    /** The connector SPI's kind as the policy module names it. */
+    private static Kind kind(Classification.Kind kind) {
+        return switch (kind) {
+            case READ -> Kind.READ;
+            case EFFECT -> Kind.EFFECT;
+            case REJECTED_AUTH_OR_CONFIG -> Kind.REJECTED_AUTH_OR_CONFIG;
+            case REJECTED_UNBOUNDED -> Kind.REJECTED_UNBOUNDED;
+            case UNSUPPORTED -> Kind.UNSUPPORTED;
+        };
+    }
+
+    /**
      * Whether the provider's classifier decides per input, so that its {@code READ} is trusted read evidence on its
      * own; otherwise a {@code READ} counts only together with the descriptor's {@code read_only_hint=true}.
      */
@@ -69,12 +120,26 @@ public interface OperationClassifiers {
         return new OperationClassifiers() {
             @Override
             public Optional<Classification> classify(String provider, String operation, String inputJson) {
-                return Optional.ofNullable(byProvider.get(provider)).map(c -> c.classify(operation, inputJson));
+                return classify(provider, operation, inputJson, null);
+            }
+
+            @Override
+            public Optional<Classification> classify(String provider, String operation, String inputJson,
+                                                     JsonNode parsedInput) {
+                OperationClassifier c = byProvider.get(provider);
+                return c == null ? Optional.empty() : Optional.of(c.classify(operation, inputJson, parsedInput));
             }
 
             @Override
             public Optional<Validation> validate(String provider, String operation, String inputJson) {
-                return Optional.ofNullable(byProvider.get(provider)).map(c -> c.validate(operation, inputJson));
+                return validate(provider, operation, inputJson, null);
+            }
+
+            @Override
+            public Optional<Validation> validate(String provider, String operation, String inputJson,
+                                                 JsonNode parsedInput) {
+                OperationClassifier c = byProvider.get(provider);
+                return c == null ? Optional.empty() : Optional.of(c.validate(operation, inputJson, parsedInput));
             }
 
             @Override
@@ -89,12 +154,24 @@ public interface OperationClassifiers {
         return new OperationClassifiers() {
             @Override
             public Optional<Classification> classify(String provider, String operation, String inputJson) {
-                return registry.find(provider).map(c -> c.classify(operation, inputJson));
+                return classify(provider, operation, inputJson, null);
+            }
+
+            @Override
+            public Optional<Classification> classify(String provider, String operation, String inputJson,
+                                                     JsonNode parsedInput) {
+                return registry.find(provider).map(c -> c.classify(operation, inputJson, parsedInput));
             }
 
             @Override
             public Optional<Validation> validate(String provider, String operation, String inputJson) {
-                return registry.find(provider).map(c -> c.validate(operation, inputJson));
+                return validate(provider, operation, inputJson, null);
+            }
+
+            @Override
+            public Optional<Validation> validate(String provider, String operation, String inputJson,
+                                                 JsonNode parsedInput) {
+                return registry.find(provider).map(c -> c.validate(operation, inputJson, parsedInput));
             }
 
             @Override

@@ -1,10 +1,14 @@
 package io.actiongate.gate;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Validation;
@@ -22,6 +26,8 @@ final class FakeClassifiers implements OperationClassifiers {
     private final Map<String, String> violations = new HashMap<>();
     private final Set<String> throwing = new HashSet<>();
     int calls;
+    /** The parsed input the gate handed to each classify and validate, in order (null: it handed none). */
+    final List<JsonNode> parsedInputs = new ArrayList<>();
 
     static FakeClassifiers webhook() {
         FakeClassifiers f = new FakeClassifiers();
@@ -80,6 +86,19 @@ final class FakeClassifiers implements OperationClassifiers {
         }
         String violation = violations.get(provider + "/" + operation);
         return Optional.of(violation == null ? Validation.ok() : Validation.invalid(violation));
+    }
+
+    @Override
+    public Optional<Classification> classify(String provider, String operation, String inputJson,
+                                             JsonNode parsedInput) {
+        parsedInputs.add(parsedInput);
+        return classify(provider, operation, inputJson);
+    }
+
+    @Override
+    public Optional<Validation> validate(String provider, String operation, String inputJson, JsonNode parsedInput) {
+        parsedInputs.add(parsedInput);
+        return validate(provider, operation, inputJson);
     }
 
     @Override

@@ -26,6 +26,7 @@ import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.contract.ReasonCode;
+import io.actiongate.digest.Jcs;
 
 /**
  * The gate classifies with the provider's own logic at admission and before each reservation (docs/contract.md
@@ -61,6 +62,17 @@ class OperationClassificationTest {
         assertThat(gate.redactedOutputsAsText()).as("the connector's detail may quote the input")
                 .noneMatch(s -> s.contains("token store"));
         assertLastObserved(ReceiptStatus.REJECTED, ReasonCode.OPERATION_REFUSED);
+    }
+
+    @Test
+    void shouldHandTheAdmissionsParsedInputToTheClassifierAndTheValidator() {
+        // issue 27: the input is parsed once per proposal, by the admission; the provider reads that tree
+        fake().propose(lookup("c-1"));
+        assertThat(gate.lastReceipt().getStatus()).as("a trusted read, reserved at once")
+                .isEqualTo(ReceiptStatus.DISPATCHING);
+        assertThat(gate.classifiers.parsedInputs).as("classify, then validate, each given the admission's tree")
+                .hasSize(2).allSatisfy(tree -> assertThat(tree).isEqualTo(Jcs.parse(lookup("c-1").getInputJson())));
+        assertThat(gate.classifiers.parsedInputs.get(0)).isSameAs(gate.classifiers.parsedInputs.get(1));
     }
 
     @Test

@@ -12,7 +12,7 @@ import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.cli.ConfigOptions;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpImport;
-import io.actiongate.policy.PolicyKey;
+import io.actiongate.policy.WrittenPolicy;
 
 /**
  * {@code actiongate mcp import --config gateway.yaml --upstream NAME --trust TOOL[,TOOL...]}: the operator's act of
@@ -40,8 +40,7 @@ public final class McpImportCommand extends OperatorCommand {
     int execute() throws Exception {
         GatewayConfig gateway = GatewayConfig.from(config.load(Map.of()));
         for (ToolDescriptor d : McpImport.run(gateway, upstream, new LinkedHashSet<>(trust))) {
-            out().println(PolicyKey.toolKey(d.getProvider(), d.getToolName()) + " approval=" + d.getApproval()
-                    + " read_only_hint=" + d.getReadOnlyHint() + " schema_hash=" + d.getSchemaHash());
+            out().println(WrittenPolicy.describe(d));
         }
         out().flush();
         return 0;

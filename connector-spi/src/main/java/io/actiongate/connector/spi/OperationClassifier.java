@@ -1,5 +1,7 @@
 package io.actiongate.connector.spi;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 /**
  * The pure half of a connector: what the gate asks at admission and again right before each reservation
  * (docs/contract.md section 4, "Classification"). A classifier is built from the same {@code connectors.<provider>.*}
@@ -24,6 +26,20 @@ public interface OperationClassifier {
 
     /** Checks the input against the connector's bounds before anything is reserved. Pure; never calls out. */
     Validation validate(String operation, String inputJson);
+
+    /**
+     * {@link #classify(String, String)} given the gate's strict parse of {@code inputJson} (duplicate member names
+     * rejected), or null when there is none: an implementation that reads the input reads this tree instead of
+     * parsing the text again. By default the tree is not used.
+     */
+    default Classification classify(String operation, String inputJson, JsonNode parsedInput) {
+        return classify(operation, inputJson);
+    }
+
+    /** {@link #validate(String, String)} given the gate's strict parse of {@code inputJson}, or null. */
+    default Validation validate(String operation, String inputJson, JsonNode parsedInput) {
+        return validate(operation, inputJson);
+    }
 
     /**
      * Whether {@link #classify} reads each input (the CLI classifier proves each argument vector read-only), so that

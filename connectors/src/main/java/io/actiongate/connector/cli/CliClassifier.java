@@ -43,8 +43,13 @@ public final class CliClassifier implements OperationClassifier {
 
     @Override
     public Classification classify(String operation, String inputJson) {
+        return classify(operation, inputJson, null);
+    }
+
+    @Override
+    public Classification classify(String operation, String inputJson, JsonNode parsedInput) {
         try {
-            Optional<List<String>> argv = argv(operation, inputJson);
+            Optional<List<String>> argv = argv(operation, inputJson, parsedInput);
             if (argv.isEmpty()) {
                 return Classification.unsupported("input is not {\"argv\": [\"" + (operation != null
                         && OPERATIONS.contains(operation)
@@ -62,10 +67,15 @@ public final class CliClassifier implements OperationClassifier {
 
     @Override
     public Validation validate(String operation, String inputJson) {
+        return validate(operation, inputJson, null);
+    }
+
+    @Override
+    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
         if (operation == null || !OPERATIONS.contains(operation)) {
             return Validation.invalid("cli supports only kubectl and gh");
         }
-        return argv(operation, inputJson).isPresent() ? Validation.ok()
+        return argv(operation, inputJson, parsedInput).isPresent() ? Validation.ok()
                 : Validation.invalid("input must be {\"argv\": [\"" + operation + "\", ...]} with at most "
                         + MAX_ARGS + " arguments of at most " + MAX_ARG_CHARS
                         + " characters and no control characters but tab and newline");
@@ -73,11 +83,16 @@ public final class CliClassifier implements OperationClassifier {
 
     /** The argument vector, when the input is exactly {@code {"argv": [operation, ...]}} within bounds. */
     static Optional<List<String>> argv(String operation, String inputJson) {
+        return argv(operation, inputJson, null);
+    }
+
+    /** {@link #argv(String, String)}, reading {@code parsedInput} (the parse of {@code inputJson}) when not null. */
+    static Optional<List<String>> argv(String operation, String inputJson, JsonNode parsedInput) {
         if (operation == null || !OPERATIONS.contains(operation) || inputJson == null
                 || inputJson.length() > MAX_INPUT_CHARS) {
             return Optional.empty();
         }
-        Optional<ObjectNode> input = Json.object(inputJson);
+        Optional<ObjectNode> input = Json.object(inputJson, parsedInput);
         if (input.isEmpty() || Json.unexpectedField(input.get(), Set.of("argv")).isPresent()) {
             return Optional.empty();
         }

@@ -1,5 +1,7 @@
 package io.actiongate.connector.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.actiongate.connector.internal.Json;
 import io.actiongate.secrets.Redaction;
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
@@ -70,8 +72,18 @@ public final class CliConnector implements Connector {
     }
 
     @Override
+    public Classification classify(String operation, String inputJson, JsonNode parsedInput) {
+        return classifier.classify(operation, inputJson, parsedInput);
+    }
+
+    @Override
     public Validation validate(String operation, String inputJson) {
         return classifier.validate(operation, inputJson);
+    }
+
+    @Override
+    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
+        return classifier.validate(operation, inputJson, parsedInput);
     }
 
     @Override
@@ -83,11 +95,13 @@ public final class CliConnector implements Connector {
     }
 
     private DispatchResult execute(DispatchRequest request) {
-        Validation validation = validate(request.operation(), request.inputJson());
+        // parsed once for the validation, the classification and the vector it runs
+        JsonNode input = Json.object(request.inputJson()).orElse(null);
+        Validation validation = validate(request.operation(), request.inputJson(), input);
         if (!validation.valid()) {
             return DispatchResult.refusedBeforeSending(ErrorCodes.SCHEMA_INVALID, validation.violation());
         }
-        Classification classification = classify(request.operation(), request.inputJson());
+        Classification classification = classify(request.operation(), request.inputJson(), input);
         if (!classification.isAllowed()) {
             return DispatchResult.refusedBeforeSending(ErrorCodes.OPERATION_REFUSED,
                     "vector classified " + classification.kind() + "; never executed");
@@ -104,7 +118,7 @@ public final class CliConnector implements Connector {
         if (unavailable.isPresent()) {
             return DispatchResult.notDispatched(ErrorCodes.EXECUTABLE_UNAVAILABLE, unavailable.get());
         }
-        List<String> argv = CliClassifier.argv(request.operation(), request.inputJson()).orElseThrow();
+        List<String> argv = CliClassifier.argv(request.operation(), request.inputJson(), input).orElseThrow();
         List<String> command = new ArrayList<>();
         command.add(tool.path().orElseThrow().toString());
         command.addAll(argv.subList(1, argv.size()));

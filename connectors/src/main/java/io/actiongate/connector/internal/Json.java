@@ -32,6 +32,17 @@ public final class Json {
         }
     }
 
+    /**
+     * {@code parsed} as a JSON object when the caller parsed {@code json} already (the gate hands its strict parse to
+     * the classifiers), else {@link #object(String)} of the text.
+     */
+    public static Optional<ObjectNode> object(String json, JsonNode parsed) {
+        if (parsed == null) {
+            return object(json);
+        }
+        return parsed instanceof ObjectNode object ? Optional.of(object) : Optional.empty();
+    }
+
     public static Optional<ObjectNode> object(byte[] json) {
         if (json == null || json.length == 0) {
             return Optional.empty();

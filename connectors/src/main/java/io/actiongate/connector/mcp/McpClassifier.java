@@ -1,5 +1,6 @@
 package io.actiongate.connector.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.actiongate.connector.internal.Json;
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.OperationClassifier;
@@ -67,6 +68,11 @@ final class McpClassifier implements OperationClassifier {
 
     @Override
     public Validation validate(String operation, String inputJson) {
+        return validate(operation, inputJson, null);
+    }
+
+    @Override
+    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
         if (Operation.parse(operation).isEmpty()) {
             return Validation.invalid("not an MCP operation of the form UPSTREAM/TOOL");
         }
@@ -76,7 +82,7 @@ final class McpClassifier implements OperationClassifier {
         if (inputJson.getBytes(StandardCharsets.UTF_8).length > settings.maxInputBytes()) {
             return Validation.invalid("the input is above " + settings.maxInputBytes() + " bytes");
         }
-        if (Json.object(inputJson).isEmpty()) {
+        if (Json.object(inputJson, parsedInput).isEmpty()) {
             return Validation.invalid("the input is not a JSON object");
         }
         return Validation.ok();

@@ -2,6 +2,7 @@ package io.actiongate.connector.mcp;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.actiongate.connector.internal.Json;
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
@@ -74,6 +75,11 @@ final class McpConnector implements Connector {
     @Override
     public Validation validate(String operation, String inputJson) {
         return classifier.validate(operation, inputJson);
+    }
+
+    @Override
+    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
+        return classifier.validate(operation, inputJson, parsedInput);
     }
 
     @Override

@@ -32,7 +32,12 @@ record EmailInput(String to, String subject, String body) {
     }
 
     static Parsed parse(String json, Set<String> allowedDomains) {
-        Optional<ObjectNode> object = Json.object(json);
+        return parse(json, null, allowedDomains);
+    }
+
+    /** {@link #parse(String, Set)}, reading {@code parsed} (the parse of {@code json}) when not null. */
+    static Parsed parse(String json, JsonNode parsed, Set<String> allowedDomains) {
+        Optional<ObjectNode> object = Json.object(json, parsed);
         if (object.isEmpty()) {
             return invalid("input is not a JSON object");
         }

@@ -1,5 +1,6 @@
 package io.actiongate.connector.smtp;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.actiongate.connector.internal.Settings;
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.ConnectorContext;
@@ -58,13 +59,18 @@ public final class SmtpClassifier implements OperationClassifier {
 
     @Override
     public Validation validate(String operation, String inputJson) {
+        return validate(operation, inputJson, null);
+    }
+
+    @Override
+    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
         if (!OPERATION.equals(operation)) {
             return Validation.invalid("smtp supports only 'send_email'");
         }
         if (inputJson != null && inputJson.length() > MAX_INPUT_CHARS) {
             return Validation.invalid("input larger than " + MAX_INPUT_CHARS + " characters");
         }
-        EmailInput.Parsed parsed = EmailInput.parse(inputJson, allowedDomains);
+        EmailInput.Parsed parsed = EmailInput.parse(inputJson, parsedInput, allowedDomains);
         return parsed.input() == null ? Validation.invalid(parsed.violation()) : Validation.ok();
     }
 }

@@ -1,5 +1,6 @@
 package io.actiongate.connector.smtp;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.actiongate.secrets.Redaction;
 import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
@@ -95,6 +96,11 @@ public final class SmtpConnector implements Connector {
     @Override
     public Validation validate(String operation, String inputJson) {
         return classifier.validate(operation, inputJson);
+    }
+
+    @Override
+    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
+        return classifier.validate(operation, inputJson, parsedInput);
     }
 
     @Override

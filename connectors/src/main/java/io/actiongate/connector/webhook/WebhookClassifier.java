@@ -1,5 +1,6 @@
 package io.actiongate.connector.webhook;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.actiongate.connector.internal.Json;
 import io.actiongate.connector.internal.Settings;
 import io.actiongate.connector.spi.Classification;
@@ -76,6 +77,11 @@ public final class WebhookClassifier implements OperationClassifier {
 
     @Override
     public Validation validate(String operation, String inputJson) {
+        return validate(operation, inputJson, null);
+    }
+
+    @Override
+    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
         if (operation == null || !(readOperations.contains(operation) || effectOperations.contains(operation))) {
             return Validation.invalid("operation not configured for this webhook");
         }
@@ -85,7 +91,7 @@ public final class WebhookClassifier implements OperationClassifier {
         if (inputJson.length() > maxInputBytes || inputJson.getBytes(StandardCharsets.UTF_8).length > maxInputBytes) {
             return Validation.invalid("input larger than " + maxInputBytes + " bytes");
         }
-        if (Json.object(inputJson).isEmpty()) {
+        if (Json.object(inputJson, parsedInput).isEmpty()) {
             return Validation.invalid("input is not a JSON object");
         }
         return Validation.ok();

@@ -74,6 +74,11 @@ public final class WebhookConnector implements Connector {
     }
 
     @Override
+    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
+        return settings.classifier().validate(operation, inputJson, parsedInput);
+    }
+
+    @Override
     public DispatchResult dispatch(DispatchRequest request) {
         Validation validation = validate(request.operation(), request.inputJson());
         if (!validation.valid()) {

@@ -34,13 +34,18 @@ public final class XClassifier implements OperationClassifier {
 
     @Override
     public Validation validate(String operation, String inputJson) {
+        return validate(operation, inputJson, null);
+    }
+
+    @Override
+    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
         if (!OPERATION.equals(operation)) {
             return Validation.invalid("x supports only 'post'");
         }
         if (inputJson != null && inputJson.length() > MAX_INPUT_CHARS) {
             return Validation.invalid("input larger than " + MAX_INPUT_CHARS + " characters");
         }
-        Optional<ObjectNode> input = Json.object(inputJson);
+        Optional<ObjectNode> input = Json.object(inputJson, parsedInput);
         if (input.isEmpty()) {
             return Validation.invalid("input is not a JSON object");
         }

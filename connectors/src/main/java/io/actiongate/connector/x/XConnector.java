@@ -71,6 +71,11 @@ public final class XConnector implements Connector {
     }
 
     @Override
+    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
+        return classifier.validate(operation, inputJson, parsedInput);
+    }
+
+    @Override
     public DispatchResult dispatch(DispatchRequest request) {
         Validation validation = validate(request.operation(), request.inputJson());
         if (!validation.valid()) {

@@ -27,6 +27,19 @@ class CliClassifierTest {
         return connector.classify(operation, input(commandLine)).kind();
     }
 
+    @Test
+    void shouldReadTheGatesParsedInputInsteadOfParsingTheTextAgain() throws Exception {
+        // the text is no JSON at all: only a classifier that reads the tree it is handed can answer READ
+        var tree = Json.MAPPER.readTree(input("kubectl get pods"));
+        assertThat(connector.classify("kubectl", "not json", tree).kind()).isEqualTo(Kind.READ);
+        assertThat(connector.validate("kubectl", "not json", tree).valid()).isTrue();
+        assertThat(connector.classify("kubectl", "not json", null).kind()).as("no tree: the text is parsed")
+                .isEqualTo(Kind.UNSUPPORTED);
+        assertThat(connector.classify("kubectl", input("kubectl get pods"),
+                Json.MAPPER.readTree("[\"kubectl\"]")).kind()).as("a tree that is no object fails closed")
+                .isEqualTo(Kind.UNSUPPORTED);
+    }
+
     @ParameterizedTest(name = "{1} -> {0}")
     @CsvSource(delimiter = '|', value = {
             // reads

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.actiongate.connector.spi.Tracing;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.CheckedAction;
 
 /**
  * The gate's state of one action, stored in {@code gate-actions} under its action key (JSON, see
@@ -160,7 +161,7 @@ public record ActionState(
             String idempotencyKey,
             String businessOperationId,
             OriginRef origin,
-            List<AttachmentRef> attachments) {
+            List<AttachmentRef> attachments) implements CheckedAction {
 
         public Action {
             attachments = attachments == null ? List.of() : List.copyOf(attachments);
@@ -189,6 +190,12 @@ public record ActionState(
             return origin == null ? null : origin.conversationId();
         }
 
+        @Override
+        public boolean proposedIdempotencyKey() {
+            return idempotencyKey != null && !idempotencyKey.isBlank()
+                    && !idempotencyKey.equals(StateRecords.derivedIdempotencyKey(key()));
+        }
+
         /** Ids and tool only: the input and summary are never rendered, so a stray log line cannot leak them. */
         @Override
         public String toString() {
@@ -198,7 +205,8 @@ public record ActionState(
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record OriginRef(String conversationId, String turnId, String assistantMessageId, String humanMessageId) {
+    public record OriginRef(String conversationId, String turnId, String assistantMessageId, String humanMessageId)
+            implements CheckedAction.Origin {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

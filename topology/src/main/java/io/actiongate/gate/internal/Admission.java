@@ -15,6 +15,7 @@ import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.Jcs;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.PolicyChecks;
 import io.actiongate.policy.Rejection;
 
 /**
@@ -123,7 +124,7 @@ public final class Admission {
 
     /** INPUT_TOO_LARGE against the tool's max_input_bytes (or the default), SCHEMA_INVALID, DIGEST_MISMATCH. */
     public CheckedInput input(ActionProposal p, Optional<ToolDescriptor> tool) {
-        int limit = tool.map(ToolDescriptor::getMaxInputBytes).filter(n -> n > 0).orElse(defaultMaxInputBytes);
+        int limit = PolicyChecks.maxInputBytes(tool, defaultMaxInputBytes);
         String json = p.getInputJson();
         // a UTF-16 char encodes to at most 3 UTF-8 bytes: only long inputs need the exact count
         if ((long) json.length() * 3 > limit && json.getBytes(StandardCharsets.UTF_8).length > limit) {

@@ -23,10 +23,10 @@ import io.actiongate.gate.GateStores;
 import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.key.ActionKey;
 import io.actiongate.policy.PolicyChanges;
+import io.actiongate.policy.PolicyChecks;
 import io.actiongate.policy.PolicyLookup;
 import io.actiongate.policy.PolicySnapshot;
 import io.actiongate.policy.Rejection;
-import io.actiongate.policy.TrustedRead;
 import io.actiongate.serde.TraceHeaders;
 
 /**
@@ -109,7 +109,7 @@ public final class Lifecycle {
 
     /** Every policy record {@code a} depends on, each read once: decide a record on this, not on lookups. */
     public PolicySnapshot policySnapshot(ActionState.Action a) {
-        return policy.snapshot(a.provider(), a.toolName(), a.orgId(), a.profileId(), a.taskId(), a.conversationId());
+        return policy.snapshot(a);
     }
 
     public OperationClassifiers operations() {
@@ -187,13 +187,8 @@ public final class Lifecycle {
      * be attempted again (same idempotency key) after its attempt provably did not happen.
      */
     public boolean repeatSafeRead(ActionState state) {
-        if (state.decisionId() != null || state.action().inputJson() == null) {
-            return false;
-        }
-        PolicySnapshot snapshot = policySnapshot(state.action());
-        PolicyChecks.Verdict verdict = PolicyChecks.check(state.action(), snapshot, operations);
-        return verdict.refusal() == null
-                && snapshot.tool().map(t -> TrustedRead.needsNobody(t, verdict.trustedRead())).orElse(false);
+        return state.decisionId() == null
+                && PolicyChecks.repeatSafeRead(state.action(), policySnapshot(state.action()), operations);
     }
 
     /** Deletes a timer entry of {@code store} ({@link #timers()} or {@link #timerIndex()}), journaled. */
@@ -383,12 +378,22 @@ public final class Lifecycle {
      */
     public ActionState recheckAndReserve(ActionState prev, ActionState state) {
         long now = now();
-        PolicyChecks.Verdict verdict = PolicyChecks.recheck(state, policySnapshot(state.action()), operations, now);
+        PolicyChecks.Verdict verdict = PolicyChecks.recheck(state.action(), state.approvalExpiresAt(),
+                state.decisionId() != null, policySnapshot(state.action()), operations, now);
         if (verdict.refusal() != null) {
             Rejection r = verdict.refusal();
-            return save(prev, state.to(PolicyChecks.phaseFor(r.code()), r.code(), r.reason(), now));
+            return save(prev, state.to(phaseFor(r.code()), r.code(), r.reason(), now));
         }
         return reserve(prev, state);
+    }
+
+    /** The phase a refusal at a recheck leads to. */
+    static Phase phaseFor(ReasonCode code) {
+        return switch (code) {
+            case TASK_CANCELLED, ORIGIN_CANCELLED -> Phase.CANCELLED;
+            case APPROVAL_EXPIRED -> Phase.EXPIRED;
+            default -> Phase.REJECTED;
+        };
     }
 
     /** Reserves the next attempt with a lease and publishes it to the attempts topic: DISPATCHING. */

@@ -22,7 +22,9 @@ import io.actiongate.gate.AttachmentCheck;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.key.ActionKey;
+import io.actiongate.policy.ApprovalRoute;
 import io.actiongate.policy.PolicyChanges;
+import io.actiongate.policy.PolicyChecks;
 import io.actiongate.policy.PolicySnapshot;
 import io.actiongate.policy.Rejection;
 import io.actiongate.policy.TaskOwnership;
@@ -117,7 +119,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
             return;
         }
         Optional<Rejection> refusal = admission.schema(p);
-        JsonNode input = null; // parsed once: the input digest and the credential scan use it
+        JsonNode input = null; // parsed once: the input digest, the credential scan and the classifier use it
         byte[] canonicalInput = null; // canonicalised once: hashed for the input digest and inside the action digest
         if (refusal.isEmpty()) {
             Admission.CheckedInput checked = admission.input(p, policy.tool());
@@ -128,7 +130,9 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         if (refusal.isEmpty()) {
             refusal = admission.credentials(p, input);
         }
-        PolicyChecks.Verdict verdict = refusal.isPresent() ? null : PolicyChecks.check(action, policy, operations);
+        // the provider's classifier and validator read the tree the admission parsed, not the text again
+        PolicyChecks.Verdict verdict = refusal.isPresent() ? null
+                : PolicyChecks.check(action, policy, operations, input);
         if (verdict != null) {
             refusal = verdict.rejection();
         }
@@ -149,7 +153,7 @@ public final class ProposalProcessor implements Processor<String, Inbound<Action
         }
         String actionDigest = Digests.actionDigestOfCanonicalInput(FrozenAction.of(p), canonicalInput);
         ActionState admitted = ActionState.fresh(action, actionDigest, now);
-        switch (Classifier.classify(action, policy, verdict.trustedRead())) {
+        switch (ApprovalRoute.of(action, policy, verdict.trustedRead())) {
             case AUTO_APPROVE -> {
                 // admission checked policy a moment ago in this same call: reserve directly. One receipt for this
                 // record: DISPATCHING (the APPROVED step in between is not published, docs/contract.md section 4)

@@ -16,9 +16,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.actiongate.avro.LifecycleStatus;
-import io.actiongate.avro.OriginState;
-import io.actiongate.avro.TaskState;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.key.ActionKey;
 import io.actiongate.gate.GateConfig;
@@ -52,6 +49,8 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
     static final int PURGE_BATCH_MAX = 1000;
 
     private Lifecycle lifecycle;
+    /** Held once: handing it and the action to {@link Lifecycle#atomically} allocates nothing per purged action. */
+    private java.util.function.Consumer<ActionState> purgeBody;
     private String sweepCursor;
     /** Where the running purge pass continues (null: at the first key), or no pass runs ({@code purging} false). */
     private String purgeCursor;
@@ -72,6 +71,7 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.lifecycle = new Lifecycle(context, config, operations, policyChanges);
+        this.purgeBody = lifecycle::purge;
         // the stores are restored before a processor is initialised, and no record is processed before this returns
         int indexed = lifecycle.rebuildTimerIndex();
         LOG.info("task {}: {} action timers indexed from {}", context.taskId(), indexed,
@@ -145,7 +145,7 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
         List<ActionState> batch = lifecycle.scanActions(purgeCursor, PURGE_BATCH_MAX);
         for (ActionState state : batch) {
             if (lifecycle.pastDedupeWindow(state, now)) {
-                lifecycle.atomically(null, "purge", () -> lifecycle.purge(state));
+                lifecycle.atomically(null, "purge", purgeBody, state);
             }
         }
         if (batch.size() < PURGE_BATCH_MAX) {
@@ -192,8 +192,8 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
      * stalls the thread however many actions wait; a full pass takes ceil(pending / batch) sweeps.
      */
     void sweepCancelled() {
-        Map<String, Optional<TaskState>> tasks = new HashMap<>();
-        Map<String, Optional<OriginState>> origins = new HashMap<>();
+        Map<String, Optional<Boolean>> tasks = new HashMap<>();
+        Map<String, Optional<Boolean>> origins = new HashMap<>();
         List<KeyValue<String, ReasonCode>> cancelled = new ArrayList<>();
         int checked = 0;
         String last = null;
@@ -207,14 +207,15 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
                     continue; // only saved actions are indexed, under their valid key
                 }
                 String taskId = key.get().taskId();
-                Optional<TaskState> task = tasks.computeIfAbsent(taskId, lifecycle.policy()::task);
-                if (task.isPresent() && task.get().getStatus() != LifecycleStatus.ACTIVE) {
+                Optional<Boolean> taskActive = tasks.computeIfAbsent(taskId, lifecycle.policy()::taskActive);
+                if (taskActive.isPresent() && !taskActive.get()) {
                     cancelled.add(KeyValue.pair(entry.key, ReasonCode.TASK_CANCELLED));
                     continue;
                 }
                 if (!entry.value.isEmpty()) {
-                    Optional<OriginState> origin = origins.computeIfAbsent(entry.value, lifecycle.policy()::origin);
-                    if (origin.isPresent() && origin.get().getStatus() != LifecycleStatus.ACTIVE) {
+                    Optional<Boolean> originActive = origins.computeIfAbsent(entry.value,
+                            lifecycle.policy()::originActive);
+                    if (originActive.isPresent() && !originActive.get()) {
                         cancelled.add(KeyValue.pair(entry.key, ReasonCode.ORIGIN_CANCELLED));
                     }
                 }

@@ -1,4 +1,4 @@
-package io.actiongate.gate.internal;
+package io.actiongate.policy;
 
 import java.util.Optional;
 
@@ -8,46 +8,36 @@ import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.OriginState;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.contract.ReasonCode;
-import io.actiongate.policy.PolicySnapshot;
-import io.actiongate.policy.Rejection;
-import io.actiongate.policy.TrustedRead;
 
 /**
- * Fail-closed routing of an admitted action. Only the trusted {@link ToolDescriptor} and the provider's own
- * classification count ({@link PolicyChecks.Verdict#trustedRead()}); the proposal's {@code claimed_annotations},
- * input and summary never do (invariant 4).
+ * Fail-closed routing of an admitted action: what it needs before its first reservation. Only the trusted
+ * {@link ToolDescriptor} and the provider's own classification count ({@link PolicyChecks.Verdict#trustedRead()});
+ * the proposal's {@code claimed_annotations}, input and summary never do (invariant 4).
  */
-public final class Classifier {
-
-    /** What an admitted action needs before its first reservation. */
-    public enum Route {
-        /** Approval NONE and a trusted read, or an active origin's own request. */
-        AUTO_APPROVE,
-        /** Anything else: a signed human decision. */
-        HUMAN_APPROVAL,
-        /**
-         * ORIGIN_REQUEST without an active, matching, chat-enabled origin, or whose origin lacks the human and
-         * assistant message ids: NO_ACTIVE_HUMAN_SOURCE.
-         */
-        NO_ACTIVE_HUMAN_SOURCE
-    }
-
-    private Classifier() {
-    }
+public enum ApprovalRoute {
+    /** Approval NONE and a trusted read, or an active origin's own request. */
+    AUTO_APPROVE,
+    /** Anything else: a signed human decision. */
+    HUMAN_APPROVAL,
+    /**
+     * ORIGIN_REQUEST without an active, matching, chat-enabled origin, or whose origin lacks the human and
+     * assistant message ids: NO_ACTIVE_HUMAN_SOURCE.
+     */
+    NO_ACTIVE_HUMAN_SOURCE;
 
     /** The route of {@code a} on one policy snapshot; {@code trustedRead} is the provider's verdict. */
-    public static Route classify(ActionState.Action a, PolicySnapshot policy, boolean trustedRead) {
+    public static ApprovalRoute of(CheckedAction a, PolicySnapshot policy, boolean trustedRead) {
         ToolDescriptor tool = policy.tool().orElse(null);
         if (tool == null) {
-            return Route.HUMAN_APPROVAL;
+            return HUMAN_APPROVAL;
         }
         if (TrustedRead.needsNobody(tool, trustedRead)) {
-            return Route.AUTO_APPROVE;
+            return AUTO_APPROVE;
         }
         if (tool.getApproval() == ApprovalMode.ORIGIN_REQUEST) {
-            return originRequest(a, policy, true) ? Route.AUTO_APPROVE : Route.NO_ACTIVE_HUMAN_SOURCE;
+            return originRequest(a, policy, true) ? AUTO_APPROVE : NO_ACTIVE_HUMAN_SOURCE;
         }
-        return Route.HUMAN_APPROVAL;
+        return HUMAN_APPROVAL;
     }
 
     /**
@@ -56,7 +46,7 @@ public final class Classifier {
      * chat-enabled (its turn may have moved on: the owner's message was on the action's turn). Anything else
      * needs a fresh proposal and a signed approval.
      */
-    static Optional<Rejection> stillAuthorized(ActionState.Action a, PolicySnapshot policy, boolean trustedRead) {
+    static Optional<Rejection> stillAuthorized(CheckedAction a, PolicySnapshot policy, boolean trustedRead) {
         ToolDescriptor tool = policy.tool().orElse(null);
         if (tool != null && TrustedRead.needsNobody(tool, trustedRead)) {
             return Optional.empty();
@@ -70,8 +60,8 @@ public final class Classifier {
                 "no longer a trusted read with approval NONE: an effect needs a fresh proposal and a signed approval"));
     }
 
-    private static boolean originRequest(ActionState.Action a, PolicySnapshot policy, boolean sameTurn) {
-        ActionState.OriginRef ref = a.origin();
+    private static boolean originRequest(CheckedAction a, PolicySnapshot policy, boolean sameTurn) {
+        CheckedAction.Origin ref = a.origin();
         if (ref == null || blank(ref.humanMessageId()) || blank(ref.assistantMessageId())) {
             return false;
         }

@@ -1,17 +1,14 @@
-package io.actiongate.gate.internal;
+package io.actiongate.policy;
 
 import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.ToolDescriptor;
-import io.actiongate.connector.spi.Classification;
-import io.actiongate.connector.spi.Validation;
 import io.actiongate.contract.ReasonCode;
-import io.actiongate.gate.OperationClassifiers;
-import io.actiongate.policy.Rejection;
-import io.actiongate.policy.TrustedRead;
 
 /**
  * The provider's own classification of an action (docs/contract.md section 4, "Classification"), asked at admission
@@ -28,33 +25,25 @@ final class OperationCheck {
 
     private static final Logger LOG = LoggerFactory.getLogger(OperationCheck.class);
 
-    /** A refusal (null when allowed) and whether the action is a trusted read. */
-    record Result(Rejection refusal, boolean trustedRead) {
-    }
-
     private OperationCheck() {
     }
 
-    static Result check(ActionState.Action a, ToolDescriptor tool, OperationClassifiers operations) {
-        Optional<Classification> classified;
-        Optional<Validation> validated;
-        boolean perInput;
+    static PolicyChecks.Verdict check(CheckedAction a, ToolDescriptor tool, ProviderClassifier provider,
+                                      JsonNode parsedInput) {
+        Optional<ProviderClassifier.Answer> answered;
         try {
-            classified = operations.classify(a.provider(), a.operation(), a.inputJson());
-            validated = classified.isEmpty() ? Optional.empty()
-                    : operations.validate(a.provider(), a.operation(), a.inputJson());
-            perInput = operations.classifiesPerInput(a.provider());
+            answered = provider.classify(a, parsedInput);
         } catch (RuntimeException e) {
             // the exception's message may quote the input: name its class only
             LOG.warn("classifier of provider {} failed on {} ({}); refused", a.provider(), a,
                     e.getClass().getSimpleName());
             return refused(ReasonCode.UNKNOWN_PROVIDER_METHOD, "the provider's classifier failed");
         }
-        if (classified.isEmpty() || validated.isEmpty()) {
+        if (answered.isEmpty()) {
             return refused(ReasonCode.UNKNOWN_PROVIDER_METHOD, "no connector is configured on the gate for this provider");
         }
-        Classification c = classified.get();
-        switch (c.kind()) {
+        ProviderClassifier.Answer answer = answered.get();
+        switch (answer.kind()) {
             case REJECTED_AUTH_OR_CONFIG:
                 return refused(ReasonCode.OPERATION_REFUSED,
                         "the provider refuses this operation: it touches credentials or configuration");
@@ -68,28 +57,23 @@ final class OperationCheck {
             default:
                 return refused(ReasonCode.UNKNOWN_PROVIDER_METHOD, "unknown classification");
         }
-        if (!validated.get().valid()) {
+        if (!answer.valid()) {
             return refused(ReasonCode.SCHEMA_INVALID, "input_json fails the provider's validation");
         }
-        if (c.kind() == Classification.Kind.EFFECT && CLI.equals(a.provider())
-                && (!proposedIdempotencyKey(a) || blank(a.summary()))) {
+        if (answer.kind() == ProviderClassifier.Kind.EFFECT && CLI.equals(a.provider())
+                && (!a.proposedIdempotencyKey() || blank(a.summary()))) {
             return refused(ReasonCode.SCHEMA_INVALID, "a CLI effect needs an idempotency_key and a summary");
         }
-        boolean trustedRead = TrustedRead.evidence(c.kind() == Classification.Kind.READ, perInput, tool);
-        return new Result(null, trustedRead);
-    }
-
-    /** Whether the proposal carried its own key (the gate derives one from the action key otherwise). */
-    private static boolean proposedIdempotencyKey(ActionState.Action a) {
-        return !blank(a.idempotencyKey()) && !a.idempotencyKey().equals(
-                StateRecords.derivedIdempotencyKey(a.key()));
+        boolean trustedRead = TrustedRead.evidence(answer.kind() == ProviderClassifier.Kind.READ, answer.perInput(),
+                tool);
+        return new PolicyChecks.Verdict(null, trustedRead);
     }
 
     private static boolean blank(String s) {
         return s == null || s.isBlank();
     }
 
-    private static Result refused(ReasonCode code, String reason) {
-        return new Result(new Rejection(code, reason), false);
+    private static PolicyChecks.Verdict refused(ReasonCode code, String reason) {
+        return PolicyChecks.Verdict.refused(code, reason);
     }
 }

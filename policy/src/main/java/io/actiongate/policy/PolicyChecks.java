@@ -1,6 +1,8 @@
-package io.actiongate.gate.internal;
+package io.actiongate.policy;
 
 import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import io.actiongate.avro.AuthorizationEpoch;
 import io.actiongate.avro.Grant;
@@ -11,14 +13,11 @@ import io.actiongate.avro.OriginState;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.contract.ReasonCode;
-import io.actiongate.gate.OperationClassifiers;
-import io.actiongate.policy.PolicySnapshot;
-import io.actiongate.policy.Rejection;
 
 /**
  * The policy checks of docs/contract.md section 4, run at admission and again right before every reservation
  * (invariant 3), on one {@link PolicySnapshot} per record. Absent evidence fails: no descriptor, integration,
- * grant, task state or epoch is a refusal. The provider's own classification ({@link OperationCheck}) runs right
+ * grant, task state or epoch is a refusal. The provider's own classification ({@link ProviderClassifier}) runs right
  * after the descriptor checks, and a read-only grant admits only trusted reads. Reasons never repeat proposal
  * fields: they go into receipts.
  */
@@ -39,26 +38,32 @@ public final class PolicyChecks {
         }
     }
 
-    /** Whether the descriptor names this provider and operation (UNKNOWN_PROVIDER_METHOD otherwise). */
-    public static Optional<Rejection> toolMatches(ActionState.Action a, Optional<ToolDescriptor> tool) {
+    /** The tool's {@code max_input_bytes}, or {@code fallback} when there is no tool or it sets no positive limit. */
+    public static int maxInputBytes(Optional<ToolDescriptor> tool, int fallback) {
+        return tool.map(ToolDescriptor::getMaxInputBytes).filter(n -> n > 0).orElse(fallback);
+    }
+
+    /** Every policy check, in order, on {@code policy}, the provider reading {@code a}'s input text. */
+    public static Verdict check(CheckedAction a, PolicySnapshot policy, ProviderClassifier provider) {
+        return check(a, policy, provider, null);
+    }
+
+    /**
+     * Every policy check, in order, on {@code policy}; the verdict's refusal is null when the action may proceed.
+     * {@code parsedInput}: the admission's strict parse of {@code a}'s input, handed to the provider (or null).
+     */
+    public static Verdict check(CheckedAction a, PolicySnapshot policy, ProviderClassifier provider,
+                                JsonNode parsedInput) {
+        Optional<ToolDescriptor> tool = policy.tool();
         if (tool.isEmpty()) {
-            return reject(ReasonCode.UNKNOWN_PROVIDER_METHOD, "no tool descriptor for this provider and tool");
+            return Verdict.refused(ReasonCode.UNKNOWN_PROVIDER_METHOD, "no tool descriptor for this provider and tool");
         }
         ToolDescriptor t = tool.get();
         if (!a.provider().equals(t.getProvider()) || !a.operation().equals(t.getOperation())
                 || !a.toolName().equals(t.getToolName())) {
-            return reject(ReasonCode.UNKNOWN_PROVIDER_METHOD, "provider/operation differ from the tool descriptor");
+            return Verdict.refused(ReasonCode.UNKNOWN_PROVIDER_METHOD,
+                    "provider/operation differ from the tool descriptor");
         }
-        return Optional.empty();
-    }
-
-    /** Every policy check, in order, on {@code policy}; the verdict's refusal is null when the action may proceed. */
-    public static Verdict check(ActionState.Action a, PolicySnapshot policy, OperationClassifiers operations) {
-        Optional<Rejection> rejection = toolMatches(a, policy.tool());
-        if (rejection.isPresent()) {
-            return new Verdict(rejection.get(), false);
-        }
-        ToolDescriptor t = policy.tool().get();
         if (!t.getEnabled()) {
             return Verdict.refused(ReasonCode.TOOL_DISABLED, "the tool is disabled");
         }
@@ -66,9 +71,9 @@ public final class PolicyChecks {
             return Verdict.refused(ReasonCode.TOOL_SCHEMA_CHANGED,
                     "tool_schema_hash differs from the current descriptor");
         }
-        OperationCheck.Result operation = OperationCheck.check(a, t, operations);
+        Verdict operation = OperationCheck.check(a, t, provider, parsedInput);
         if (operation.refusal() != null) {
-            return new Verdict(operation.refusal(), false);
+            return operation;
         }
         boolean trustedRead = operation.trustedRead();
         if (!policy.integration().map(Integration::getEnabled).orElse(false)) {
@@ -109,20 +114,20 @@ public final class PolicyChecks {
 
     /**
      * Recheck before a reservation: every policy check and the provider's classification again, the approval's
-     * expiry, and for an action no human approved, that its route still authorizes it ({@link Classifier#stillAuthorized}).
+     * expiry ({@code approvalExpiresAt}, null: none), and for an action no human approved, that its route still
+     * authorizes it ({@link ApprovalRoute#stillAuthorized}).
      */
-    public static Verdict recheck(ActionState state, PolicySnapshot policy, OperationClassifiers operations,
-                                  long now) {
-        Verdict verdict = check(state.action(), policy, operations);
+    public static Verdict recheck(CheckedAction a, Long approvalExpiresAt, boolean humanApproved,
+                                  PolicySnapshot policy, ProviderClassifier provider, long now) {
+        Verdict verdict = check(a, policy, provider);
         if (verdict.refusal() != null) {
             return verdict;
         }
-        if (state.approvalExpiresAt() != null && state.approvalExpiresAt() <= now) {
+        if (approvalExpiresAt != null && approvalExpiresAt <= now) {
             return Verdict.refused(ReasonCode.APPROVAL_EXPIRED, "the approval expired before the reservation");
         }
-        if (state.decisionId() == null) {
-            Optional<Rejection> unauthorized = Classifier.stillAuthorized(state.action(), policy,
-                    verdict.trustedRead());
+        if (!humanApproved) {
+            Optional<Rejection> unauthorized = ApprovalRoute.stillAuthorized(a, policy, verdict.trustedRead());
             if (unauthorized.isPresent()) {
                 return new Verdict(unauthorized.get(), false);
             }
@@ -130,16 +135,17 @@ public final class PolicyChecks {
         return verdict;
     }
 
-    /** The phase a refusal at a recheck leads to. */
-    public static Phase phaseFor(ReasonCode code) {
-        return switch (code) {
-            case TASK_CANCELLED, ORIGIN_CANCELLED -> Phase.CANCELLED;
-            case APPROVAL_EXPIRED -> Phase.EXPIRED;
-            default -> Phase.REJECTED;
-        };
-    }
-
-    private static Optional<Rejection> reject(ReasonCode code, String reason) {
-        return Optional.of(new Rejection(code, reason));
+    /**
+     * Whether an action no human approved is a repeat-safe read on {@code policy}: it passes every policy check, the
+     * provider classifies it as a trusted read and its tool needs no approval. Such an action may be attempted again
+     * (same idempotency key) after its attempt provably did not happen.
+     */
+    public static boolean repeatSafeRead(CheckedAction a, PolicySnapshot policy, ProviderClassifier provider) {
+        if (a.inputJson() == null) {
+            return false;
+        }
+        Verdict verdict = check(a, policy, provider);
+        return verdict.refusal() == null
+                && policy.tool().map(t -> TrustedRead.needsNobody(t, verdict.trustedRead())).orElse(false);
     }
 }
