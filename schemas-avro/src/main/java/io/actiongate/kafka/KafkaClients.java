@@ -102,7 +102,7 @@ public final class KafkaClients {
         private final String kind;
         private final Map<String, Object> defaults = new LinkedHashMap<>();
         private final Map<String, Object> required = new LinkedHashMap<>();
-        private final Map<String, Object> owned = new LinkedHashMap<>();
+        private final Map<String, Object> decided = new LinkedHashMap<>();
 
         Spec(KafkaClients clients, String kind, String clientId) {
             this.clients = clients;
@@ -124,9 +124,12 @@ public final class KafkaClients {
             return self();
         }
 
-        /** A setting only the role decides; a user's value is replaced ({@code null} removes it). */
-        S own(String key, Object value) {
-            owned.put(key, value);
+        /**
+         * A setting the role decides, from its own configuration key or its nature; a pass-through value is replaced
+         * ({@code null} removes it).
+         */
+        public S set(String key, Object value) {
+            decided.put(key, value);
             return self();
         }
 
@@ -147,7 +150,7 @@ public final class KafkaClients {
                 }
                 config.put(key, value);
             });
-            owned.forEach((key, value) -> {
+            decided.forEach((key, value) -> {
                 if (value == null) {
                     config.remove(key);
                 } else {
@@ -201,7 +204,7 @@ public final class KafkaClients {
             defaultTo(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
             require(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             require(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            own(ConsumerConfig.GROUP_ID_CONFIG, null);
+            set(ConsumerConfig.GROUP_ID_CONFIG, null);
         }
 
         @Override
@@ -211,7 +214,7 @@ public final class KafkaClients {
 
         /** A member of this consumer group (its offsets committed by the role, never automatically). */
         public ConsumerSpec group(String groupId) {
-            return own(ConsumerConfig.GROUP_ID_CONFIG, Objects.requireNonNull(groupId));
+            return set(ConsumerConfig.GROUP_ID_CONFIG, Objects.requireNonNull(groupId));
         }
 
         public <K, V> KafkaConsumer<K, V> create(Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
