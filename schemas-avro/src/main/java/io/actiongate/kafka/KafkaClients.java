@@ -110,7 +110,10 @@ public final class KafkaClients {
             defaults.put(CommonClientConfigs.CLIENT_ID_CONFIG, Objects.requireNonNull(clientId));
         }
 
-        abstract S self();
+        @SuppressWarnings("unchecked") // S is the subclass itself (ProducerSpec extends Spec<ProducerSpec>)
+        private S self() {
+            return (S) this;
+        }
 
         /** A role default the user's settings may change (a timeout, {@code linger.ms}, a fetch size). */
         public S defaultTo(String key, Object value) {
@@ -181,11 +184,6 @@ public final class KafkaClients {
             require(ProducerConfig.ACKS_CONFIG, "all");
         }
 
-        @Override
-        ProducerSpec self() {
-            return this;
-        }
-
         /** A transactional producer with this {@code transactional.id}; a user's other id is refused. */
         public ProducerSpec transactional(String transactionalId) {
             return require(ProducerConfig.TRANSACTIONAL_ID_CONFIG, Objects.requireNonNull(transactionalId));
@@ -207,11 +205,6 @@ public final class KafkaClients {
             set(ConsumerConfig.GROUP_ID_CONFIG, null);
         }
 
-        @Override
-        ConsumerSpec self() {
-            return this;
-        }
-
         /** A member of this consumer group (its offsets committed by the role, never automatically). */
         public ConsumerSpec group(String groupId) {
             return set(ConsumerConfig.GROUP_ID_CONFIG, Objects.requireNonNull(groupId));
@@ -227,11 +220,6 @@ public final class KafkaClients {
 
         AdminSpec(KafkaClients clients, String clientId) {
             super(clients, "admin client", clientId);
-        }
-
-        @Override
-        AdminSpec self() {
-            return this;
         }
 
         public Admin create() {
