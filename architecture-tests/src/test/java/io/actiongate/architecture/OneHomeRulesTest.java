@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaAccess;
+import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.properties.HasName;
@@ -23,8 +24,8 @@ import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.architecture.Modules.Module;
 
 /**
- * One home for two rules (issue 23): every HTTP surface of a role comes from the runtime module, and only the policy
- * module reads policy records.
+ * One home for three rules (issue 23): every HTTP surface of a role comes from the runtime module, only the policy
+ * module reads policy records, and every Kafka producer, consumer and admin client comes from {@code KafkaClients}.
  */
 class OneHomeRulesTest {
 
@@ -47,6 +48,33 @@ class OneHomeRulesTest {
                 .should().dependOnClassesThat().haveNameMatching(HTTP_SERVERS)
                 .because("every HTTP surface (node API, approver, gateway) runs on the runtime's Jetty, with its one "
                         + "auth layer, timeouts and limits")
+                .check(ProductionClasses.get());
+    }
+
+    /**
+     * Modules whose main classes may still create Kafka clients themselves: the embedded broker ({@code sandbox},
+     * {@code test-support}: it formats and starts a broker, below every role) and the benchmark ({@code load-tests},
+     * whose benches are not yet moved to the factory).
+     */
+    static final List<String> OWN_KAFKA_CLIENTS = List.of("sandbox", "test-support", "load-tests");
+
+    @Test
+    void shouldCreateKafkaClientsOnlyInTheFactory() {
+        List<Module> checked = Modules.ORDER.stream().filter(m -> !OWN_KAFKA_CLIENTS.contains(m.directory()))
+                .toList();
+        DescribedPredicate<JavaClass> kafkaClients = DescribedPredicate.describe("a Kafka client",
+                c -> c.isAssignableTo("org.apache.kafka.clients.producer.KafkaProducer")
+                        || c.isAssignableTo("org.apache.kafka.clients.consumer.KafkaConsumer"));
+        DescribedPredicate<JavaClass> admins = DescribedPredicate.describe("the admin client",
+                c -> c.isAssignableTo("org.apache.kafka.clients.admin.Admin"));
+        noClasses().that(Modules.inAnyModuleOf(checked))
+                .and(not(HasName.Predicates.nameMatching("io\\.actiongate\\.kafka\\.KafkaClients(\\$.*)?")))
+                .should().callConstructorWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.<JavaClass>owner(
+                        kafkaClients)))
+                .orShould().callMethodWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.<JavaClass>owner(
+                        admins)).and(JavaCall.Predicates.target(HasName.Predicates.name("create"))))
+                .because("KafkaClients applies the kafka.* pass-through and the role defaults and refuses a setting "
+                        + "that would weaken idempotence, acks=all, the transactional id or read_committed")
                 .check(ProductionClasses.get());
     }
 

@@ -26,6 +26,7 @@ import io.actiongate.chaos.check.CheckResult;
 import io.actiongate.chaos.check.Checker;
 import io.actiongate.chaos.check.ExpectedAction;
 import io.actiongate.chaos.check.ProviderLog;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.sandbox.SandboxWebhookProvider.Fault;
 import io.actiongate.topics.admin.TopicsCreator;
@@ -176,15 +177,15 @@ final class ChaosRun {
                 bootstrap = "127.0.0.1:" + port;
                 startBroker(broker);
             }
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            try (Admin admin = KafkaClients.of(bootstrap, Map.of()).admin("chaos-topics").create()) {
                 new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(PREFIX, options.partitions(),
                         options.replicationFactor()));
                 admin.createTopics(List.of(new NewTopic(PREFIX + TxnProbe.TOPIC_SUFFIX, options.partitions(),
                         options.replicationFactor()))).all().get(60, TimeUnit.SECONDS);
             }
-            faultAdmin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000));
+            faultAdmin = KafkaClients.of(bootstrap, Map.of()).admin("chaos-faults")
+                    .defaultTo(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)
+                    .defaultTo(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000).create();
             probe = new TxnProbe(bootstrap, PREFIX, options.seed(), options.partitions());
             load = new Load(bootstrap, PREFIX, "chaos-task-" + options.seed(), options.seed());
             load.publishPolicy();

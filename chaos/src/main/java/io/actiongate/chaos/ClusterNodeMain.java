@@ -22,6 +22,8 @@ import org.apache.kafka.server.common.MetadataVersion;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 
+import io.actiongate.kafka.KafkaClients;
+
 /**
  * One node of the chaos run's three-node KRaft cluster ({@code --cluster}), in its own JVM: a combined broker and
  * controller on fixed loopback ports with a data directory that survives {@code kill -9}. Every node is formatted
@@ -156,9 +158,9 @@ public final class ClusterNodeMain {
     }
 
     private static void awaitRegistered(int nodeId, String bootstrap) throws InterruptedException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000))) {
+        try (Admin admin = KafkaClients.of(bootstrap, Map.of()).admin("chaos-node-" + nodeId)
+                .defaultTo(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000)
+                .defaultTo(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000).create()) {
             while (true) {
                 try {
                     if (admin.describeCluster(new DescribeClusterOptions().timeoutMs(3_000)).nodes()

@@ -12,7 +12,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,6 +47,7 @@ import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.key.ActionKey;
 import io.actiongate.policy.PolicyKey;
 import io.actiongate.topics.Topics;
@@ -149,19 +149,17 @@ final class Load implements AutoCloseable {
     }
 
     private static KafkaProducer<String, byte[]> producer(String bootstrap, String partitioner) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        // ride out a broker restart: the records wait in the buffer instead of failing
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 600_000);
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 600_000);
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        KafkaClients.ProducerSpec spec = KafkaClients.of(bootstrap, Map.of())
+                .producer(partitioner == null ? "chaos-load" : "chaos-load-partitioned")
+                .defaultTo(ProducerConfig.LINGER_MS_CONFIG, 5)
+                // ride out a broker restart: the records wait in the buffer instead of failing
+                .defaultTo(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 600_000)
+                .defaultTo(ProducerConfig.MAX_BLOCK_MS_CONFIG, 600_000)
+                .defaultTo(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         if (partitioner != null) {
-            p.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, partitioner);
+            spec.defaultTo(ProducerConfig.PARTITIONER_CLASS_CONFIG, partitioner);
         }
-        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        return spec.create(new StringSerializer(), new ByteArraySerializer());
     }
 
     String trustedKeyConfig() {
@@ -282,12 +280,9 @@ final class Load implements AutoCloseable {
     }
 
     private void watch() {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = KafkaClients.of(bootstrap, Map.of())
+                .consumer("chaos-load-receipts").set(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest")
+                .create(new StringDeserializer(), new ByteArrayDeserializer())) {
             String topic = Topics.RECEIPTS.name(prefix);
             List<TopicPartition> partitions = new ArrayList<>();
             consumer.partitionsFor(topic, Duration.ofMinutes(5))

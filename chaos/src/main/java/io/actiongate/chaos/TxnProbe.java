@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -14,6 +13,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 import io.actiongate.chaos.check.ProbeLog;
+import io.actiongate.kafka.KafkaClients;
 
 /**
  * The run's transaction probe, in the manner of Jepsen's Kafka workloads: a transactional producer that writes
@@ -97,15 +97,12 @@ final class TxnProbe implements AutoCloseable {
     }
 
     private KafkaProducer<String, String> newProducer() {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000);
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 20_000);
-        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+        return KafkaClients.of(bootstrap, Map.of()).producer(transactionalId).transactional(transactionalId)
+                .defaultTo(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000)
+                .defaultTo(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000)
+                .defaultTo(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000)
+                .defaultTo(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 20_000)
+                .create(new StringSerializer(), new StringSerializer());
     }
 
     private void closeProducer() {

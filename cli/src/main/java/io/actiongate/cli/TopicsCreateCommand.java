@@ -9,6 +9,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 import io.actiongate.config.CommonConfig;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.topics.admin.TopicsCreator;
 import io.actiongate.topics.admin.TopicsReport;
 import picocli.CommandLine.Command;
@@ -68,13 +69,11 @@ final class TopicsCreateCommand implements Callable<Integer> {
         CommonConfig config = new CommonConfig(configOptions.load(overrides));
         ConfigOptions.warnUnrecognized(config, err);
 
-        Map<String, Object> adminProps = new HashMap<>(config.kafkaClientProperties());
-        adminProps.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.min(timeoutMs,
-                Integer.MAX_VALUE));
-        adminProps.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeoutMs,
-                Integer.MAX_VALUE));
+        int timeout = (int) Math.min(timeoutMs, Integer.MAX_VALUE);
         TopicsReport report;
-        try (Admin admin = Admin.create(adminProps)) {
+        try (Admin admin = KafkaClients.of(config.kafkaClientProperties()).admin("actiongate-cli-topics")
+                .defaultTo(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeout)
+                .defaultTo(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout).create()) {
             report = new TopicsCreator(admin, timeoutMs).create(TopicsCreator.Plan.of(config.topicPrefix(),
                     config.topicPartitions(), config.topicReplicationFactor()));
         }

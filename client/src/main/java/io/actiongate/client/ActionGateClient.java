@@ -11,10 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -25,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.topics.Topics;
 
@@ -63,22 +61,15 @@ public final class ActionGateClient implements AutoCloseable {
     private final Clock clock;
 
     private ActionGateClient(Builder b) {
-        Map<String, Object> common = new HashMap<>(b.kafka);
-        common.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, b.bootstrapServers);
-        Map<String, Object> producerConfig = producerConfig(common);
-        Map<String, Object> consumerConfig = new HashMap<>(common);
-        consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        consumerConfig.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "actiongate-client-receipts");
+        KafkaClients clients = KafkaClients.of(b.bootstrapServers, b.kafka);
         this.proposalsTopic = Topics.PROPOSALS.name(b.topicPrefix);
         this.sendTimeout = b.sendTimeout;
         this.clock = b.clock;
-        this.producer = new KafkaProducer<>(producerConfig, Topics.PROPOSALS.keySerde().serializer(),
+        this.producer = producer(clients).create(Topics.PROPOSALS.keySerde().serializer(),
                 Topics.PROPOSALS.valueSerde().serializer());
         try {
-            this.watcher = new ReceiptWatcher(new KafkaConsumer<>(consumerConfig, new StringDeserializer(),
-                    new ByteArrayDeserializer()), b.topicPrefix, b.sendTimeout);
+            this.watcher = new ReceiptWatcher(clients.consumer("actiongate-client-receipts")
+                    .create(new StringDeserializer(), new ByteArrayDeserializer()), b.topicPrefix, b.sendTimeout);
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
             throw e;
@@ -86,17 +77,13 @@ public final class ActionGateClient implements AutoCloseable {
     }
 
     /**
-     * The proposal producer's settings over {@code common}. {@code linger.ms} is 0 unless given: {@link #propose}
-     * waits for each proposal's acknowledgement, so Kafka's default linger (5 ms) would only add to every
-     * proposal's latency; proposals sent while a request is in flight still share the next one.
+     * The proposal producer. {@code linger.ms} is 0 unless given: {@link #propose} waits for each proposal's
+     * acknowledgement, so Kafka's default linger (5 ms) would only add to every proposal's latency; proposals sent
+     * while a request is in flight still share the next one. A setting weaker than idempotence with
+     * {@code acks=all} is refused ({@link org.apache.kafka.common.config.ConfigException} naming the key).
      */
-    static Map<String, Object> producerConfig(Map<String, Object> common) {
-        Map<String, Object> producerConfig = new HashMap<>(common);
-        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
-        producerConfig.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "actiongate-client-producer");
-        producerConfig.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
-        return producerConfig;
+    static KafkaClients.ProducerSpec producer(KafkaClients clients) {
+        return clients.producer("actiongate-client-producer");
     }
 
     public static Builder builder() {

@@ -9,7 +9,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +18,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -32,6 +30,7 @@ import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.ResolvedBy;
 import io.actiongate.cli.commands.DecideCommand;
 import io.actiongate.cli.commands.ProposalJson;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.key.ActionKey;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.sandbox.SandboxWebhookProvider;
@@ -321,10 +320,8 @@ public final class DemoScenario {
     }
 
     private KafkaProducer<String, byte[]> producer() {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        return KafkaClients.of(bootstrapServers, Map.of()).producer("actiongate-demo")
+                .create(new StringSerializer(), new ByteArraySerializer());
     }
 
     private void say(String line) {

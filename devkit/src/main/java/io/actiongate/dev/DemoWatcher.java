@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -20,6 +20,7 @@ import io.actiongate.avro.DeadLetter;
 import io.actiongate.avro.IdentityConflict;
 import io.actiongate.avro.Receipt;
 import io.actiongate.cli.commands.ReceiptLine;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.topics.Topics;
 
 /**
@@ -40,11 +41,9 @@ final class DemoWatcher implements AutoCloseable {
     private final List<DeadLetter> seenDeadLetters = new ArrayList<>();
 
     DemoWatcher(String bootstrapServers, String prefix, String taskId, PrintWriter out) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.consumer = KafkaClients.of(bootstrapServers, Map.of()).consumer("actiongate-demo-watcher")
+                .set(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest")
+                .create(new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.receipts = Topics.RECEIPTS.name(prefix);
         this.conflicts = Topics.CONFLICTS.name(prefix);
         this.deadLetters = Topics.DEAD_LETTERS.name(prefix);

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.broker.EmbeddedKafkaBroker;
 import io.actiongate.config.CommonConfig;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.topics.Topics;
 import io.actiongate.topics.admin.TopicsCreator;
 import io.actiongate.topics.admin.TopicsReport;
@@ -66,7 +67,8 @@ public final class DevEnvironment implements AutoCloseable {
             config.put(CommonConfig.TOPIC_PREFIX_CONFIG, common.topicPrefix());
 
             TopicsReport topics;
-            try (Admin admin = Admin.create(common.kafkaClientProperties())) {
+            try (Admin admin = KafkaClients.of(common.kafkaClientProperties()).admin("actiongate-dev-topics")
+                    .create()) {
                 // one broker: replication factor 1 whatever the configuration says
                 topics = new TopicsCreator(admin, ADMIN_TIMEOUT_MS).create(TopicsCreator.Plan.of(
                         common.topicPrefix(), common.topicPartitions(), (short) 1));

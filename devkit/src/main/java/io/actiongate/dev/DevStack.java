@@ -10,13 +10,11 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -27,6 +25,7 @@ import io.actiongate.cli.commands.PolicyJson;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.http.HttpServerConfig;
 import io.actiongate.http.ProposalApiConfig;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.key.ActionKey;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.node.ActiongateNode;
@@ -227,11 +226,9 @@ public final class DevStack implements DevComponent {
     private static void proposeDemoEmail(DevContext context)
             throws InterruptedException, ExecutionException, TimeoutException {
         io.actiongate.avro.ActionProposal email = DemoScenario.summaryEmail(DEMO_TASK, DEMO_EMAIL_CALL);
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(),
-                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer = KafkaClients.of(context.bootstrapServers(), Map.of())
+                .producer("actiongate-dev-demo").create(new StringSerializer(),
+                        new org.apache.kafka.common.serialization.ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(Topics.PROPOSALS.name(context.topicPrefix()),
                     ActionKey.format(DEMO_TASK, DEMO_EMAIL_CALL), Topics.PROPOSALS.valueSerde().serializer().serialize(null, email)))
                     .get(30, TimeUnit.SECONDS);
@@ -290,11 +287,9 @@ public final class DevStack implements DevComponent {
 
     public static void publish(String bootstrapServers, String prefix, List<PolicyJson.Entry> entries)
             throws InterruptedException, ExecutionException, TimeoutException {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<String, PolicyRecord> producer = new KafkaProducer<>(p, new StringSerializer(),
-                Topics.POLICY.valueSerde().serializer())) {
+        try (KafkaProducer<String, PolicyRecord> producer = KafkaClients.of(bootstrapServers, Map.of())
+                .producer("actiongate-dev-policy").create(new StringSerializer(),
+                        Topics.POLICY.valueSerde().serializer())) {
             for (PolicyJson.Entry entry : entries) {
                 producer.send(new ProducerRecord<>(Topics.POLICY.name(prefix), entry.key().toString(),
                         entry.record()));

@@ -10,8 +10,6 @@ import java.util.Map;
 import jakarta.servlet.DispatcherType;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -31,6 +29,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import io.actiongate.client.ActionGateClient;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.policy.PolicyTopicReader;
 import io.actiongate.topics.Topics;
@@ -154,13 +153,9 @@ public final class McpGateway implements AutoCloseable {
     }
 
     private static KafkaConsumer<String, byte[]> policyConsumer(GatewayConfig config) {
-        Map<String, Object> props = new HashMap<>(config.kafkaClient());
-        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "actiongate-mcp-gateway-policy");
-        return new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+        return KafkaClients.of(config.bootstrapServers(), config.kafkaClient())
+                .consumer("actiongate-mcp-gateway-policy")
+                .create(new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     /** The registry {@code /metrics} serves. */

@@ -2,17 +2,13 @@ package io.actiongate.mcp;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 import io.modelcontextprotocol.spec.McpSchema;
@@ -20,6 +16,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.policy.WrittenPolicy;
 import io.actiongate.serde.AvroSetup;
 import io.actiongate.kafka.KafkaFailures;
@@ -95,13 +92,10 @@ public final class McpImport {
         try (Upstream upstream = new Upstream(u, Duration.ofSeconds(30))) {
             descriptors = descriptors(upstream.connect(), trusted);
         }
-        Map<String, Object> props = new HashMap<>(config.kafkaClient());
-        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
         String topic = Topics.POLICY.name(config.topicPrefix());
-        try (KafkaProducer<String, PolicyRecord> producer = new KafkaProducer<>(props,
-                Topics.POLICY.keySerde().serializer(), Topics.POLICY.valueSerde().serializer())) {
+        try (KafkaProducer<String, PolicyRecord> producer = KafkaClients.of(config.bootstrapServers(),
+                config.kafkaClient()).producer("actiongate-mcp-import")
+                .create(Topics.POLICY.keySerde().serializer(), Topics.POLICY.valueSerde().serializer())) {
             for (ToolDescriptor d : descriptors) {
                 producer.send(new ProducerRecord<>(topic, WrittenPolicy.key(d),
                         PolicyRecord.newBuilder().setKind("tool").setBody(d).build()))

@@ -1,12 +1,9 @@
 package io.actiongate.http;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -14,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.client.ActionGateClient;
 import io.actiongate.config.CommonConfig;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.key.ActionKey;
 import io.actiongate.mcp.HostIdentity;
 import io.actiongate.policy.PolicyTopicReader;
@@ -78,13 +76,10 @@ public final class ProposalApi implements AutoCloseable {
         });
         ActionGateClient client = builder.build();
         try {
-            Map<String, Object> props = new HashMap<>(kafka);
-            props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-            props.put(ConsumerConfig.CLIENT_ID_CONFIG, "actiongate-http-proposals-policy");
-            PolicyTopicReader policy = new PolicyTopicReader(new KafkaConsumer<>(props, new StringDeserializer(),
-                    new ByteArrayDeserializer()), Topics.POLICY.name(common.topicPrefix()),
+            PolicyTopicReader policy = new PolicyTopicReader(KafkaClients.of(kafka)
+                    .consumer("actiongate-http-proposals-policy")
+                    .create(new StringDeserializer(), new ByteArrayDeserializer()),
+                    Topics.POLICY.name(common.topicPrefix()),
                     TaskOwnership.defaultOrg(flat)).start(CATCH_UP, "actiongate-http-proposals-policy");
             LOG.info("POST /v1/proposals on: tool host tokens from {}", config.tokensFile());
             return Optional.of(new ProposalApi(config, tokens, client, policy));

@@ -2,12 +2,9 @@ package io.actiongate.node;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -16,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.executor.ExecutorConfig;
 import io.actiongate.gate.AttachmentCheck;
 import io.actiongate.gate.StorageAttachmentCheck;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.policy.PolicyTopicReader;
 import io.actiongate.storage.AttachmentCleaner;
 import io.actiongate.storage.AttachmentDispatchGuard;
@@ -73,23 +71,18 @@ final class AttachmentStorage implements AutoCloseable {
         S3AttachmentStore store = own(S3AttachmentStore.create(config));
         String prefix = executor.topicPrefix();
 
-        Map<String, Object> policyProps = new HashMap<>(executor.kafkaClientProperties());
-        policyProps.put(ConsumerConfig.CLIENT_ID_CONFIG, executor.executorId() + "-policy");
-        policyProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        KafkaClients clients = KafkaClients.of(executor.kafkaClientProperties());
         // tool descriptors only: no task is read here, so no default owner applies
         PolicyTopicSchemaHashes schemas = own(new PolicyTopicSchemaHashes(new PolicyTopicReader(
-                new KafkaConsumer<>(policyProps, new StringDeserializer(), new ByteArrayDeserializer()),
+                clients.consumer(executor.executorId() + "-policy")
+                        .create(new StringDeserializer(), new ByteArrayDeserializer()),
                 Topics.POLICY.name(prefix), null)));
         thread("actiongate-executor-policy", schemas);
 
-        Map<String, Object> cleanerProps = new HashMap<>(executor.kafkaClientProperties());
-        cleanerProps.put(ConsumerConfig.GROUP_ID_CONFIG, executor.groupId() + "-attachment-cleaner");
-        cleanerProps.put(ConsumerConfig.CLIENT_ID_CONFIG, executor.executorId() + "-attachment-cleaner");
-        cleanerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        cleanerProps.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        cleanerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         AttachmentCleaner cleaner = own(new AttachmentCleaner(
-                new KafkaConsumer<>(cleanerProps, new StringDeserializer(), new ByteArrayDeserializer()),
+                clients.consumer(executor.executorId() + "-attachment-cleaner")
+                        .group(executor.groupId() + "-attachment-cleaner")
+                        .create(new StringDeserializer(), new ByteArrayDeserializer()),
                 Topics.RECEIPTS.valueSerde().deserializer(), Topics.RECEIPTS.name(prefix), store,
                 new CleanupMetrics(registry), Duration.ofMillis(500), Duration.ofSeconds(5)));
         thread("actiongate-attachment-cleaner", cleaner);

@@ -17,6 +17,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.topics.Topics;
 
@@ -38,10 +39,10 @@ public final class InputPartitions {
 
     /** Describes the input topics with a short-lived admin client built from the gate's client settings. */
     public static int discover(GateConfig config, Duration timeout) {
-        Map<String, Object> props = new java.util.HashMap<>(config.kafkaClientProperties());
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = KafkaClients.of(config.kafkaClientProperties()).admin("actiongate-gate-partitions")
+                .set(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis())
+                .set(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000))
+                .create()) {
             return discover(admin, config.topicPrefix(), timeout);
         }
     }

@@ -1,7 +1,6 @@
 package io.actiongate.executor;
 
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -12,8 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -25,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.polling.PollThread;
 import io.actiongate.connector.spi.ConnectorRegistry;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.storage.PreDispatchCheck;
 import io.actiongate.topics.Topics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -55,10 +53,8 @@ public final class Executor implements AutoCloseable {
                      DispatchLoop.BatchHook hook) {
         this.config = config;
         this.metrics = new ExecutorMetrics(registry);
-        this.consumer = new KafkaConsumer<>(consumerProperties(config), new StringDeserializer(),
-                new ByteArrayDeserializer());
-        this.producer = new KafkaProducer<>(producerProperties(config), new StringSerializer(),
-                Topics.OUTCOMES.valueSerde().serializer());
+        this.consumer = consumer(config).create(new StringDeserializer(), new ByteArrayDeserializer());
+        this.producer = producer(config).create(new StringSerializer(), Topics.OUTCOMES.valueSerde().serializer());
         this.pool = newPool(config.dispatchThreads());
         String prefix = config.topicPrefix();
         this.loop = new DispatchLoop(consumer, producer, Topics.ATTEMPTS.valueSerde().deserializer(),
@@ -110,32 +106,33 @@ public final class Executor implements AutoCloseable {
     }
 
     static Map<String, Object> consumerProperties(ExecutorConfig config) {
-        Map<String, Object> props = new HashMap<>(config.kafkaClientProperties());
-        props.putAll(config.consumerOverrides());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
-        props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, config.executorId() + "-consumer");
-        // the fence: offsets move only through our commitSync, and only committed reservations are read
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        return props;
+        return consumer(config).config();
+    }
+
+    /**
+     * The fence: offsets move only through our commitSync, and only committed reservations are read (the factory
+     * refuses {@code enable.auto.commit=true} and {@code read_uncommitted}).
+     */
+    private static KafkaClients.ConsumerSpec consumer(ExecutorConfig config) {
+        return KafkaClients.of(config.kafkaClientProperties()).with(config.consumerOverrides())
+                .consumer(config.executorId() + "-consumer").group(config.groupId())
+                .set(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
     }
 
     /** Default {@code linger.ms} of the outcome producer. */
     static final int OUTCOME_LINGER_MS = 5;
 
     static Map<String, Object> producerProperties(ExecutorConfig config) {
-        Map<String, Object> props = new HashMap<>(config.kafkaClientProperties());
-        props.putAll(config.producerOverrides());
-        props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, config.executorId() + "-producer");
+        return producer(config).config();
+    }
+
+    private static KafkaClients.ProducerSpec producer(ExecutorConfig config) {
         // outcomes of one poll's batch finish within milliseconds of each other on the dispatch threads: a few ms of
         // linger sends them as one request instead of one each (fewer requests and broker appends per action), for
         // at most OUTCOME_LINGER_MS of added latency; executor.producer.linger.ms overrides it
-        props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, OUTCOME_LINGER_MS);
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        return props;
+        return KafkaClients.of(config.kafkaClientProperties()).with(config.producerOverrides())
+                .producer(config.executorId() + "-producer")
+                .defaultTo(ProducerConfig.LINGER_MS_CONFIG, OUTCOME_LINGER_MS);
     }
 
     private static ExecutorService newPool(int threads) {

@@ -1,13 +1,10 @@
 package io.actiongate.reconciler;
 
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.Map;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -19,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.Reconciliation;
 import io.actiongate.polling.PollThread;
 import io.actiongate.connector.spi.ConnectorRegistry;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.topics.Topics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -39,9 +37,8 @@ public final class Reconciler implements AutoCloseable {
 
     private Reconciler(ReconcilerConfig config, ConnectorRegistry connectors, PrometheusRegistry registry) {
         this.metrics = new ReconcilerMetrics(registry);
-        this.consumer = new KafkaConsumer<>(consumerProperties(config), new StringDeserializer(),
-                new ByteArrayDeserializer());
-        this.producer = new KafkaProducer<>(producerProperties(config), new StringSerializer(),
+        this.consumer = consumer(config).create(new StringDeserializer(), new ByteArrayDeserializer());
+        this.producer = producer(config).create(new StringSerializer(),
                 Topics.RECONCILIATIONS.valueSerde().serializer());
         String prefix = config.topicPrefix();
         this.loop = new ReconcileLoop(consumer, producer, Topics.UNKNOWN_OUTCOMES.valueSerde().deserializer(),
@@ -77,23 +74,22 @@ public final class Reconciler implements AutoCloseable {
     }
 
     static Map<String, Object> consumerProperties(ReconcilerConfig config) {
-        Map<String, Object> props = new HashMap<>(config.kafkaClientProperties());
-        props.putAll(config.consumerOverrides());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
-        props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        return props;
+        return consumer(config).config();
     }
 
     static Map<String, Object> producerProperties(ReconcilerConfig config) {
-        Map<String, Object> props = new HashMap<>(config.kafkaClientProperties());
-        props.putAll(config.producerOverrides());
-        props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        return props;
+        return producer(config).config();
+    }
+
+    private static KafkaClients.ConsumerSpec consumer(ReconcilerConfig config) {
+        return KafkaClients.of(config.kafkaClientProperties()).with(config.consumerOverrides())
+                .consumer("actiongate-reconciler-consumer").group(config.groupId())
+                .set(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
+    }
+
+    private static KafkaClients.ProducerSpec producer(ReconcilerConfig config) {
+        return KafkaClients.of(config.kafkaClientProperties()).with(config.producerOverrides())
+                .producer("actiongate-reconciler-producer").defaultTo(ProducerConfig.LINGER_MS_CONFIG, 5);
     }
 
     private void release() {

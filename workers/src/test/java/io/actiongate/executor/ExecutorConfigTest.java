@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -24,19 +26,35 @@ class ExecutorConfigTest {
     }
 
     @Test
-    void shouldNotLetOverridesDisableTheFence() {
-        ExecutorConfig config = new ExecutorConfig(Map.of("bootstrap.servers", "127.0.0.1:9092",
-                ExecutorConfig.CONSUMER_PREFIX + "enable.auto.commit", "true",
-                ExecutorConfig.CONSUMER_PREFIX + "isolation.level", "read_uncommitted",
-                ExecutorConfig.CONSUMER_PREFIX + "max.poll.interval.ms", "60000",
-                ExecutorConfig.PRODUCER_PREFIX + "enable.idempotence", "false"));
-        Map<String, Object> consumer = Executor.consumerProperties(config);
-        assertThat(consumer).containsEntry(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false)
+    void shouldRefuseOverridesThatWouldDisableTheFence() {
+        Map<String, String> base = Map.of("bootstrap.servers", "127.0.0.1:9092",
+                ExecutorConfig.CONSUMER_PREFIX + "max.poll.interval.ms", "60000");
+        assertThat(Executor.consumerProperties(new ExecutorConfig(base)))
+                .containsEntry(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false)
                 .containsEntry(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
                 .containsEntry(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "60000")
                 .containsEntry(ConsumerConfig.GROUP_ID_CONFIG, "actiongate-executor");
-        assertThat(Executor.producerProperties(config)).containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)
+        assertThat(Executor.producerProperties(new ExecutorConfig(base)))
+                .containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)
                 .containsEntry(ProducerConfig.ACKS_CONFIG, "all");
+        assertRefused(Executor::consumerProperties, base, ExecutorConfig.CONSUMER_PREFIX + "enable.auto.commit",
+                "true", "enable.auto.commit");
+        assertRefused(Executor::consumerProperties, base, ExecutorConfig.CONSUMER_PREFIX + "isolation.level",
+                "read_uncommitted", "isolation.level");
+        assertRefused(Executor::consumerProperties, base, "kafka.isolation.level", "read_uncommitted",
+                "isolation.level");
+        assertRefused(Executor::producerProperties, base, ExecutorConfig.PRODUCER_PREFIX + "enable.idempotence",
+                "false", "enable.idempotence");
+        assertRefused(Executor::producerProperties, base, "kafka.acks", "1", "acks");
+    }
+
+    private static void assertRefused(Function<ExecutorConfig, Map<String, Object>> client, Map<String, String> base,
+                                      String key, String value, String named) {
+        Map<String, String> flat = new HashMap<>(base);
+        flat.put(key, value);
+        ExecutorConfig config = new ExecutorConfig(flat);
+        assertThatThrownBy(() -> client.apply(config)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("configuration " + named);
     }
 
     @Test

@@ -5,12 +5,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.CloseOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
@@ -26,6 +24,7 @@ import io.actiongate.avro.AttemptOutcome;
 import io.actiongate.avro.IdentityConflict;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.Reconciliation;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroDecodeException;
 import io.actiongate.serde.AvroSerdes;
@@ -55,14 +54,8 @@ public final class BookFeed implements AutoCloseable {
     private volatile Throwable failure;
 
     public BookFeed(String bootstrapServers, Map<String, String> clientOverrides, String topicPrefix, ActionBook book) {
-        Properties p = new Properties();
-        p.putAll(clientOverrides);
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "actiongate-approver-feed");
-        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+        this.consumer = KafkaClients.of(bootstrapServers, clientOverrides).consumer("actiongate-approver-feed")
+                .create(new StringDeserializer(), new ByteArrayDeserializer());
         this.book = book;
         this.proposals = topicPrefix + "proposals";
         this.receipts = topicPrefix + "receipts";

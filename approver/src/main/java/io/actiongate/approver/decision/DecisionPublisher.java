@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -20,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
 import io.actiongate.digest.DecisionSigning;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroSerdes;
 
@@ -45,16 +45,10 @@ public final class DecisionPublisher implements DecisionSink, AutoCloseable {
 
     public DecisionPublisher(String bootstrapServers, Map<String, String> clientOverrides, String topicPrefix,
                              SigningKey key, Duration ttl) {
-        Properties p = new Properties();
-        p.putAll(clientOverrides);
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "actiongate-approver-decisions");
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "20000");
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
-        this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        this.producer = KafkaClients.of(bootstrapServers, clientOverrides).producer("actiongate-approver-decisions")
+                .defaultTo(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000)
+                .defaultTo(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000)
+                .create(new StringSerializer(), new ByteArraySerializer());
         this.topic = topicPrefix + "decisions";
         this.key = key;
         this.ttl = ttl;

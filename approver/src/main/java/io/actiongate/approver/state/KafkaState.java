@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -14,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -36,6 +34,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.approver.web.Tokens;
+import io.actiongate.kafka.KafkaClients;
 
 /**
  * {@link SharedState} on the compacted topic {@code {prefix}approver-state}, of the approval service alone, read
@@ -90,35 +89,22 @@ public final class KafkaState implements SharedState, AutoCloseable {
         this.topic = topic;
         this.partition = new TopicPartition(topic, 0);
         ensureTopic(bootstrapServers, clientOverrides);
-        Properties p = new Properties();
-        p.putAll(clientOverrides);
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "10000");
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "actiongate-approver-state");
-        this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
-        Properties c = new Properties();
-        c.putAll(clientOverrides);
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, "actiongate-approver-state-reader");
-        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
-        this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaClients clients = KafkaClients.of(bootstrapServers, clientOverrides);
+        this.producer = clients.producer("actiongate-approver-state")
+                .defaultTo(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000)
+                .defaultTo(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)
+                .create(new StringSerializer(), new ByteArraySerializer());
+        this.consumer = clients.consumer("actiongate-approver-state-reader")
+                .defaultTo(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50)
+                .create(new StringDeserializer(), new ByteArrayDeserializer());
         this.reader = new Thread(this::read, "approver-state");
         this.reader.setDaemon(true);
         this.reader.start();
     }
 
     private void ensureTopic(String bootstrapServers, Map<String, String> clientOverrides) {
-        Properties a = new Properties();
-        a.putAll(clientOverrides);
-        a.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        a.put(AdminClientConfig.CLIENT_ID_CONFIG, "actiongate-approver-state-admin");
-        try (Admin admin = Admin.create(a)) {
+        try (Admin admin = KafkaClients.of(bootstrapServers, clientOverrides).admin("actiongate-approver-state-admin")
+                .create()) {
             NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty()).configs(Map.of(
                     TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
                     TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(Duration.ofHours(1).toMillis())));

@@ -10,19 +10,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -36,6 +33,7 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.Reconciliation;
 import io.actiongate.avro.ResolvedBy;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.key.ActionKey;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
@@ -244,7 +242,7 @@ public final class Checker {
         checkTransactions(result);
         checkTransactionsEnd(result);
         if (requiredReplicas > 0) {
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            try (Admin admin = KafkaClients.of(bootstrap, Map.of()).admin("chaos-checker").create()) {
                 ReplicationCheck.Findings findings = ReplicationCheck.run(admin, requiredReplicas, requiredMinIsr);
                 result.count("(l) topics checked for replication " + requiredReplicas + ", min.insync.replicas "
                         + requiredMinIsr, findings.topics().size());
@@ -462,7 +460,7 @@ public final class Checker {
 
     /** (f) transactions still ongoing at the end for longer than {@code hangingAfter}. */
     private void checkTransactions(CheckResult result) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = KafkaClients.of(bootstrap, Map.of()).admin("chaos-checker").create()) {
             List<TransactionListing> all = new ArrayList<>(admin.listTransactions().all().get(60, TimeUnit.SECONDS));
             long ongoing = all.stream().filter(t -> t.state() == TransactionState.ONGOING).count();
             List<TransactionListing> hanging = new ArrayList<>(admin.listTransactions(new ListTransactionsOptions()
@@ -529,7 +527,7 @@ public final class Checker {
      * {@code transactionsEndWithin}.
      */
     private void checkTransactionsEnd(CheckResult result) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = KafkaClients.of(bootstrap, Map.of()).admin("chaos-checker").create()) {
             List<String> ids = admin.listTransactions().all().get(60, TimeUnit.SECONDS).stream()
                     .map(TransactionListing::transactionalId).toList();
             Map<String, TransactionDescription> open = new TreeMap<>();
@@ -567,13 +565,9 @@ public final class Checker {
     }
 
     private List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.of(bootstrap, Map.of()).consumer("chaos-checker")
+                .create(new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
                     .map(info -> new TopicPartition(topic, info.partition())).toList();
             consumer.assign(partitions);

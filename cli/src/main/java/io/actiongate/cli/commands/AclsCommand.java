@@ -1,7 +1,6 @@
 package io.actiongate.cli.commands;
 
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -68,10 +67,9 @@ public final class AclsCommand extends OperatorCommand {
     }
 
     private void create(List<AclBinding> bindings) throws InterruptedException {
-        Map<String, Object> props = new java.util.HashMap<>(kafka.clientSettings());
-        props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000);
-        props.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = kafka.clients().admin("actiongate-cli-acls")
+                .defaultTo(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000)
+                .defaultTo(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000).create()) {
             admin.createAcls(bindings).all().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw new CommandFailure("cannot create the ACLs at " + kafka.bootstrapServers() + ": "

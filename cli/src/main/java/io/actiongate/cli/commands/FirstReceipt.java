@@ -47,7 +47,7 @@ final class FirstReceipt implements AutoCloseable {
     FirstReceipt(KafkaOptions kafka) {
         this.receiptsTopic = kafka.topic(Topics.RECEIPTS);
         this.conflictsTopic = kafka.topic(Topics.CONFLICTS);
-        this.consumer = new KafkaConsumer<>(kafka.consumerConfig(), new StringDeserializer(),
+        this.consumer = kafka.consumer().create(new StringDeserializer(),
                 new ByteArrayDeserializer());
         try {
             List<TopicPartition> partitions = new ArrayList<>();

@@ -1,7 +1,6 @@
 package io.actiongate.cli.commands;
 
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -14,6 +13,7 @@ import picocli.CommandLine.Option;
 import io.actiongate.cli.ConfigOptions;
 import io.actiongate.config.CommonConfig;
 import io.actiongate.kafka.KafkaClientSettings;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
 
@@ -98,30 +98,23 @@ public final class KafkaOptions {
     }
 
     /** A short-lived CLI producer: idempotent, acks=all, and fails within seconds when Kafka is unreachable. */
-    Map<String, Object> producerConfig() {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000);
-        config.put(CommonClientConfigs.CLIENT_ID_CONFIG, "actiongate-cli");
-        config.putAll(clientSettings());
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        return config;
+    KafkaClients.ProducerSpec producer() {
+        return clients().producer("actiongate-cli")
+                .defaultTo(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000)
+                .defaultTo(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000)
+                .defaultTo(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000);
     }
 
     /** A reader of committed data only, without a group (the CLI assigns partitions itself). */
-    Map<String, Object> consumerConfig() {
-        Map<String, Object> config = new HashMap<>();
-        config.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
-        config.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        config.put(CommonClientConfigs.CLIENT_ID_CONFIG, "actiongate-cli");
-        config.putAll(clientSettings());
-        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        return config;
+    KafkaClients.ConsumerSpec consumer() {
+        return clients().consumer("actiongate-cli")
+                .defaultTo(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000)
+                .defaultTo(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, 10_000)
+                .set(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    }
+
+    /** The factory every client of the command comes from, over the resolved settings. */
+    public KafkaClients clients() {
+        return KafkaClients.of(clientSettings());
     }
 }

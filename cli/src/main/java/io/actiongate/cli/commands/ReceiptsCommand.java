@@ -57,7 +57,7 @@ public final class ReceiptsCommand extends OperatorCommand {
         String topic = kafka.topic(Topics.RECEIPTS);
         Deserializer<Receipt> serde = Topics.RECEIPTS.valueSerde().deserializer();
         CountDownLatch done = new CountDownLatch(1);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(kafka.consumerConfig(),
+        try (KafkaConsumer<String, byte[]> consumer = kafka.consumer().create(
                 new StringDeserializer(), new ByteArrayDeserializer())) {
             Thread hook = new Thread(() -> {
                 consumer.wakeup();

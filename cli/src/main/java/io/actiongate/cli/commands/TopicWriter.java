@@ -31,7 +31,7 @@ final class TopicWriter {
             throws InterruptedException {
         String topic = kafka.topic(spec);
         List<Future<RecordMetadata>> sent = new ArrayList<>();
-        try (KafkaProducer<String, V> producer = new KafkaProducer<>(kafka.producerConfig(),
+        try (KafkaProducer<String, V> producer = kafka.producer().create(
                 spec.keySerde().serializer(), spec.valueSerde().serializer())) {
             for (Entry<V> entry : entries) {
                 sent.add(producer.send(new ProducerRecord<>(topic, entry.key(), entry.value())));
