@@ -50,32 +50,38 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.gate.GateStreams;
 import io.actiongate.gate.IdempotencyKeys;
+import io.actiongate.gate.ReadOnlyRecordMix;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 
 /**
  * Row sk, the skeleton (issue 27): the shape of row f with stub logic, the floor this design reaches on this
- * machine. Proposals go through a one-thread exactly-once Streams application with two logged RocksDB stores
- * (actions, timers) that writes, per proposal, an action state, a lease timer, receipts APPROVED and DISPATCHING
- * and a reservation; a stub executor (a consumer of the reservations, a dispatch pool of
- * {@code executor.dispatch.threads}, the JDK HTTP client) calls the same loopback provider and produces an
- * outcome; the Streams application then writes the settled state, deletes the lease timer, puts a purge timer and
- * writes the SUCCEEDED receipt. That is row f's record mix (10 records per action: 3 receipts, reservation,
- * outcome, 2 action-changelog entries, 3 timer-changelog entries) with the sizes row f's records had
- * ({@link Sizes}), and no checks, parsing, digests, policy or fencing at all: values are opaque bytes.
+ * machine. Proposals go through a one-thread exactly-once Streams application with one logged, cached RocksDB store
+ * (actions) and an in-memory, unlogged timer index, as the gate has; per proposal it writes an action state, puts
+ * the lease into the index and writes the DISPATCHING receipt and a reservation; a stub executor (a consumer of the
+ * reservations, a dispatch pool of {@code executor.dispatch.threads}, the JDK HTTP client) calls the same loopback
+ * provider and produces an outcome; the Streams application then writes the settled state, drops the lease from the
+ * index and writes the SUCCEEDED receipt. That is row f's record mix, {@link ReadOnlyRecordMix#CURRENT} (the
+ * description the gate's {@code RecordsPerActionTest} pins: 6 records per action, 2 receipts, reservation, outcome,
+ * 2 action-changelog entries, no timer changelog) with the sizes row f's records had ({@link Sizes}), and no
+ * checks, parsing, digests, policy or fencing at all: values are opaque bytes.
  */
 final class SkeletonBench {
 
     private static final Logger LOG = LoggerFactory.getLogger(SkeletonBench.class);
     static final String ACTIONS_STORE = "skeleton-actions";
-    static final String TIMERS_STORE = "skeleton-timers";
+    static final String TIMER_INDEX = "skeleton-timer-index";
+    /** The record mix the skeleton writes per action: the gate's. */
+    static final ReadOnlyRecordMix MIX = ReadOnlyRecordMix.CURRENT;
     /** The first byte of a receipt value: its status, so the watcher needs no decoding. */
-    static final byte APPROVED = 'A';
     static final byte DISPATCHING = 'D';
     static final byte SUCCEEDED = 'S';
 
+    /** Bytes of a {@code gate-actions} changelog entry of row f (key included) when its budget is not at hand. */
+    static final int ACTION_STATE_BYTES = 1098;
+
     /** Value bytes per record kind (row f's, from its budget when counted; else issue 27's figures). */
-    record Sizes(int actionState, int timer, int receipt, int attempt, int outcome) {
-        static final Sizes DEFAULT = new Sizes(1098, 67, 282, 349, 147);
+    record Sizes(int actionState, int receipt, int attempt, int outcome) {
+        static final Sizes DEFAULT = new Sizes(ACTION_STATE_BYTES, 282, 349, 147);
 
         /** From row f's measured budget: its bytes per record by topic (key bytes included, as the budget has). */
         static Sizes of(RecordBudget.Budget budget) {
@@ -83,7 +89,6 @@ final class SkeletonBench {
                 return DEFAULT;
             }
             int actions = DEFAULT.actionState;
-            int timers = DEFAULT.timer;
             int receipts = DEFAULT.receipt;
             int attempts = DEFAULT.attempt;
             int outcomes = DEFAULT.outcome;
@@ -95,8 +100,6 @@ final class SkeletonBench {
                 String topic = t.topic();
                 if (topic.endsWith("-gate-actions-changelog")) {
                     actions = bytes;
-                } else if (topic.endsWith("-gate-timers-changelog")) {
-                    timers = bytes;
                 } else if (topic.endsWith(".receipts")) {
                     receipts = bytes;
                 } else if (topic.endsWith(".attempts")) {
@@ -105,7 +108,7 @@ final class SkeletonBench {
                     outcomes = bytes;
                 }
             }
-            return new Sizes(actions, timers, receipts, attempts, outcomes);
+            return new Sizes(actions, receipts, attempts, outcomes);
         }
     }
 
@@ -146,10 +149,11 @@ final class SkeletonBench {
                 prefix + "outcomes");
         t.addProcessor("propose", () -> new Propose(sizes), "proposals");
         t.addProcessor("settle", () -> new Settle(sizes), "outcomes");
+        // as GateStores.actions() and GateStores.timerIndex(): logged and cached, in memory and unlogged
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ACTIONS_STORE), Serdes.String(),
-                Serdes.ByteArray()), "propose", "settle");
-        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS_STORE), Serdes.String(),
-                Serdes.ByteArray()), "propose", "settle");
+                Serdes.ByteArray()).withCachingEnabled(), "propose", "settle");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TIMER_INDEX), Serdes.String(),
+                Serdes.String()).withLoggingDisabled(), "propose", "settle");
         t.addSink("receipts", prefix + "receipts", Serdes.String().serializer(), Serdes.ByteArray().serializer(),
                 "propose", "settle");
         t.addSink("attempts", prefix + "attempts", Serdes.String().serializer(), Serdes.ByteArray().serializer(),
@@ -164,12 +168,12 @@ final class SkeletonBench {
         return b;
     }
 
-    /** Proposal: state, lease timer, APPROVED, DISPATCHING, reservation. */
+    /** Proposal: state, lease into the timer index, DISPATCHING, reservation. */
     private static final class Propose implements Processor<String, byte[], String, byte[]> {
         private final Sizes sizes;
         private ProcessorContext<String, byte[]> ctx;
         private KeyValueStore<String, byte[]> actions;
-        private KeyValueStore<String, byte[]> timers;
+        private KeyValueStore<String, String> timers;
 
         Propose(Sizes sizes) {
             this.sizes = sizes;
@@ -179,25 +183,24 @@ final class SkeletonBench {
         public void init(ProcessorContext<String, byte[]> context) {
             this.ctx = context;
             this.actions = context.getStateStore(ACTIONS_STORE);
-            this.timers = context.getStateStore(TIMERS_STORE);
+            this.timers = context.getStateStore(TIMER_INDEX);
         }
 
         @Override
         public void process(Record<String, byte[]> r) {
             actions.put(r.key(), filled(sizes.actionState() - r.key().length(), DISPATCHING));
-            timers.put("lease|" + r.key(), filled(sizes.timer() - r.key().length() - 6, 'L'));
-            ctx.forward(r.withValue(filled(sizes.receipt() - r.key().length(), APPROVED)), "receipts");
+            timers.put("lease|" + r.key(), r.key());
             ctx.forward(r.withValue(filled(sizes.receipt() - r.key().length(), DISPATCHING)), "receipts");
             ctx.forward(r.withValue(filled(sizes.attempt() - r.key().length(), 'R')), "attempts");
         }
     }
 
-    /** Outcome: settled state, lease timer deleted, purge timer, SUCCEEDED. */
+    /** Outcome: settled state, lease out of the timer index, SUCCEEDED (the purge is a scan: no record). */
     private static final class Settle implements Processor<String, byte[], String, byte[]> {
         private final Sizes sizes;
         private ProcessorContext<String, byte[]> ctx;
         private KeyValueStore<String, byte[]> actions;
-        private KeyValueStore<String, byte[]> timers;
+        private KeyValueStore<String, String> timers;
 
         Settle(Sizes sizes) {
             this.sizes = sizes;
@@ -207,14 +210,13 @@ final class SkeletonBench {
         public void init(ProcessorContext<String, byte[]> context) {
             this.ctx = context;
             this.actions = context.getStateStore(ACTIONS_STORE);
-            this.timers = context.getStateStore(TIMERS_STORE);
+            this.timers = context.getStateStore(TIMER_INDEX);
         }
 
         @Override
         public void process(Record<String, byte[]> r) {
             actions.put(r.key(), filled(sizes.actionState() - r.key().length(), SUCCEEDED));
             timers.delete("lease|" + r.key());
-            timers.put("purge|" + r.key(), filled(sizes.timer() - r.key().length() - 6, 'P'));
             ctx.forward(r.withValue(filled(sizes.receipt() - r.key().length(), SUCCEEDED)), "receipts");
         }
     }

@@ -7,6 +7,7 @@ import org.apache.kafka.streams.state.Stores;
 
 import io.actiongate.gate.internal.ActionState;
 import io.actiongate.gate.internal.DecisionClaim;
+import io.actiongate.gate.internal.ActionStateSerde;
 import io.actiongate.gate.internal.JsonSerde;
 
 /**
@@ -48,7 +49,7 @@ public final class GateStores {
     public static StoreBuilder<KeyValueStore<String, ActionState>> actions() {
         return Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(ACTIONS), Serdes.String(),
-                new JsonSerde<>(ActionState.class)).withCachingEnabled();
+                new ActionStateSerde()).withCachingEnabled();
     }
 
     public static StoreBuilder<KeyValueStore<String, String>> timers() {

@@ -15,7 +15,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.gate.internal.ActionState;
-import io.actiongate.gate.internal.JsonSerde;
+import io.actiongate.gate.internal.ActionStateSerde;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
 
@@ -26,7 +26,7 @@ import io.actiongate.serde.AvroSerdes;
 final class ProcessorHarness {
 
     final MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
-    final KeyValueStore<String, ActionState> actions = store(GateStores.ACTIONS, new JsonSerde<>(ActionState.class));
+    final KeyValueStore<String, ActionState> actions = store(GateStores.ACTIONS, new ActionStateSerde());
     final KeyValueStore<String, String> timers = store(GateStores.TIMERS, Serdes.String());
     final KeyValueStore<String, String> timerIndex = store(GateStores.TIMER_INDEX, Serdes.String());
     final KeyValueStore<String, String> pending = store(GateStores.PENDING, Serdes.String());

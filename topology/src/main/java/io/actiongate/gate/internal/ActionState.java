@@ -13,14 +13,17 @@ import io.actiongate.key.ActionKey;
 import io.actiongate.policy.CheckedAction;
 
 /**
- * The gate's state of one action, stored in {@code gate-actions} under its action key (JSON, see
- * {@link JsonSerde}; {@code v} is the layout version). Immutable: every transition builds a new value, and every
- * change of phase goes through {@link #to}, which refuses a move the lifecycle does not allow ({@link Phase#next()}).
+ * The gate's state of one action, stored in {@code gate-actions} under its action key (layout 2, Avro binary, see
+ * {@link ActionStateSerde}; layout 1, JSON, is still read). Immutable: every transition builds a new value, and
+ * every change of phase goes through {@link #to}, which refuses a move the lifecycle does not allow
+ * ({@link Phase#next()}). A move to a terminal phase drops the input ({@link Action#settled()}): a settled action
+ * keeps what its receipt, the identity check of a redelivery (by action digest) and the read model need.
  *
  * <p>Layout 1 stores {@code reasonCode}, {@code resolvedBy} and each attempt's {@code status} as the enum constant's
  * name, so states written when these were strings read back unchanged.
  *
- * @param v                 layout version, {@link #VERSION}
+ * @param v                 the layout the state was read from, {@link #VERSION} for one built since (the serde
+ *                          writes {@link ActionStateSerde#LAYOUT} whatever it holds)
  * @param action            the frozen action as proposed; a rejected proposal keeps only {@link Action#withoutInput()}
  * @param phase             lifecycle phase
  * @param reasonCode        reason code of the last refusal or failure, null otherwise
@@ -64,7 +67,7 @@ public record ActionState(
         long updatedAt,
         Map<String, String> trace) {
 
-    public static final int VERSION = 1;
+    public static final int VERSION = ActionStateSerde.LAYOUT;
 
     public ActionState {
         attempts = attempts == null ? List.of() : List.copyOf(attempts);
@@ -102,7 +105,8 @@ public record ActionState(
         if (!phase.canMoveTo(next)) {
             throw new IllegalTransitionException(phase, next);
         }
-        return new ActionState(v, action, next, nextReasonCode, nextReason, actionDigest, decisionId,
+        return new ActionState(v, next.terminal() ? action.settled() : action, next, nextReasonCode, nextReason,
+                actionDigest, decisionId,
                 approvalExpiresAt, approvedBy, attempts, providerReceiptId, resolvedBy, resolutionId, timerKey, dueAt,
                 createdAt, now, trace);
     }
@@ -179,6 +183,21 @@ public record ActionState(
             return new Action(taskId, toolCallId, taskVersion, orgId, principalId, profileId, authorizationEpoch,
                     provider, operation, toolName, toolSchemaHash, null, inputDigest, null, null, null, origin,
                     attachments.stream().map(AttachmentRef::digestOnly).toList());
+        }
+
+        /**
+         * What a settled action keeps: everything but the input body and the attachments' references (their
+         * digests and sizes stay). Nothing dispatches it again; its receipt, a redelivery's identity check (the
+         * action digest, which covers the input) and the read model (the summary) need no more. A refused action
+         * keeps less, {@link #withoutInput()}.
+         */
+        public Action settled() {
+            if (inputJson == null && attachments.stream().allMatch(r -> r.objectKey() == null)) {
+                return this;
+            }
+            return new Action(taskId, toolCallId, taskVersion, orgId, principalId, profileId, authorizationEpoch,
+                    provider, operation, toolName, toolSchemaHash, null, inputDigest, summary, idempotencyKey,
+                    businessOperationId, origin, attachments.stream().map(AttachmentRef::digestOnly).toList());
         }
 
         /** The action key {@code task_id/tool_call_id}. */

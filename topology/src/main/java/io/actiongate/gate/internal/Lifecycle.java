@@ -353,7 +353,8 @@ public final class Lifecycle {
         };
     }
 
-    private static Timers.Kind timerKind(Phase phase) {
+    /** The kind of the live timer a saved action in {@code phase} has, or null (also read by the serde). */
+    static Timers.Kind timerKind(Phase phase) {
         return switch (phase) {
             case WAITING_APPROVAL -> Timers.Kind.APPROVAL_DEADLINE;
             case RETRY_WAIT -> Timers.Kind.RETRY;
