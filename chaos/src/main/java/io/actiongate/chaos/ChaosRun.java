@@ -26,7 +26,9 @@ import io.actiongate.chaos.check.CheckResult;
 import io.actiongate.chaos.check.Checker;
 import io.actiongate.chaos.check.ExpectedAction;
 import io.actiongate.chaos.check.ProviderLog;
+import io.actiongate.chaos.check.McpLog;
 import io.actiongate.kafka.KafkaClients;
+import io.actiongate.sandbox.SandboxMcpServer;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.sandbox.SandboxWebhookProvider.Fault;
 import io.actiongate.topics.admin.TopicsCreator;
@@ -82,6 +84,9 @@ final class ChaosRun {
     }
 
     static final String PREFIX = "chaos.";
+    static final String MCP_EFFECT_LOG = "mcp-effects.jsonl";
+    /** The MCP host's arrival rate: gated calls that each wait for an approval and an execution. */
+    static final double MCP_CALLS_PER_SECOND = 1;
     static final String SECRET_ENV = "CHAOS_WEBHOOK_SECRET";
     static final long SESSION_TIMEOUT_MS = 6_000;
     static final Duration LEASE = Duration.ofSeconds(10);
@@ -123,6 +128,10 @@ final class ChaosRun {
     private TxnProbe probe;
     private long loadStartMs;
     private ServiceApprover service;
+    private SandboxMcpServer mcpUpstream;
+    private Child gateway;
+    private int gatewayPort;
+    private McpLoad mcpLoad;
     private volatile NetworkNamespaces net;
     /** Rows the run adds to the report's scenario table (the measured saturation). */
     private final Map<String, Object> reportRows = new LinkedHashMap<>();
@@ -140,7 +149,7 @@ final class ChaosRun {
         Path results = Files.createDirectories(options.results());
         logs = Files.createDirectories(results.resolve("logs"));
         FaultPlan plan = FaultPlan.generate(options.seed(), options.duration(), options.faultSpacing(),
-                SESSION_TIMEOUT_MS, options.cluster(), options.cluster() && options.networkNamespaces());
+                SESSION_TIMEOUT_MS, options.cluster(), options.cluster() && options.networkNamespaces(), true);
         out.print(plan.describe());
         out.flush();
         Files.writeString(results.resolve("fault-schedule.txt"), plan.describe(), StandardCharsets.UTF_8);
@@ -150,6 +159,8 @@ final class ChaosRun {
         Runtime.getRuntime().addShutdownHook(orphans);
         try {
             provider = SandboxWebhookProvider.start(0, "Bearer " + secret);
+            // the MCP gateway's upstream, in this JVM like the webhook provider: every execution in its effect log
+            mcpUpstream = SandboxMcpServer.start(0, results.resolve(MCP_EFFECT_LOG));
             String bootstrap;
             if (options.cluster()) {
                 if (options.networkNamespaces()) {
@@ -194,7 +205,11 @@ final class ChaosRun {
                         options.seed(), List.of(freePort(), freePort()));
                 children.addAll(service.replicas());
             }
+            gatewayPort = freePort();
             Path config = writeNodeConfig(results, bootstrap);
+            // the operator's `actiongate mcp import --trust notes_post`: its descriptor from the upstream's schema
+            io.actiongate.mcp.McpImport.run(io.actiongate.mcp.GatewayConfig.from(nodeConfig(config)),
+                    McpLoad.UPSTREAM, java.util.Set.of(McpLoad.TOOL));
             for (int i = 0; i < options.gates(); i++) {
                 addGate(config);
             }
@@ -202,6 +217,7 @@ final class ChaosRun {
                 executors.add(node("executor-" + i, "executor", config, results, null));
             }
             reconciler = node("reconciler", "reconciler", config, results, null);
+            gateway = node("mcp-gateway", "mcp-gateway", config, results, null);
             for (Child child : children) {
                 child.start();
             }
@@ -247,9 +263,12 @@ final class ChaosRun {
 
             Thread injector = new Thread(() -> inject(plan, config), "chaos-faults");
             loadStartMs = System.currentTimeMillis();
+            mcpLoad = new McpLoad("http://127.0.0.1:" + gatewayPort, load.taskId(), load, MCP_CALLS_PER_SECOND);
             injector.start();
             probe.start(PROBE_EVERY_MS);
+            mcpLoad.start();
             pace(rate, loadStartMs, loadStartMs + options.duration().toMillis());
+            mcpLoad.stopIssuing();
             injector.join();
             probe.close();
             heal();
@@ -258,11 +277,17 @@ final class ChaosRun {
                     options.settleTimeout().toSeconds());
             out.flush();
             awaitSettled(load.actions(), options.settleTimeout());
+            long mcpOpen = mcpLoad.awaitSettled(Duration.ofSeconds(60));
+            if (mcpOpen > 0) {
+                out.println("settle timeout: " + mcpOpen + " MCP call(s) without a settled state (the checker decides)");
+            }
             // let the last transactions commit and the last lookups answer
             Thread.sleep(3_000);
 
-            List<ExpectedAction> expected = load.actions().stream()
-                    .map(a -> new ExpectedAction(a.key, a.kind.name(), a.acked, a.marker)).toList();
+            List<ExpectedAction> expected = new ArrayList<>(load.actions().stream()
+                    .map(a -> new ExpectedAction(a.key, a.kind.name(), a.acked, a.marker)).toList());
+            List<McpLoad.Call> mcpCalls = mcpLoad.calls();
+            mcpCalls.forEach(c -> expected.add(new ExpectedAction(c.key, "MCP", c.answered, c.marker)));
             ProviderLog providerLog = providerLog();
             writeJson(results.resolve("provider-log.json"), providerLog.byKey());
             writeJson(results.resolve("actions.json"), expected);
@@ -271,6 +296,8 @@ final class ChaosRun {
             if (options.cluster()) {
                 checker.requireReplication(CLUSTER_NODES, CLUSTER_MIN_ISR);
             }
+            checker.requireMcp(McpLog.read(results.resolve(MCP_EFFECT_LOG)), mcpCalls.stream().map(c -> c.key)
+                    .collect(java.util.stream.Collectors.toSet()));
             Map<String, java.security.PublicKey> trusted = new LinkedHashMap<>();
             trusted.put(Load.KEY_ID, load.publicKey());
             if (service != null) {
@@ -278,13 +305,21 @@ final class ChaosRun {
                 out.println("approval service: " + service.stats());
                 out.flush();
             }
-            checker.requireApprovals(trusted, java.util.Set.of(Load.SEND_TOOL));
+            checker.requireApprovals(trusted, java.util.Set.of(Load.SEND_TOOL, McpLoad.TOOL));
             CheckResult result = checker.check(expected, providerLog, probe.log());
             out.print(result.describe());
             out.flush();
             List<FaultRecord> measured = recoveryTimes();
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.putAll(reportRows);
+            String mcpRow = "MCP host (through the gateway): calls / settled / answers lost / calls redelivered after "
+                    + "a lost answer / executions at the upstream";
+            String mcpCounts = mcpCalls.size() + " / " + mcpCalls.stream().filter(McpLoad.Call::settled).count()
+                    + " / " + mcpLoad.lostAnswers() + " / " + mcpLoad.redeliveries() + " / "
+                    + McpLog.read(results.resolve(MCP_EFFECT_LOG)).executions().size();
+            extra.put(mcpRow, mcpCounts);
+            out.println(mcpRow + ": " + mcpCounts);
+            out.flush();
             if (service != null) {
                 ServiceApprover.Stats st = service.stats();
                 extra.put("approval service (2 replicas, 3 people): reviews handed / decisions posted / published / "
@@ -373,11 +408,37 @@ final class ChaosRun {
         p.setProperty("connectors.webhook.credential", "env:" + SECRET_ENV);
         p.setProperty("connectors.webhook.response-timeout-ms", "1500");
         p.setProperty("connectors.webhook.retry-after-cap-seconds", "5");
+        // the MCP gateway (role mcp-gateway) and the executors' mcp connector, both on the sandbox MCP upstream
+        String upstream = McpLoad.UPSTREAM;
+        p.setProperty("mcp.gateway.upstreams", upstream);
+        p.setProperty("mcp.gateway.upstream." + upstream + ".url", mcpUpstream.url());
+        Path tokens = results.resolve("mcp-gateway-tokens");
+        Files.writeString(tokens, McpLoad.TOKEN + " " + McpLoad.HOST + " " + Load.ORG + " " + Load.PROFILE + "\n",
+                StandardCharsets.UTF_8);
+        p.setProperty("mcp.gateway.tokens.file", tokens.toString());
+        p.setProperty("mcp.gateway.review.url", "http://127.0.0.1/review/{task_id}/{tool_call_id}");
+        p.setProperty("mcp.gateway.host", "127.0.0.1");
+        p.setProperty("mcp.gateway.port", Integer.toString(gatewayPort));
+        p.setProperty("mcp.gateway.answer.timeout.ms", "2000");
+        p.setProperty("connectors.mcp.upstreams", upstream);
+        p.setProperty("connectors.mcp.upstream." + upstream + ".url", mcpUpstream.url());
+        p.setProperty("connectors.mcp.upstream." + upstream + ".status-tool", SandboxMcpServer.STATUS_TOOL);
+        p.setProperty("connectors.mcp.upstream." + upstream + ".response-timeout-ms", "1500");
         Path file = results.resolve("node.properties");
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             p.store(w, "chaos run node settings (every child node; gates add state.dir on the command line)");
         }
         return file;
+    }
+
+    private static Map<String, String> nodeConfig(Path file) throws IOException {
+        Properties p = new Properties();
+        try (java.io.Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        Map<String, String> map = new LinkedHashMap<>();
+        p.stringPropertyNames().forEach(k -> map.put(k, p.getProperty(k)));
+        return map;
     }
 
     private Child node(String name, String roles, Path config, Path results, String stateDir) {
@@ -523,6 +584,13 @@ final class ChaosRun {
                 }
                 Thread.sleep(step.downMs());
                 net.heal(node);
+            }
+            case KILL_GATEWAY -> {
+                target = gateway.name();
+                gateway.kill9();
+                Thread.sleep(step.downMs());
+                gateway.start();
+                gateway.awaitReady(START_TIMEOUT_MS);
             }
             case PAUSE_EXECUTOR -> {
                 Child executor = executors.get(step.target() % executors.size());
@@ -696,7 +764,7 @@ final class ChaosRun {
                 }
             }
         }
-        for (Child child : List.of(reconciler)) {
+        for (Child child : List.of(reconciler, gateway)) {
             if (!child.alive()) {
                 child.start();
             }
@@ -769,6 +837,9 @@ final class ChaosRun {
         if (probe != null) {
             probe.close();
         }
+        if (mcpLoad != null) {
+            mcpLoad.close();
+        }
         if (service != null) {
             service.close();
         }
@@ -796,6 +867,9 @@ final class ChaosRun {
         }
         if (provider != null) {
             provider.close();
+        }
+        if (mcpUpstream != null) {
+            mcpUpstream.close();
         }
         if (net != null) {
             net.close();

@@ -22,7 +22,9 @@ record FaultPlan(long seed, Duration duration, List<Step> steps) {
         // the approval service runs in cluster mode only
         KILL_APPROVER,
         // cluster mode with --network-namespaces only
-        PARTITION_FROM_PEERS, PARTITION_ISOLATED;
+        PARTITION_FROM_PEERS, PARTITION_ISOLATED,
+        // every mode, with the MCP gateway in the run (appended: a schedule drawn without it stays as it was)
+        KILL_GATEWAY;
 
         /** The kinds of the single-broker run. */
         static final List<Kind> SINGLE = List.of(KILL_GATE, KILL_EXECUTOR, KILL_RECONCILER, KILL_BROKER,
@@ -36,7 +38,7 @@ record FaultPlan(long seed, Duration duration, List<Step> steps) {
 
         /** Faults that only a cluster of several brokers can have. */
         boolean clusterOnly() {
-            return !SINGLE.contains(this);
+            return !SINGLE.contains(this) && this != KILL_GATEWAY;
         }
     }
 
@@ -56,6 +58,8 @@ record FaultPlan(long seed, Duration duration, List<Step> steps) {
                 case KILL_GATE, KILL_EXECUTOR -> "kill -9 " + role() + " #" + target + ", restart after " + downMs
                         + " ms";
                 case KILL_RECONCILER, KILL_BROKER -> "kill -9 " + role() + ", restart after " + downMs + " ms";
+                case KILL_GATEWAY -> "kill -9 the MCP gateway (calls in flight lose their answer; the host "
+                        + "redelivers them), restart after " + downMs + " ms";
                 case KILL_CHANGELOG_LEADER -> "kill -9 the leader of gate changelog partition #" + target
                         + " (Admin API at fault time), restart after " + downMs + " ms";
                 case KILL_TXN_COORDINATOR -> "kill -9 the transaction coordinator of gate transactional id #"
@@ -118,9 +122,21 @@ record FaultPlan(long seed, Duration duration, List<Step> steps) {
      */
     static FaultPlan generate(long seed, Duration duration, Duration spacing, long sessionTimeoutMs,
                               boolean cluster, boolean partitions) {
+        return generate(seed, duration, spacing, sessionTimeoutMs, cluster, partitions, false);
+    }
+
+    /**
+     * @param gateway the MCP gateway runs (every run since it joined): {@code KILL_GATEWAY} joins the draw in both
+     *                modes; without it a seed draws the schedule of the reports committed before
+     */
+    static FaultPlan generate(long seed, Duration duration, Duration spacing, long sessionTimeoutMs,
+                              boolean cluster, boolean partitions, boolean gateway) {
         Random random = new Random(seed);
-        List<Kind> kinds = !cluster ? Kind.SINGLE : java.util.Arrays.stream(Kind.values())
-                .filter(k -> partitions || !k.needsNamespaces()).toList();
+        List<Kind> kinds = new ArrayList<>(!cluster ? Kind.SINGLE : java.util.Arrays.stream(Kind.values())
+                .filter(k -> k != Kind.KILL_GATEWAY && (partitions || !k.needsNamespaces())).toList());
+        if (gateway) {
+            kinds.add(Kind.KILL_GATEWAY);
+        }
         List<Kind> firstRound = new ArrayList<>(kinds);
         Collections.shuffle(firstRound, random);
         if (cluster) {
@@ -143,7 +159,7 @@ record FaultPlan(long seed, Duration duration, List<Step> steps) {
                         1_000 + random.nextInt(4_000);
                 case PAUSE_BROKER, PARTITION_FROM_PEERS, PARTITION_ISOLATED ->
                         ClusterNodeMain.BROKER_SESSION_TIMEOUT_MS + 2_000 + random.nextInt(3_000);
-                case ROLLING_RESTART, KILL_APPROVER -> 1_000 + random.nextInt(2_000);
+                case ROLLING_RESTART, KILL_APPROVER, KILL_GATEWAY -> 1_000 + random.nextInt(2_000);
                 case KILL_GATE, KILL_EXECUTOR, KILL_RECONCILER -> 500 + random.nextInt(5_000);
                 default -> 0;
             };

@@ -63,6 +63,7 @@ final class Load implements AutoCloseable {
     static final String ORG = "chaos";
     static final String PROFILE = "agent";
     static final String PROVIDER = "webhook";
+    static final String MCP_PROVIDER = "mcp";
     static final String READ_TOOL = "get_notes";
     static final String SEND_TOOL = "post_update";
     static final String SCHEMA_HASH = "sha256:chaos-schema-v1";
@@ -172,10 +173,13 @@ final class Load implements AutoCloseable {
         p.put(PolicyKey.taskKey(taskId), record("task", TaskState.newBuilder().setTaskId(taskId).setVersion(1)
                 .setStatus(LifecycleStatus.ACTIVE).setOrgId(ORG).build()));
         p.put(PolicyKey.grantKey(ORG, PROFILE), record("grant", Grant.newBuilder().setOrgId(ORG).setProfileId(PROFILE)
-                .setTools(List.of(READ_TOOL, SEND_TOOL)).setMode(GrantMode.FULL_ACCESS).setChatEnabled(true)
+                .setTools(List.of(READ_TOOL, SEND_TOOL, McpLoad.TOOL)).setMode(GrantMode.FULL_ACCESS).setChatEnabled(true)
                 .build()));
         p.put(PolicyKey.integrationKey(ORG, PROVIDER), record("integration", Integration.newBuilder().setOrgId(ORG)
                 .setProvider(PROVIDER).setEnabled(true).setScopes(List.of(READ_TOOL, SEND_TOOL)).build()));
+        // the MCP gateway's upstream: its tools run on provider mcp (their descriptors come from McpImport)
+        p.put(PolicyKey.integrationKey(ORG, MCP_PROVIDER), record("integration", Integration.newBuilder()
+                .setOrgId(ORG).setProvider(MCP_PROVIDER).setEnabled(true).setScopes(List.of(McpLoad.TOOL)).build()));
         p.put(PolicyKey.toolKey(PROVIDER, READ_TOOL), record("tool", tool(READ_TOOL).setReadOnlyHint(true)
                 .setIdempotentHint(true).setApproval(ApprovalMode.NONE).build()));
         p.put(PolicyKey.toolKey(PROVIDER, SEND_TOOL), record("tool", tool(SEND_TOOL).setReadOnlyHint(false)
@@ -269,10 +273,14 @@ final class Load implements AutoCloseable {
     }
 
     private Decision decision(ActionProposal p, DecisionType type) {
+        return decision(p.getToolCallId(), type, Digests.actionDigest(FrozenAction.of(p)));
+    }
+
+    private Decision decision(String callId, DecisionType type, String actionDigest) {
         Instant now = Instant.now();
-        Decision unsigned = Decision.newBuilder().setDecisionId("d-" + p.getToolCallId()).setTaskId(p.getTaskId())
-                .setToolCallId(p.getToolCallId()).setType(type)
-                .setActionDigest(Digests.actionDigest(FrozenAction.of(p))).setApproverSubject(APPROVER)
+        Decision unsigned = Decision.newBuilder().setDecisionId("d-" + callId).setTaskId(taskId)
+                .setToolCallId(callId).setType(type)
+                .setActionDigest(actionDigest).setApproverSubject(APPROVER)
                 .setApproverOrg(ORG).setAuthMethod("chaos").setIssuedAt(now)
                 .setExpiresAt(now.plus(Duration.ofDays(1))).setKeyId(KEY_ID)
                 .setSignature(ByteBuffer.allocate(0)).build();
@@ -337,10 +345,25 @@ final class Load implements AutoCloseable {
         }
     }
 
+    /**
+     * Approves the MCP call {@code callId} of this load's task: the digest is the one the gateway answered with
+     * {@code WAITING_APPROVAL} (the gateway built the proposal, so the load never saw it).
+     */
+    synchronized void approve(String callId, String actionDigest) {
+        send(murmur2, Topics.DECISIONS.name(prefix), ActionKey.format(taskId, callId),
+                Topics.DECISIONS.valueSerde().serializer().serialize(null,
+                        decision(callId, DecisionType.APPROVE, actionDigest)), null);
+        decisionsSent++;
+    }
+
     /** From now on, approvals and rejections go to the approval service's people while one is free. */
     void decideThrough(ServiceApprover s) {
         s.fallback(a -> sign(a.key, a, a.kind == Kind.REJECTED ? DecisionType.REJECT : DecisionType.APPROVE));
         this.service = s;
+    }
+
+    String taskId() {
+        return taskId;
     }
 
     java.security.PublicKey publicKey() {

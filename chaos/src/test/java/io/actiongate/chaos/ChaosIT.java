@@ -22,19 +22,22 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 class ChaosIT {
 
+    /** Its first seven faults include a kill -9 of the MCP gateway (FaultPlanTest checks it). */
+    static final long SEED = 31;
+
     @Test
     void shouldEndWithoutDuplicatesLostActionsOrHangingTransactionsUnderSeededFaults(@TempDir Path dir)
             throws Exception {
         Path results = dir.resolve("results");
         StringWriter printed = new StringWriter();
-        ChaosRun.Options options = new ChaosRun.Options(Duration.ofSeconds(75), 12, 2, 4, 4.0,
+        ChaosRun.Options options = new ChaosRun.Options(Duration.ofSeconds(75), SEED, 2, 4, 4.0,
                 Duration.ofSeconds(10), results, "256m", Duration.ofMinutes(3));
 
         int exit = new ChaosRun(options, new PrintWriter(printed, true)).run();
 
         String out = printed.toString();
         System.out.println(out);
-        assertThat(out).contains("fault schedule (seed 12, ");
+        assertThat(out).contains("fault schedule (seed " + SEED + ", ", "kill -9 the MCP gateway");
         assertThat(exit).as("checker verdict").isZero();
         JsonNode report = new ObjectMapper().readTree(results.resolve("chaos-report.json").toFile());
         assertThat(report.get("ok").asBoolean()).isTrue();
@@ -47,6 +50,10 @@ class ChaosIT {
         assertThat(report.get("checkerCounts").get("actions.checked").asInt()).isGreaterThanOrEqualTo(200);
         // (m): the approved actions' effects were each checked for exactly one valid approval
         assertThat(report.get("checkerCounts").get("(m) effects checked for exactly one valid approval").asInt())
+                .isPositive();
+        // (n): the MCP host's calls through the gateway, across its kill -9, each executed at most once upstream
+        assertThat(report.get("checkerCounts").get("(n) MCP calls issued by the load").asInt()).isPositive();
+        assertThat(report.get("checkerCounts").get("(n) MCP calls with an effect at the upstream").asInt())
                 .isPositive();
         assertThat(Files.readString(results.resolve("chaos-report.md"))).contains("Result: **PASS**: 0 duplicates, "
                 + "0 lost, 0 hanging transactions");

@@ -53,7 +53,8 @@ class FaultPlanTest {
 
     @Test
     void shouldCoverEveryClusterFaultInTheFirstRoundOfAClusterRun() {
-        FaultPlan plan = FaultPlan.generate(28, Duration.ofMinutes(7), Duration.ofSeconds(20), 6_000, true, true);
+        FaultPlan plan = FaultPlan.generate(28, Duration.ofMinutes(8), Duration.ofSeconds(20), 6_000, true, true,
+                true);
 
         Set<FaultPlan.Kind> kinds = plan.steps().stream().map(FaultPlan.Step::kind).collect(Collectors.toSet());
         assertThat(kinds).isEqualTo(EnumSet.allOf(FaultPlan.Kind.class));
@@ -61,7 +62,31 @@ class FaultPlanTest {
                 assertThat(s.downMs()).isGreaterThan(ClusterNodeMain.BROKER_SESSION_TIMEOUT_MS));
         assertThat(plan.describe()).contains("kill -9 the transaction coordinator", "kill -9 the active controller",
                 "kill -9 the leader of gate changelog partition", "rolling restart", "SIGSTOP broker node",
-                "kill -9 the approval service replica", "off from its peers", "off from everyone");
+                "kill -9 the approval service replica", "off from its peers", "off from everyone",
+                "kill -9 the MCP gateway");
+    }
+
+    @Test
+    void shouldKillTheMcpGatewayInASingleBrokerRunWithTheGatewayAndNeverWithoutIt() {
+        FaultPlan with = FaultPlan.generate(7, Duration.ofMinutes(10), Duration.ofSeconds(20), 6_000, false, false,
+                true);
+        FaultPlan without = FaultPlan.generate(7, Duration.ofMinutes(10), Duration.ofSeconds(20), 6_000);
+
+        Set<FaultPlan.Kind> kinds = with.steps().stream().map(FaultPlan.Step::kind).collect(Collectors.toSet());
+        java.util.List<FaultPlan.Kind> expected = new java.util.ArrayList<>(FaultPlan.Kind.SINGLE);
+        expected.add(FaultPlan.Kind.KILL_GATEWAY);
+        assertThat(kinds).isEqualTo(EnumSet.copyOf(expected));
+        assertThat(FaultPlan.Kind.KILL_GATEWAY.clusterOnly()).isFalse();
+        assertThat(without.steps()).noneMatch(s -> s.kind() == FaultPlan.Kind.KILL_GATEWAY);
+    }
+
+    @Test
+    void shouldKillTheMcpGatewayInTheShortSeededCiRun() {
+        // ChaosIT's schedule: 75 s, a fault every 10 s, seed 31 (its first seven kinds include the gateway's)
+        FaultPlan plan = FaultPlan.generate(ChaosIT.SEED, Duration.ofSeconds(75), Duration.ofSeconds(10), 6_000,
+                false, false, true);
+
+        assertThat(plan.steps()).anyMatch(s -> s.kind() == FaultPlan.Kind.KILL_GATEWAY);
     }
 
     @Test
@@ -74,7 +99,9 @@ class FaultPlanTest {
 
     @Test
     void shouldInjectEveryKindAtLeastTwiceInThirtyClusterMinutes() {
-        FaultPlan plan = FaultPlan.generate(28, Duration.ofMinutes(30), Duration.ofSeconds(20), 6_000, true, true);
+        // the documented 30-minute command (docs/chaos.md): --cluster --network-namespaces --fault-every 30s
+        FaultPlan plan = FaultPlan.generate(28, Duration.ofMinutes(30), Duration.ofSeconds(30), 6_000, true, true,
+                true);
 
         java.util.Map<FaultPlan.Kind, Long> counts = plan.steps().stream()
                 .collect(Collectors.groupingBy(FaultPlan.Step::kind, Collectors.counting()));

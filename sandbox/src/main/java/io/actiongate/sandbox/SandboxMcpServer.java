@@ -43,6 +43,8 @@ public final class SandboxMcpServer implements AutoCloseable {
     public static final String STATUS_TOOL = "notes_status";
     /** Where a plain (unwrapped) call carries its idempotency key. */
     public static final String META_IDEMPOTENCY_KEY = "actiongate/idempotency_key";
+    /** Where every call carries its action key ({@code task/call}). */
+    public static final String META_ACTION_KEY = "actiongate/action_key";
 
     /** How the next {@code notes_post} misbehaves. */
     public enum Fault {
@@ -71,8 +73,10 @@ public final class SandboxMcpServer implements AutoCloseable {
     private final Server jetty = new Server();
     private final McpSyncServer server;
     private final int port;
+    private final java.nio.file.Path effectLog;
 
-    private SandboxMcpServer(int requestedPort) throws Exception {
+    private SandboxMcpServer(int requestedPort, java.nio.file.Path effectLog) throws Exception {
+        this.effectLog = effectLog;
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
                 .builder().jsonMapper(new JacksonMcpJsonMapper(JSON)).mcpEndpoint("/mcp").build();
         server = McpServer.sync(transport).serverInfo("actiongate-sandbox-mcp", "1")
@@ -148,11 +152,14 @@ public final class SandboxMcpServer implements AutoCloseable {
         if (fault == Fault.REJECT) {
             return error("the channel refused the post");
         }
+        boolean[] fresh = new boolean[1];
         String id = effects.computeIfAbsent(key.get(), k -> {
             String applies = "note-" + applied.incrementAndGet();
             LOG.info("sandbox MCP server: {} applied {} ({} effect(s) so far)", SEND_TOOL, applies, applied.get());
+            fresh[0] = true;
             return applies;
         });
+        record(key.get(), arguments, request.meta(), fresh[0], id);
         if (fault == Fault.MALFORMED) {
             return structured(Map.of("status", "applied"));
         }
@@ -184,6 +191,35 @@ public final class SandboxMcpServer implements AutoCloseable {
                 .build();
     }
 
+    /**
+     * Appends one line for a post that reached the apply step (whether it made a new effect or found its key's),
+     * with the action identity it carried, to the effect log, when there is one: every call, never deduplicated, so
+     * that a reader sees a key applied twice (a server without this store would have made two effects).
+     */
+    private void record(String key, Map<String, Object> arguments, Map<String, Object> meta, boolean fresh,
+                        String id) {
+        if (effectLog == null) {
+            return;
+        }
+        Object wrapperAction = arguments.get("actiongate") instanceof Map<?, ?> w ? w.get("action_key") : null;
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("idempotency_key", key);
+        line.put("action_key", wrapperAction);
+        line.put("meta_idempotency_key", meta == null ? null : meta.get(META_IDEMPOTENCY_KEY));
+        line.put("meta_action_key", meta == null ? null : meta.get(META_ACTION_KEY));
+        line.put("new_effect", fresh);
+        line.put("id", id);
+        synchronized (effects) {
+            try {
+                java.nio.file.Files.writeString(effectLog, JSON.writeValueAsString(line) + "\n",
+                        java.nio.charset.StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND, java.nio.file.StandardOpenOption.SYNC);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot append to " + effectLog, e);
+            }
+        }
+    }
+
     private static Optional<String> idempotencyKey(Map<String, Object> arguments, Map<String, Object> meta) {
         if (arguments.get("actiongate") instanceof Map<?, ?> wrapper
                 && wrapper.get("idempotency_key") instanceof String key && !key.isEmpty()) {
@@ -202,8 +238,17 @@ public final class SandboxMcpServer implements AutoCloseable {
 
     /** Starts on {@code port} of the loopback address (0: a free one). */
     public static SandboxMcpServer start(int port) {
+        return start(port, null);
+    }
+
+    /**
+     * Starts on {@code port} of the loopback address (0: a free one), appending every post that reached the apply
+     * step to {@code effectLog} (JSON lines: {@code idempotency_key}, the wrapper's {@code action_key}, the
+     * {@code _meta} keys, {@code new_effect}, {@code id}), synced, so it outlives this process.
+     */
+    public static SandboxMcpServer start(int port, java.nio.file.Path effectLog) {
         try {
-            return new SandboxMcpServer(port);
+            return new SandboxMcpServer(port, effectLog);
         } catch (Exception e) {
             throw new IllegalStateException("the sandbox MCP server did not start", e);
         }

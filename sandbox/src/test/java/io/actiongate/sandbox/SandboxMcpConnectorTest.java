@@ -76,6 +76,28 @@ class SandboxMcpConnectorTest {
     }
 
     @Test
+    void shouldLogEveryPostThatReachedTheApplyStepEvenWhenItsKeyWasAppliedBefore(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path log = dir.resolve("mcp-effects.jsonl");
+        try (SandboxMcpServer logged = SandboxMcpServer.start(0, log)) {
+            Map<String, String> config = new HashMap<>();
+            config.put("connectors.mcp.upstreams", "notes");
+            config.put("connectors.mcp.upstream.notes.url", logged.url());
+            registry = ConnectorRegistry.load(config);
+            Connector mcp = registry.find("mcp").orElseThrow();
+            mcp.dispatch(request("idem-1", INPUT));
+            mcp.dispatch(request("idem-1", INPUT)); // the same key again: one effect, but a second apply
+
+            List<String> lines = java.nio.file.Files.readAllLines(log);
+            assertThat(lines).hasSize(2);
+            assertThat(lines.get(0)).contains("\"idempotency_key\":\"idem-1\"", "\"action_key\":\"T-1/C-1\"",
+                    "\"meta_action_key\":\"T-1/C-1\"", "\"new_effect\":true", "\"id\":\"note-1\"");
+            assertThat(lines.get(1)).contains("\"new_effect\":false", "\"id\":\"note-1\"");
+            assertThat(logged.applied()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void shouldSendTheUpstreamsCredentialFromItsSecretReferenceAndNeverShowIt(@org.junit.jupiter.api.io.TempDir
             java.nio.file.Path dir) throws Exception {
         java.nio.file.Path secret = java.nio.file.Files.writeString(dir.resolve("notes-token"), "notes-s3cret-42\n");

@@ -68,7 +68,9 @@ import io.actiongate.topics.Topics;
  *       {@code describeTransactions}: it completes, or a new transaction or producer epoch replaces it) within
  *       {@code transactionsEndWithin};</li>
  *   <li>on a replicated cluster ({@link #requireReplication}), every topic replicated as required;</li>
- *   <li>with {@link #requireApprovals}, no effect without exactly one valid approval ({@link ApprovalCheck}).</li>
+ *   <li>with {@link #requireApprovals}, no effect without exactly one valid approval ({@link ApprovalCheck});</li>
+ *   <li>with {@link #requireMcp}, no duplicate effect for any MCP call ({@link McpCheck}): the upstream MCP
+ *       server's executions join the provider log for (a), (c), (i) and (m).</li>
  * </ol>
  */
 public final class Checker {
@@ -94,6 +96,8 @@ public final class Checker {
     private int requiredMinIsr;
     private Map<String, java.security.PublicKey> trustedKeys;
     private Set<String> approvalTools = Set.of();
+    private McpLog mcpLog;
+    private Set<String> mcpCalls = Set.of();
 
     public Checker(String bootstrap, String prefix, String inputMarker, String plantedSecret, Duration hangingAfter) {
         this(bootstrap, prefix, inputMarker, plantedSecret, hangingAfter, hangingAfter);
@@ -135,12 +139,31 @@ public final class Checker {
         return this;
     }
 
+    /**
+     * Adds check (n): every one of {@code calls} (action keys of the calls the load issued through the MCP gateway)
+     * has at most one execution at the upstream ({@code log}), each execution names one of them, and each effect's
+     * key is reserved by exactly that action ({@link McpCheck}); the executions also join the provider log.
+     */
+    public Checker requireMcp(McpLog log, Set<String> calls) {
+        this.mcpLog = log;
+        this.mcpCalls = Set.copyOf(calls);
+        return this;
+    }
+
     public CheckResult check(List<ExpectedAction> expected, ProviderLog provider) throws Exception {
         return check(expected, provider, ProbeLog.NONE);
     }
 
-    public CheckResult check(List<ExpectedAction> expected, ProviderLog provider, ProbeLog probe) throws Exception {
+    public CheckResult check(List<ExpectedAction> expected, ProviderLog webhook, ProbeLog probe) throws Exception {
         CheckResult result = new CheckResult();
+        ProviderLog provider = webhook;
+        if (mcpLog != null) {
+            Map<String, ProviderLog.Entry> both = new HashMap<>(webhook.byKey());
+            mcpLog.asProviderEntries().forEach((key, entry) -> both.merge(key, entry, (a, b) -> new ProviderLog.Entry(
+                    a.posts() + b.posts(), a.applied() + b.applied(), a.effects() + b.effects(),
+                    a.lookups() + b.lookups())));
+            provider = new ProviderLog(both);
+        }
         Map<String, List<ConsumerRecord<byte[], byte[]>>> topics = new LinkedHashMap<>();
         for (TopicSpec<?, ?> spec : Topics.ALL) {
             topics.put(spec.suffix(), readAll(spec.name(prefix)));
@@ -207,6 +230,9 @@ public final class Checker {
             }
         }
         result.count("(a) provider idempotency keys checked", keysChecked);
+        if (mcpLog != null) {
+            McpCheck.run(mcpLog, mcpCalls, keyOwners, result);
+        }
         if (trustedKeys != null) {
             List<io.actiongate.avro.Decision> decisions = new ArrayList<>();
             for (ConsumerRecord<byte[], byte[]> r : topics.get(Topics.DECISIONS.suffix())) {

@@ -48,6 +48,7 @@ class CheckerIT {
     private static final String MARKER = "chaos-input-";
     private static final String PROBE = "probe";
     private static final String APPROVALS = "appr.";
+    private static final String MCP = "mcp.";
     private static EmbeddedKafkaBroker broker;
 
     @BeforeAll
@@ -57,6 +58,7 @@ class CheckerIT {
                 broker.bootstrapServers()))) {
             new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(PREFIX, 1, (short) 1));
             new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(APPROVALS, 1, (short) 1));
+            new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(MCP, 1, (short) 1));
             admin.createTopics(List.of(new NewTopic(PREFIX + PROBE, 1, (short) 1))).all().get();
         }
     }
@@ -250,6 +252,73 @@ class CheckerIT {
         assertThat(result.count("(m) effects of tools without approval")).isEqualTo(1);
         assertThat(result.count("(m) actions with more than one approval published (the gate may use one)"))
                 .isEqualTo(2);
+    }
+
+    @Test
+    void shouldReportAnMcpCallWithTwoEffectsAndAnMcpEffectWithoutExactlyOneReservation(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        try (KafkaProducer<String, byte[]> producer = producer(null)) {
+            for (String call : List.of("m-once", "m-rekeyed", "m-twice", "m-shared", "m-other")) {
+                mcpReserve(producer, call, "K-" + call);
+            }
+            // t/m-rekeyed: the same call reserved under a second idempotency key (a redelivery the gate did not know)
+            mcpReserve(producer, "m-rekeyed", "K-m-rekeyed-2");
+            // t/m-shared: its key is also reserved by another action
+            mcpReserve(producer, "m-other", "K-m-shared");
+            producer.flush();
+        }
+        java.nio.file.Path log = dir.resolve("mcp-effects.jsonl");
+        java.nio.file.Files.write(log, List.of(
+                execution("K-m-once", "t/m-once", true),
+                // two keys, two effects for one MCP call
+                execution("K-m-rekeyed", "t/m-rekeyed", true),
+                execution("K-m-rekeyed-2", "t/m-rekeyed", true),
+                // the same key executed twice: its store hid the effect, a server without one would have two
+                execution("K-m-twice", "t/m-twice", true),
+                execution("K-m-twice", "t/m-twice", false),
+                execution("K-m-shared", "t/m-shared", true),
+                // an execution for a call the load never issued
+                execution("K-m-stray", "t/m-stray", true)));
+        CheckResult result = new Checker(broker.bootstrapServers(), MCP, MARKER, SECRET, Duration.ofSeconds(30),
+                Duration.ofSeconds(2))
+                .requireMcp(McpLog.read(log), Set.of("t/m-once", "t/m-rekeyed", "t/m-twice", "t/m-shared",
+                        "t/m-other", "t/m-none"))
+                .check(List.of(), new ProviderLog(Map.of()));
+
+        assertThat(result.violations()).filteredOn(v -> v.startsWith("(n)")).hasSize(4)
+                .anySatisfy(v -> assertThat(v).isEqualTo("(n) MCP call t/m-rekeyed executed 2 times at the upstream "
+                        + "(keys [K-m-rekeyed, K-m-rekeyed-2])"))
+                .anySatisfy(v -> assertThat(v).isEqualTo("(n) MCP call t/m-twice executed 2 times at the upstream "
+                        + "(keys [K-m-twice])"))
+                .anySatisfy(v -> assertThat(v).isEqualTo("(n) upstream execution of key K-m-stray carries action "
+                        + "t/m-stray, no MCP call the load issued"))
+                .anySatisfy(v -> assertThat(v).isEqualTo("(n) MCP effect of t/m-shared under key K-m-shared maps to "
+                        + "the reservations of [t/m-other, t/m-shared], not of exactly that one"))
+                .noneSatisfy(v -> assertThat(v).contains("t/m-once"));
+        assertThat(result.duplicates()).isGreaterThanOrEqualTo(2);
+        assertThat(result.count("(n) MCP calls issued by the load")).isEqualTo(6);
+        assertThat(result.count("(n) MCP tool executions at the upstream")).isEqualTo(7);
+        assertThat(result.count("(n) MCP calls with an effect at the upstream")).isEqualTo(4);
+        assertThat(result.count("(n) MCP effects mapped to exactly one reservation")).isEqualTo(4);
+        // the executions joined the provider log: (a) sees the key executed twice, (c) the stray effect
+        assertThat(result.violations())
+                .anySatisfy(v -> assertThat(v).startsWith("(a) idempotency key K-m-twice reached the provider's "
+                        + "apply step 2 times"))
+                .anySatisfy(v -> assertThat(v).isEqualTo("(c) provider effect for key K-m-stray that no reserved "
+                        + "attempt carries"));
+        assertThat(result.count("(a) provider idempotency keys checked")).isEqualTo(6);
+    }
+
+    private static String execution(String key, String action, boolean newEffect) {
+        return "{\"idempotency_key\":\"" + key + "\",\"action_key\":\"" + action + "\",\"meta_idempotency_key\":\""
+                + key + "\",\"meta_action_key\":\"" + action + "\",\"new_effect\":" + newEffect + ",\"id\":\"note-1\"}";
+    }
+
+    private static void mcpReserve(KafkaProducer<String, byte[]> producer, String call, String idempotencyKey) {
+        AttemptReservation r = reservation(call, 1, null, "sha256:" + call).setIdempotencyKey(idempotencyKey)
+                .setProvider("mcp").setOperation("notes/notes_post").setToolName("notes_post").build();
+        producer.send(new ProducerRecord<>(Topics.ATTEMPTS.name(MCP), "t/" + call,
+                Topics.ATTEMPTS.valueSerde().serializer().serialize(null, r)));
     }
 
     private static AttemptReservation.Builder reservation(String call, int attempt, String decisionId,
