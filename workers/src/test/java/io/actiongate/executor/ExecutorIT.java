@@ -155,7 +155,9 @@ class ExecutorIT {
         createTopics(KAFKA.admin(), prefix, 1);
         AttemptReservation seconds = live("limited-seconds", "webhook");
         AttemptReservation date = live("limited-date", "webhook");
-        Instant dateValue = Instant.now().plusSeconds(3).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        // a minute ahead (well inside the 600 s cap): a date the dispatch reaches only after it has passed is
+        // rightly read as "now", which made a 3-second lead fail on a loaded machine
+        Instant dateValue = Instant.now().plusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         sandbox.program(Fault.rateLimit(seconds.getIdempotencyKey(), 1, "2"));
         sandbox.program(Fault.rateLimit(date.getIdempotencyKey(), 1,
                 DateTimeFormatter.RFC_1123_DATE_TIME.format(dateValue.atZone(ZoneOffset.UTC))));
