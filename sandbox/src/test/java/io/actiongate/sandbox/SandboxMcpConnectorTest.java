@@ -42,7 +42,7 @@ class SandboxMcpConnectorTest {
         config.put("connectors.mcp.upstream.notes.url", upstream.url());
         config.put("connectors.mcp.upstream.notes.status-tool", SandboxMcpServer.STATUS_TOOL);
         // generous: on a loaded machine the session setup (initialize, tools/list) took over a second, which the
-        // connector rightly reported as NOT_DISPATCHED; no test here is about a slow upstream
+        // connector rightly reported as NOT_DISPATCHED; the one test about a slow upstream sets its own
         config.put("connectors.mcp.upstream.notes.response-timeout-ms", "10000");
         for (int i = 0; i < extra.length; i += 2) {
             config.put(extra[i], extra[i + 1]);
@@ -161,7 +161,8 @@ class SandboxMcpConnectorTest {
 
     @Test
     void shouldTreatATimeoutAfterTheUpstreamAppliedAsUnknownThatTheStatusToolReconciles() {
-        Connector connector = connector();
+        // a timeout well below the upstream's SLOW_MILLIS (3 s)
+        Connector connector = connector("connectors.mcp.upstream.notes.response-timeout-ms", "1000");
         upstream.failNext(Fault.SLOW);
 
         DispatchResult result = connector.dispatch(request("idem-1", INPUT));
