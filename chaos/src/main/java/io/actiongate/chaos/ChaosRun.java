@@ -392,6 +392,9 @@ final class ChaosRun {
         p.setProperty("gate.lease.duration", LEASE.toSeconds() + "s");
         p.setProperty("gate.dispatch.timeout", DISPATCH_TIMEOUT.toSeconds() + "s");
         p.setProperty("gate.punctuate.interval", "500ms");
+        // every producer of the run has a transaction timeout of 20 s at most: a transaction open for 30 s hangs
+        p.setProperty("gate.transactions.hanging.check.interval", "5s");
+        p.setProperty("gate.transactions.hanging.min.age", "30s");
         p.setProperty("gate.retry.backoff", "500ms");
         p.setProperty("gate.streams.commit.interval.ms", "100");
         p.setProperty("gate.streams.session.timeout.ms", Long.toString(SESSION_TIMEOUT_MS));

@@ -22,7 +22,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 class ChaosIT {
 
-    /** Its faults include a kill -9 of the MCP gateway (FaultPlanTest checks it); see docs/chaos.md on seed 31. */
+    /**
+     * Its faults include a kill -9 of the MCP gateway (FaultPlanTest checks it). Not seed 31: docs/chaos.md, "Hanging
+     * transactions after a single broker's kill -9".
+     */
     static final long SEED = 22;
 
     @Test

@@ -16,6 +16,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
@@ -37,6 +38,7 @@ import io.actiongate.kafka.KafkaClients;
 import io.actiongate.key.ActionKey;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
+import io.actiongate.topics.admin.HangingTransactions;
 
 /**
  * The independent checker of a chaos run. It owes nothing to the gate's code: it reads every actiongate topic from
@@ -484,7 +486,10 @@ public final class Checker {
         return -1;
     }
 
-    /** (f) transactions still ongoing at the end for longer than {@code hangingAfter}. */
+    /**
+     * (f) transactions still ongoing at the end for longer than {@code hangingAfter}: in the coordinator's listing,
+     * and on the partitions ({@link HangingTransactions}).
+     */
     private void checkTransactions(CheckResult result) throws Exception {
         try (Admin admin = KafkaClients.of(bootstrap, Map.of()).admin("chaos-checker").create()) {
             List<TransactionListing> all = new ArrayList<>(admin.listTransactions().all().get(60, TimeUnit.SECONDS));
@@ -494,12 +499,32 @@ public final class Checker {
                     .all().get(60, TimeUnit.SECONDS));
             result.count("(f) transactional ids listed", all.size());
             result.count("(f) transactions ongoing at the end", ongoing);
-            result.hanging(hanging.size());
             for (TransactionListing t : hanging) {
                 result.violation("(f) hanging transaction " + t.transactionalId() + " (producer " + t.producerId()
                         + ") open longer than " + hangingAfter.toSeconds() + " s");
             }
+            // the coordinator's listing misses a transaction it ended or forgot while a partition still holds it
+            // open (its markers never written); only the partitions themselves show it
+            List<TopicPartition> partitions = allPartitions(admin);
+            List<HangingTransactions.Hanging> held = HangingTransactions.find(admin, partitions, hangingAfter,
+                    System.currentTimeMillis(), Duration.ofSeconds(60));
+            result.count("(f) partitions asked for open transactions", partitions.size());
+            result.count("(f) partitions held by a hanging transaction", held.size());
+            for (HangingTransactions.Hanging h : held) {
+                result.violation("(f) hanging transaction on " + h.describe());
+            }
+            result.hanging(hanging.size() + held.size());
         }
+    }
+
+    /** Every partition of every topic, the internal ones ({@code __consumer_offsets}, ...) included. */
+    private static List<TopicPartition> allPartitions(Admin admin) throws Exception {
+        Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(true)).names()
+                .get(60, TimeUnit.SECONDS);
+        List<TopicPartition> partitions = new ArrayList<>();
+        admin.describeTopics(topics).allTopicNames().get(60, TimeUnit.SECONDS).forEach((name, d) -> d.partitions()
+                .forEach(p -> partitions.add(new TopicPartition(name, p.partition()))));
+        return partitions;
     }
 
     /** (j) no aborted probe record visible under read_committed, no committed one missing or doubled. */

@@ -12,32 +12,41 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
-import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeProducersResult;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 
 /**
  * Transactions left open on a partition after their coordinator ended or forgot them: "hanging" (KIP-664). A
  * partition's last stable offset cannot pass such a transaction, so every {@code read_committed} reader of the
- * partition (a gate task restoring or reading it, an executor, a downstream service) stops there, and nothing but an
- * abort marker ends it. Worse, a later transaction of the same producer id that writes the same partition would take
- * the open records into its own commit, although their writer was told they were aborted.
+ * partition (a gate task restoring or reading it, an executor, a downstream service) stops there until a marker ends
+ * it. Worse, a later transaction of the same producer id that writes the same partition takes the open records into
+ * its own commit, whatever their writer was told.
  *
  * <p>An open transaction of a partition ({@code DescribeProducers}: a producer with a current transaction start
- * offset) hangs when it is older than {@code minAge} and its producer's transaction at the coordinator will not end it:
- * no transactional id has that producer id any more, or the coordinator's transaction is not open (ongoing or
- * preparing to commit, abort or fence) with this partition in it. A real transaction cannot stay open past its own
+ * offset) hangs when it is older than {@code minAge}, holds the partition's last stable offset back (the LSO is at or
+ * before its start; a producer state that still names a start offset behind the LSO holds nothing) and its
+ * producer's transaction at the coordinator will not end it: no transactional id has that producer id any more, or
+ * the coordinator's transaction is not open (ongoing or preparing to commit, abort or fence) with this partition in
+ * it. A real transaction cannot stay open past its own
  * timeout (the coordinator aborts it), so {@code minAge} above the longest transaction timeout in use leaves no doubt.
  *
  * <p>Seen with Kafka 4.4 on a single broker killed with {@code kill -9} while a gate's transaction was open
- * (docs/chaos.md, "Hanging transactions after a single broker's kill -9").
+ * (docs/chaos.md, "Hanging transactions after a single broker's kill -9"). There is deliberately no automatic abort
+ * here: the coordinator had decided COMMIT for the transaction seen, and later transactions of the same producer
+ * had already committed its records on some of its partitions, so an abort marker on the others would have rolled
+ * a gate's state back behind a reservation it had published. Which marker is right is the operator's call.
  */
 public final class HangingTransactions {
 
@@ -72,10 +81,14 @@ public final class HangingTransactions {
         }
         Map<Long, TransactionDescription> coordinator = coordinatorView(admin, open.values().stream()
                 .flatMap(List::stream).map(ProducerState::producerId).distinct().toList(), timeout);
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> stable = await(admin.listOffsets(
+                open.keySet().stream().collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest())),
+                new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(), timeout);
         List<Hanging> hanging = new ArrayList<>();
         open.forEach((partition, producers) -> {
             for (ProducerState producer : producers) {
-                reason(partition, producer.producerEpoch(), coordinator.get(producer.producerId())).ifPresent(
+                reason(partition, producer.producerEpoch(), producer.currentTransactionStartOffset().getAsLong(),
+                        stable.get(partition).offset(), coordinator.get(producer.producerId())).ifPresent(
                         why -> hanging.add(new Hanging(partition, producer.producerId(), producer.producerEpoch(),
                                 Math.max(0, producer.coordinatorEpoch().orElse(0)),
                                 producer.currentTransactionStartOffset().getAsLong(), producer.lastTimestamp(), why)));
@@ -85,22 +98,16 @@ public final class HangingTransactions {
     }
 
     /**
-     * Writes an abort marker for {@code hanging} on its partition (Admin {@code abortTransaction}: the principal
-     * needs {@code ClusterAction} on the cluster). What the open transaction wrote there becomes aborted, as its
-     * writer was told it was.
+     * Why an open transaction of {@code producerEpoch} on {@code partition}, starting at {@code startOffset}, hangs,
+     * given the partition's last stable offset and its producer's transaction at the coordinator ({@code null}: no
+     * transactional id has the producer id); empty when it holds nothing back or the coordinator will still end it.
+     * The caller has checked its age.
      */
-    public static void abort(Admin admin, Hanging hanging, Duration timeout)
-            throws InterruptedException, TimeoutException {
-        await(admin.abortTransaction(new AbortTransactionSpec(hanging.partition(), hanging.producerId(),
-                (short) hanging.producerEpoch(), hanging.coordinatorEpoch())).all(), timeout);
-    }
-
-    /**
-     * Why an open transaction of {@code producerEpoch} on {@code partition} hangs, given its producer's transaction
-     * at the coordinator ({@code null}: no transactional id has the producer id); empty when the coordinator will
-     * still end it. The caller has checked its age.
-     */
-    static Optional<String> reason(TopicPartition partition, int producerEpoch, TransactionDescription coordinator) {
+    static Optional<String> reason(TopicPartition partition, int producerEpoch, long startOffset,
+                                   long lastStableOffset, TransactionDescription coordinator) {
+        if (lastStableOffset > startOffset) {
+            return Optional.empty();
+        }
         if (coordinator == null) {
             return Optional.of("no transactional id at the coordinator has this producer id");
         }

@@ -26,31 +26,39 @@ class HangingTransactionsTest {
 
     @Test
     void shouldCallAPartitionsTransactionHangingWhenTheCoordinatorHasCompletedItsProducersTransaction() {
-        assertThat(HangingTransactions.reason(CHANGELOG, 61, coordinator(TransactionState.COMPLETE_COMMIT, 86,
+        assertThat(HangingTransactions.reason(CHANGELOG, 61, 34, 34, coordinator(TransactionState.COMPLETE_COMMIT, 86,
                 Set.of()))).hasValueSatisfying(why -> assertThat(why).contains("CompleteCommit", "epoch 86"));
-        assertThat(HangingTransactions.reason(CHANGELOG, 61, coordinator(TransactionState.COMPLETE_ABORT, 62,
+        assertThat(HangingTransactions.reason(CHANGELOG, 61, 34, 34, coordinator(TransactionState.COMPLETE_ABORT, 62,
                 Set.of()))).isPresent();
-        assertThat(HangingTransactions.reason(CHANGELOG, 61, coordinator(TransactionState.EMPTY, 62, Set.of())))
+        assertThat(HangingTransactions.reason(CHANGELOG, 61, 34, 34, coordinator(TransactionState.EMPTY, 62, Set.of())))
                 .isPresent();
     }
 
     @Test
     void shouldCallItHangingWhenNoTransactionalIdHasTheProducerIdAnyMore() {
-        assertThat(HangingTransactions.reason(CHANGELOG, 61, null))
+        assertThat(HangingTransactions.reason(CHANGELOG, 61, 34, 34, null))
                 .hasValueSatisfying(why -> assertThat(why).contains("no transactional id"));
     }
 
     @Test
     void shouldCallItHangingWhenTheCoordinatorsOpenTransactionDoesNotHoldThePartition() {
-        assertThat(HangingTransactions.reason(CHANGELOG, 61, coordinator(TransactionState.ONGOING, 63,
+        assertThat(HangingTransactions.reason(CHANGELOG, 61, 34, 34, coordinator(TransactionState.ONGOING, 63,
                 Set.of(OTHER)))).hasValueSatisfying(why -> assertThat(why).contains("does not hold this partition"));
+    }
+
+    @Test
+    void shouldLeaveAnOpenTransactionThatHoldsTheLastStableOffsetNotBack() {
+        // a producer state can still name a start offset when the partition's LSO has passed it
+        assertThat(HangingTransactions.reason(CHANGELOG, 61, 34, 36, coordinator(TransactionState.COMPLETE_COMMIT, 86,
+                Set.of()))).isEmpty();
+        assertThat(HangingTransactions.reason(CHANGELOG, 61, 34, 35, null)).isEmpty();
     }
 
     @Test
     void shouldLeaveATransactionTheCoordinatorWillStillEnd() {
         for (TransactionState open : new TransactionState[] {TransactionState.ONGOING,
                 TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE}) {
-            assertThat(HangingTransactions.reason(CHANGELOG, 61, coordinator(open, 61, Set.of(CHANGELOG, OTHER))))
+            assertThat(HangingTransactions.reason(CHANGELOG, 61, 34, 34, coordinator(open, 61, Set.of(CHANGELOG, OTHER))))
                     .as("%s with the partition", open).isEmpty();
         }
     }
