@@ -42,6 +42,7 @@ public final class GateMetrics {
     private final Gauge openUnknown;
     private final Map<String, Supplier<? extends Map<MetricName, ? extends Metric>>> lagSources =
             new ConcurrentHashMap<>();
+    private volatile java.util.function.IntSupplier hangingTransactions;
 
     public GateMetrics(PrometheusRegistry registry) {
         Objects.requireNonNull(registry, "registry");
@@ -61,6 +62,20 @@ public final class GateMetrics {
                         callback.call(lag, role);
                     }
                 })).register(registry);
+        GaugeWithCallback.builder().name("actiongate_gate_hanging_transactions")
+                .help("Hanging transactions on the gate's partitions at the gate's last look "
+                        + "(gate.transactions.hanging.check.interval); each one stops a partition's readers")
+                .callback(callback -> {
+                    java.util.function.IntSupplier source = hangingTransactions;
+                    if (source != null) {
+                        callback.call(source.getAsInt());
+                    }
+                }).register(registry);
+    }
+
+    /** Reports the gate's hanging-transaction count, read at scrape time. */
+    public void hangingTransactions(java.util.function.IntSupplier count) {
+        this.hangingTransactions = Objects.requireNonNull(count, "count");
     }
 
     /** A receipt was published with {@code status} and {@code reasonCode} (null when none). */

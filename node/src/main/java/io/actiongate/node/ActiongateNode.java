@@ -165,6 +165,7 @@ public final class ActiongateNode implements AutoCloseable {
                 },
                 () -> streams.close(Duration.ofMillis(nodeConfig.shutdownTimeoutMs())));
         metrics.consumerLag("gate", () -> streams.streams().metrics());
+        metrics.hangingTransactions(streams::hangingTransactions);
         // the store's values are the gate's internal model: ActionViews reads them through the gate's public read
         // model (io.actiongate.gate.ActionView), so the node names no gate.internal type
         actions.set(new StreamsActionStateQuery<Object>(streams.streams(), GateStores.ACTIONS, self,

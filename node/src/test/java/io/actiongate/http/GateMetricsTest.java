@@ -50,6 +50,17 @@ class GateMetricsTest {
     }
 
     @Test
+    void shouldReportTheGatesHangingTransactionsAtScrapeTimeOnlyOnceAGateFeedsThem() {
+        assertThat(scrape()).doesNotContain("actiongate_gate_hanging_transactions ");
+        int[] found = {3};
+        metrics.hangingTransactions(() -> found[0]);
+
+        assertThat(scrape()).contains("actiongate_gate_hanging_transactions 3.0");
+        found[0] = 0;
+        assertThat(scrape()).contains("actiongate_gate_hanging_transactions 0.0");
+    }
+
+    @Test
     void shouldReportTheLargestRecordsLagOfTheKafkaClientsOfARole() {
         Map<MetricName, Metric> kafka = new HashMap<>();
         put(kafka, "records-lag-max", "consumer-fetch-manager-metrics", 12.0, Map.of("client-id", "a"));

@@ -59,6 +59,20 @@ public final class GateConfig extends CommonConfig {
     public static final String PUNCTUATE_INTERVAL_DOC = "Wall-clock interval of the timer punctuator (approval "
             + "deadlines, retries, lease expiry, dedupe purge).";
 
+    public static final String HANGING_CHECK_INTERVAL_CONFIG = "gate.transactions.hanging.check.interval";
+    public static final String HANGING_CHECK_INTERVAL_DOC = "How often the gate asks the partitions of its topics "
+            + "(the contract's topics and its own internal ones) for hanging transactions: open on a partition after "
+            + "their coordinator ended or forgot them, which holds the partition's last stable offset, and so every "
+            + "read_committed reader and the restoration of a gate task, back for good. Each one found is logged at "
+            + "ERROR with what an operator needs to end it, and counted in actiongate_gate_hanging_transactions. 0 "
+            + "turns the check off.";
+    public static final String HANGING_MIN_AGE_CONFIG = "gate.transactions.hanging.min.age";
+    public static final String HANGING_MIN_AGE_DOC = "How long a partition's transaction must have been open, "
+            + "counted from its producer's last write there, before the check may call it hanging. Keep it above the "
+            + "longest transaction timeout any producer writing the gate's topics may have: the brokers' "
+            + "transaction.max.timeout.ms (Kafka's default 15 min; the gate's own transactions use 10 s). Then a "
+            + "transaction the coordinator still ends is never reported, also one whose transactional id the gate's "
+            + "principal may not describe.";
     public static final String CANCEL_SWEEP_INTERVAL_CONFIG = "gate.cancel.sweep.interval";
     public static final String CANCEL_SWEEP_INTERVAL_DOC = "Wall-clock interval of the sweep that cancels "
             + "actions not yet dispatched whose task or origin was cancelled or archived. Safety does not depend "
@@ -153,6 +167,12 @@ public final class GateConfig extends CommonConfig {
             .define(CANCEL_SWEEP_INTERVAL_CONFIG, Type.STRING, "10s",
                     DurationParser.between(Duration.ofMillis(10), Duration.ofHours(1)), Importance.LOW,
                     CANCEL_SWEEP_INTERVAL_DOC)
+            .define(HANGING_CHECK_INTERVAL_CONFIG, Type.STRING, "1m",
+                    DurationParser.between(Duration.ZERO, Duration.ofDays(1)), Importance.LOW,
+                    HANGING_CHECK_INTERVAL_DOC)
+            .define(HANGING_MIN_AGE_CONFIG, Type.STRING, "16m",
+                    DurationParser.between(Duration.ofSeconds(1), Duration.ofDays(1)), Importance.LOW,
+                    HANGING_MIN_AGE_DOC)
             .define(CANCEL_SWEEP_BATCH_MAX_CONFIG, Type.INT, 10_000, ConfigDef.Range.atLeast(1), Importance.LOW,
                     CANCEL_SWEEP_BATCH_MAX_DOC)
             .define(TIMER_BATCH_MAX_CONFIG, Type.INT, 10_000, ConfigDef.Range.atLeast(1), Importance.LOW,
@@ -245,6 +265,15 @@ public final class GateConfig extends CommonConfig {
 
     public Duration punctuateInterval() {
         return duration(PUNCTUATE_INTERVAL_CONFIG);
+    }
+
+    /** How often the hanging-transaction check runs; zero: never. */
+    public Duration hangingCheckInterval() {
+        return duration(HANGING_CHECK_INTERVAL_CONFIG);
+    }
+
+    public Duration hangingMinAge() {
+        return duration(HANGING_MIN_AGE_CONFIG);
     }
 
     public Duration cancelSweepInterval() {

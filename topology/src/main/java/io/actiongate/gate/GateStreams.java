@@ -31,10 +31,13 @@ public final class GateStreams implements AutoCloseable {
 
     private final Topology topology;
     private final KafkaStreams streams;
+    private final GateConfig config;
+    private HangingTransactionWatch hanging;
     private volatile String fatal;
 
-    private GateStreams(Topology topology, Properties properties) {
+    private GateStreams(Topology topology, Properties properties, GateConfig config) {
         this.topology = topology;
+        this.config = config;
         this.streams = new KafkaStreams(topology, properties);
         this.streams.setUncaughtExceptionHandler(this::handle);
     }
@@ -94,7 +97,7 @@ public final class GateStreams implements AutoCloseable {
         int partitions = InputPartitions.discover(config, DESCRIBE_TIMEOUT);
         LOG.info("gate routes by murmur2 over {} partitions per input topic", partitions);
         return new GateStreams(GateTopology.build(config, operations, credentials, receipts, partitions, attachments),
-                properties(config));
+                properties(config), config);
     }
 
     /**
@@ -181,12 +184,29 @@ public final class GateStreams implements AutoCloseable {
         return Optional.ofNullable(store.get(actionKey)).map(StateRecords::receipt);
     }
 
-    public void start() {
+    /** Starts the streams, and the hanging-transaction watch unless {@code gate.transactions.hanging.check.interval} is 0. */
+    public synchronized void start() {
         LOG.debug("starting gate topology:\n{}", topology.describe());
         streams.start();
+        if (!config.hangingCheckInterval().isZero()) {
+            hanging = HangingTransactionWatch.of(config);
+            hanging.start(config.hangingCheckInterval());
+        }
     }
 
-    public void close(Duration timeout) {
+    /** Hanging transactions on the gate's partitions at the last look (0 when the watch is off). */
+    public int hangingTransactions() {
+        HangingTransactionWatch watch;
+        synchronized (this) {
+            watch = hanging;
+        }
+        return watch == null ? 0 : watch.current();
+    }
+
+    public synchronized void close(Duration timeout) {
+        if (hanging != null) {
+            hanging.close();
+        }
         streams.close(timeout);
     }
 
