@@ -89,6 +89,13 @@ final class DispatchLoop implements ConsumerRebalanceListener {
     /** Attachments and live schema hash, right before a connector sees the reservation. */
     private volatile PreDispatchCheck preDispatch = PreDispatchCheck.WITHOUT_STORAGE;
 
+    /** How many reservations per partition the duplicate fence remembers unless told otherwise. */
+    static final int DEFAULT_FENCE_RECORDS = 10_000;
+    /** No second dispatch of one attempt (poll thread only). */
+    private DuplicateFence fence = new DuplicateFence(DEFAULT_FENCE_RECORDS);
+    /** Per partition held: offsets below this were committed before this executor got it, read only for the fence. */
+    private final Map<TopicPartition, Long> historyEnd = new HashMap<>();
+
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<TopicPartition, Set<CompletableFuture<Void>>> inFlightByPartition = new ConcurrentHashMap<>();
     private boolean paused;
@@ -117,6 +124,11 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         this.preDispatch = check;
     }
 
+    /** Remember the last {@code records} reservations of each partition against a second dispatch (0: none). */
+    void duplicateFence(int records) {
+        this.fence = new DuplicateFence(records);
+    }
+
     void subscribe() {
         consumer.subscribe(List.of(attemptsTopic), this);
     }
@@ -135,16 +147,37 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         List<Pending> accepted = new ArrayList<>();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         Map<TopicPartition, Long> firstOffsets = new HashMap<>();
+        Map<TopicPartition, Map<String, Long>> read = new HashMap<>();
         for (TopicPartition partition : records.partitions()) {
-            List<ConsumerRecord<String, byte[]>> batch = records.records(partition);
+            List<ConsumerRecord<String, byte[]>> batch = live(partition, records.records(partition));
+            if (batch.isEmpty()) {
+                continue;
+            }
             firstOffsets.put(partition, batch.get(0).offset());
             ConsumerRecord<String, byte[]> last = batch.get(batch.size() - 1);
             offsets.put(partition, new OffsetAndMetadata(last.offset() + 1, last.leaderEpoch(), ""));
+            Map<String, Long> readHere = read.computeIfAbsent(partition, p -> new HashMap<>());
             for (ConsumerRecord<String, byte[]> record : batch) {
                 AttemptReservation reservation = decode(record);
                 if (reservation == null) {
                     continue;
                 }
+                String attemptKey = DuplicateFence.attemptKey(ActionKey.format(reservation.getTaskId(),
+                        reservation.getToolCallId()), reservation.getAttempt());
+                Long first = readHere.get(attemptKey);
+                if (first == null && fence.firstSeen(partition, attemptKey).isPresent()) {
+                    first = fence.firstSeen(partition, attemptKey).getAsLong();
+                }
+                if (first != null) {
+                    metrics.recordDuplicate();
+                    LOG.warn("attempt {} of {}/{} reserved again at {}-{}@{} (first at offset {}): not dispatched a "
+                            + "second time; without its outcome the gate marks it UNKNOWN and the reconciler asks "
+                            + "the provider", reservation.getAttempt(), reservation.getTaskId(),
+                            reservation.getToolCallId(), partition.topic(), partition.partition(), record.offset(),
+                            first);
+                    continue;
+                }
+                readHere.put(attemptKey, record.offset());
                 if (!now.isBefore(reservation.getLeaseExpiresAt())) {
                     metrics.recordLeaseExpired();
                     try (Tracing.Scope traced = Tracing.continueTrace(TraceHeaders.read(record.headers()),
@@ -157,13 +190,50 @@ final class DispatchLoop implements ConsumerRebalanceListener {
             }
         }
         if (!commit(offsets, firstOffsets)) {
-            return 0;
+            return 0; // nothing remembered: the rewound records are read again as they were
         }
+        read.forEach((partition, keys) -> keys.forEach((key, offset) -> fence.remember(partition, key, offset)));
         for (Pending pending : accepted) {
             submit(pending);
         }
         adjustPause();
         return accepted.size();
+    }
+
+    /**
+     * The records of {@code batch} this executor has to act on: those below the partition's history end were
+     * committed before it held the partition, so they are only remembered by the fence.
+     */
+    private List<ConsumerRecord<String, byte[]>> live(TopicPartition partition,
+                                                     List<ConsumerRecord<String, byte[]>> batch) {
+        Long end = historyEnd.get(partition);
+        if (end == null) {
+            return batch;
+        }
+        List<ConsumerRecord<String, byte[]>> live = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> record : batch) {
+            if (record.offset() >= end) {
+                live.add(record);
+                continue;
+            }
+            AttemptReservation reservation = record.value() == null ? null : decodeQuietly(record);
+            if (reservation != null) {
+                fence.remember(partition, DuplicateFence.attemptKey(ActionKey.format(reservation.getTaskId(),
+                        reservation.getToolCallId()), reservation.getAttempt()), record.offset());
+            }
+        }
+        if (!live.isEmpty()) {
+            historyEnd.remove(partition);
+        }
+        return live;
+    }
+
+    private AttemptReservation decodeQuietly(ConsumerRecord<String, byte[]> record) {
+        try {
+            return reservations.deserialize(record.topic(), record.value());
+        } catch (RuntimeException e) {
+            return null; // counted when it was live
+        }
     }
 
     private AttemptReservation decode(ConsumerRecord<String, byte[]> record) {
@@ -419,18 +489,49 @@ final class DispatchLoop implements ConsumerRebalanceListener {
     @Override
     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
         awaitInFlight(partitions, revocationTimeout);
+        forget(partitions);
     }
 
     @Override
     public void onPartitionsLost(Collection<TopicPartition> partitions) {
         // Offsets of everything in flight are committed already; waiting keeps outcomes ahead of the new owner's.
         awaitInFlight(partitions, revocationTimeout);
+        forget(partitions);
     }
 
+    private void forget(Collection<TopicPartition> partitions) {
+        partitions.forEach(p -> {
+            fence.forget(p);
+            historyEnd.remove(p);
+        });
+    }
+
+    /**
+     * Reads the last {@code fence records} reservations before each new partition's committed offset again, into
+     * the duplicate fence only; without them a second reservation of an attempt whose first one a previous owner
+     * dispatched would pass. If that cannot be read now, the fence covers what is read from here on.
+     */
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
         if (paused && !partitions.isEmpty()) {
             consumer.pause(partitions);
+        }
+        if (fence.records() == 0 || partitions.isEmpty()) {
+            return;
+        }
+        try {
+            Map<TopicPartition, Long> beginnings = consumer.beginningOffsets(partitions);
+            for (TopicPartition partition : partitions) {
+                long position = consumer.position(partition);
+                long from = Math.max(beginnings.getOrDefault(partition, 0L), position - fence.records());
+                if (from < position) {
+                    historyEnd.put(partition, position);
+                    consumer.seek(partition, from);
+                }
+            }
+        } catch (KafkaException e) {
+            LOG.warn("could not read the recent reservations of {} for the duplicate fence ({}); it covers what is "
+                    + "read from now on", partitions, e.getClass().getSimpleName());
         }
     }
 

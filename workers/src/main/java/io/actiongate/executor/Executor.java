@@ -61,6 +61,7 @@ public final class Executor implements AutoCloseable {
                 Topics.ATTEMPTS.name(prefix), Topics.OUTCOMES.name(prefix), connectors,
                 new OutcomeMapper(config.executorId()), metrics, pool, config.dispatchThreads(),
                 config.pollTimeout(), config.revocationTimeout(), Clock.systemUTC(), hook);
+        this.loop.duplicateFence(config.duplicateFenceRecords());
         this.pollThread = new PollThread("executor", consumer, new PollThread.Loop() {
             @Override
             public void subscribe() {

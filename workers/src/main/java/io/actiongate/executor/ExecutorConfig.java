@@ -52,6 +52,13 @@ public final class ExecutorConfig extends CommonConfig {
     public static final String SHUTDOWN_TIMEOUT_DOC = "How long close() waits for in-flight "
             + "dispatches to produce their outcomes.";
 
+    public static final String DUPLICATE_FENCE_RECORDS_CONFIG = "executor.duplicate.fence.records";
+    public static final String DUPLICATE_FENCE_RECORDS_DOC = "How many reservations per attempts partition the "
+            + "executor remembers, by action key and attempt, to dispatch no attempt twice: a second reservation of "
+            + "an attempt it remembers is skipped (counted in actiongate_executor_duplicate_reservations) and, "
+            + "without its outcome, becomes UNKNOWN at the gate and reconciled. When it gets a partition it reads "
+            + "that many before the committed offset again. 0 turns the fence off.";
+
     public static final ConfigDef CONFIG = CommonConfig.configDef()
             .define(GROUP_ID_CONFIG, Type.STRING, "actiongate-executor", new ConfigDef.NonEmptyString(),
                     Importance.HIGH, GROUP_ID_DOC)
@@ -65,7 +72,9 @@ public final class ExecutorConfig extends CommonConfig {
             .define(REVOCATION_TIMEOUT_CONFIG, Type.STRING, "30s", DurationParser.between(Duration.ZERO, Duration.ofMillis(600000)),
                     Importance.LOW, REVOCATION_TIMEOUT_DOC)
             .define(SHUTDOWN_TIMEOUT_CONFIG, Type.STRING, "30s", DurationParser.between(Duration.ZERO, Duration.ofMillis(600000)),
-                    Importance.LOW, SHUTDOWN_TIMEOUT_DOC);
+                    Importance.LOW, SHUTDOWN_TIMEOUT_DOC)
+            .define(DUPLICATE_FENCE_RECORDS_CONFIG, Type.INT, DispatchLoop.DEFAULT_FENCE_RECORDS,
+                    ConfigDef.Range.between(0, 10_000_000), Importance.LOW, DUPLICATE_FENCE_RECORDS_DOC);
 
     /** {@code originals} as read from the configuration file and environment; values are taken as strings. */
     public ExecutorConfig(Map<String, ?> originals) {
@@ -80,6 +89,10 @@ public final class ExecutorConfig extends CommonConfig {
 
     public String groupId() {
         return getString(GROUP_ID_CONFIG);
+    }
+
+    public int duplicateFenceRecords() {
+        return getInt(DUPLICATE_FENCE_RECORDS_CONFIG);
     }
 
     public int dispatchThreads() {

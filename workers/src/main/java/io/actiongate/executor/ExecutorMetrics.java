@@ -27,6 +27,8 @@ public final class ExecutorMetrics {
     private final AtomicLong commitFailures = new AtomicLong();
     private final AtomicLong leaseExpired = new AtomicLong();
     private final AtomicLong pauses = new AtomicLong();
+    private final AtomicLong duplicates = new AtomicLong();
+    private final Counter duplicateCounter;
 
     public ExecutorMetrics(PrometheusRegistry registry) {
         dispatches = Counter.builder().name("actiongate_executor_dispatches")
@@ -42,6 +44,19 @@ public final class ExecutorMetrics {
                 .help("Reservations that could not be decoded and were skipped").register(registry);
         commitFailureCounter = Counter.builder().name("actiongate_executor_commit_failures")
                 .help("Batches whose offset commit failed; nothing of them was dispatched").register(registry);
+        duplicateCounter = Counter.builder().name("actiongate_executor_duplicate_reservations")
+                .help("Reservations of an attempt already read (the duplicate fence); none was dispatched")
+                .register(registry);
+    }
+
+    void recordDuplicate() {
+        duplicates.incrementAndGet();
+        duplicateCounter.inc();
+    }
+
+    /** Reservations of an attempt already read, not dispatched again. */
+    public long duplicates() {
+        return duplicates.get();
     }
 
     void recordDispatch(String provider, String status, Duration latency) {

@@ -78,8 +78,12 @@ class DispatchLoopTest {
                 OUTCOMES, ConnectorRegistry.of(webhook), new OutcomeMapper("executor-test"), metrics, pool, threads,
                 Duration.ofMillis(10), Duration.ofSeconds(5), Clock.systemUTC(), DispatchLoop.BatchHook.NONE);
         loop.subscribe();
-        consumer.rebalance(List.of(P0, P1));
         consumer.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
+        consumer.rebalance(List.of(P0, P1));
+    }
+
+    private static AttemptReservation attempt(String callId, int attempt) {
+        return AttemptReservation.newBuilder(live(callId, "webhook")).setAttempt(attempt).build();
     }
 
     private void add(TopicPartition partition, long offset, AttemptReservation reservation) {
@@ -109,6 +113,77 @@ class DispatchLoopTest {
         assertThat(producer.history()).extracting(ProducerRecord::key)
                 .containsExactlyInAnyOrder("T-1/c-1", "T-1/c-2", "T-1/c-3");
         assertThat(metrics.dispatched()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldNeverDispatchOneAttemptTwiceHoweverOftenItIsReserved() {
+        start(2, request -> DispatchResult.succeeded(200, "r-1"));
+        // the same attempt twice in one batch (a gate state rolled back behind its reservation, or a replayed record)
+        add(P0, 0, live("c-1", "webhook"));
+        add(P0, 1, live("c-1", "webhook"));
+        add(P0, 2, live("c-2", "webhook"));
+
+        assertThat(loop.pollOnce()).isEqualTo(2);
+        // and once more in a later batch
+        add(P0, 3, live("c-1", "webhook"));
+        assertThat(loop.pollOnce()).isZero();
+        assertThat(loop.awaitAll(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(webhook.dispatched).extracting(DispatchRequest::idempotencyKey)
+                .containsExactlyInAnyOrder("idem-c-1", "idem-c-2");
+        assertThat(metrics.duplicates()).isEqualTo(2);
+        assertThat(consumer.committed.get(P0)).as("the duplicates are read past, not again").isEqualTo(4);
+        assertThat(outcomes()).hasSize(2);
+    }
+
+    @Test
+    void shouldDispatchTheNextAttemptOfAnActionUnderItsSameIdempotencyKey() {
+        start(2, request -> DispatchResult.succeeded(200, "r-1"));
+        add(P0, 0, attempt("c-1", 1));
+        add(P0, 1, attempt("c-1", 2));
+
+        assertThat(loop.pollOnce()).isEqualTo(2);
+        assertThat(loop.awaitAll(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(webhook.dispatched).extracting(DispatchRequest::attempt).containsExactlyInAnyOrder(1, 2);
+        assertThat(metrics.duplicates()).isZero();
+    }
+
+    @Test
+    void shouldRememberWhatAPreviousOwnerOfThePartitionDispatched() {
+        start(2, request -> DispatchResult.succeeded(200, "r-1"));
+        // another executor held P0 and committed past c-1's reservation (offset 0) and c-2's (offset 1)
+        consumer.commitSync(Map.of(P0, new OffsetAndMetadata(2)));
+        consumer.rebalance(List.of(P1));
+        consumer.rebalance(List.of(P0, P1));
+        events.clear();
+        add(P0, 0, live("c-1", "webhook"));
+        add(P0, 1, live("c-2", "webhook"));
+        add(P0, 2, live("c-1", "webhook"));
+        add(P0, 3, live("c-3", "webhook"));
+
+        assertThat(loop.pollOnce()).isEqualTo(1);
+        assertThat(loop.awaitAll(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(webhook.dispatched).extracting(DispatchRequest::idempotencyKey).containsExactly("idem-c-3");
+        assertThat(metrics.duplicates()).isEqualTo(1);
+        assertThat(events.get(0)).as("the commit never goes back behind the previous owner's")
+                .isEqualTo("commit:" + ATTEMPTS + "-0=4");
+    }
+
+    @Test
+    void shouldDispatchAReservationReadAgainAfterAFailedCommitOnce() {
+        start(2, request -> DispatchResult.succeeded(200, "r-1"));
+        add(P0, 0, live("c-1", "webhook"));
+        consumer.failNextCommit(new TimeoutException("commit timed out"));
+        assertThat(loop.pollOnce()).isZero();
+        add(P0, 0, live("c-1", "webhook"));
+
+        assertThat(loop.pollOnce()).isEqualTo(1);
+        assertThat(loop.awaitAll(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(webhook.dispatched).extracting(DispatchRequest::idempotencyKey).containsExactly("idem-c-1");
+        assertThat(metrics.duplicates()).isZero();
     }
 
     static Stream<Arguments> commitFailures() {

@@ -61,8 +61,8 @@ class PreDispatchGuardTest {
 
     private List<AttemptOutcome> run(AttemptReservation reservation) {
         loop.subscribe();
-        consumer.rebalance(List.of(P0));
         consumer.updateBeginningOffsets(Map.of(P0, 0L));
+        consumer.rebalance(List.of(P0));
         consumer.addRecord(new ConsumerRecord<>(ATTEMPTS, 0, 0, "T-1/" + reservation.getToolCallId(),
                 Topics.ATTEMPTS.valueSerde().serializer().serialize(ATTEMPTS, reservation)));
         loop.pollOnce();
