@@ -76,11 +76,7 @@ public final class HangingTransactionWatch implements AutoCloseable {
     /** The partitions of the contract's topics under {@code prefix} and of the topics named {@code applicationId-*}. */
     static List<TopicPartition> gatePartitions(Admin admin, String prefix, String applicationId) throws Exception {
         Set<String> names = admin.listTopics().names().get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        List<String> gateTopics = gateTopics(names, prefix, applicationId);
-        List<TopicPartition> found = new ArrayList<>();
-        admin.describeTopics(gateTopics).allTopicNames().get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .forEach((name, d) -> d.partitions().forEach(p -> found.add(new TopicPartition(name, p.partition()))));
-        return found;
+        return HangingTransactions.partitionsOf(admin, gateTopics(names, prefix, applicationId), CALL_TIMEOUT);
     }
 
     /** Of {@code names}, the contract's topics under {@code prefix} and the gate's internal ones. */

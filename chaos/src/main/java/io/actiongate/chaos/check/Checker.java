@@ -521,10 +521,7 @@ public final class Checker {
     private static List<TopicPartition> allPartitions(Admin admin) throws Exception {
         Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(true)).names()
                 .get(60, TimeUnit.SECONDS);
-        List<TopicPartition> partitions = new ArrayList<>();
-        admin.describeTopics(topics).allTopicNames().get(60, TimeUnit.SECONDS).forEach((name, d) -> d.partitions()
-                .forEach(p -> partitions.add(new TopicPartition(name, p.partition()))));
-        return partitions;
+        return HangingTransactions.partitionsOf(admin, topics, Duration.ofSeconds(60));
     }
 
     /** (j) no aborted probe record visible under read_committed, no committed one missing or doubled. */

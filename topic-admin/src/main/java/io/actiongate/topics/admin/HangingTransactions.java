@@ -97,6 +97,18 @@ public final class HangingTransactions {
         return hanging;
     }
 
+    /** Every partition of {@code topics}, as the cluster describes them now. */
+    public static List<TopicPartition> partitionsOf(Admin admin, Collection<String> topics, Duration timeout)
+            throws InterruptedException, TimeoutException {
+        List<TopicPartition> partitions = new ArrayList<>();
+        if (topics.isEmpty()) {
+            return partitions;
+        }
+        await(admin.describeTopics(topics).allTopicNames(), timeout).forEach((name, description) -> description
+                .partitions().forEach(p -> partitions.add(new TopicPartition(name, p.partition()))));
+        return partitions;
+    }
+
     /**
      * Why an open transaction of {@code producerEpoch} on {@code partition}, starting at {@code startOffset}, hangs,
      * given the partition's last stable offset and its producer's transaction at the coordinator ({@code null}: no
