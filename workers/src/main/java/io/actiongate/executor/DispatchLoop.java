@@ -189,6 +189,9 @@ final class DispatchLoop implements ConsumerRebalanceListener {
                 accepted.add(new Pending(partition, reservation, TraceHeaders.read(record.headers())));
             }
         }
+        if (offsets.isEmpty()) {
+            return 0; // only records a previous owner committed: remembered, nothing to commit or dispatch
+        }
         if (!commit(offsets, firstOffsets)) {
             return 0; // nothing remembered: the rewound records are read again as they were
         }

@@ -159,6 +159,7 @@ class DispatchLoopTest {
         events.clear();
         add(P0, 0, live("c-1", "webhook"));
         add(P0, 1, live("c-2", "webhook"));
+        assertThat(loop.pollOnce()).as("read back into the fence only").isZero();
         add(P0, 2, live("c-1", "webhook"));
         add(P0, 3, live("c-3", "webhook"));
 
