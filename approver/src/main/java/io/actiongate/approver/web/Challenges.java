@@ -63,8 +63,10 @@ public final class Challenges {
     }
 
     /**
-     * Open (unexpired) review forms per session: each is a record in the shared state until it expires, so one
-     * session reloading review pages cannot grow the state topic (and every replica's memory) without end.
+     * Open (unexpired, unused) review forms per session: each is a record in the shared state until it expires, so
+     * one session reloading review pages cannot grow the state topic (and every replica's memory) without end. A
+     * form posted (used or burnt) frees its place at once: a reviewer deciding one action after the other is never
+     * refused.
      */
     public static final int MAX_OPEN_PER_SESSION = 32;
     private static final int QUOTA_ATTEMPTS = 8;
@@ -108,6 +110,28 @@ public final class Challenges {
         return false;
     }
 
+    /** Takes one form expiring at {@code expiresAt} out of the session's quota record (it was used). */
+    private void release(String sessionId, Instant expiresAt) {
+        String key = QUOTA + sessionId;
+        for (int i = 0; i < QUOTA_ATTEMPTS; i++) {
+            java.util.Optional<io.actiongate.approver.state.SharedState.Versioned> cur = state.get(key);
+            if (cur.isEmpty()) {
+                return;
+            }
+            java.util.List<Long> open = new java.util.ArrayList<>(openExpiries(cur, clock.instant()));
+            if (!open.remove(Long.valueOf(expiresAt.toEpochMilli()))) {
+                return;
+            }
+            try {
+                if (state.compareAndSet(key, cur.get().version(), JSON.writeValueAsBytes(open))) {
+                    return;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
     private static java.util.List<Long> openExpiries(
             java.util.Optional<io.actiongate.approver.state.SharedState.Versioned> v, Instant now) {
         if (v.isEmpty()) {
@@ -139,6 +163,8 @@ public final class Challenges {
         if (c == null) {
             return new Consumed(null, Refusal.CHALLENGE_UNKNOWN);
         }
+        // spent now, whoever posted it: its place among its session's open forms is free again
+        release(c.sessionId(), c.expiresAt());
         if (!Tokens.same(c.sessionId(), sessionId) || !c.subject().equals(subject)) {
             return new Consumed(c, Refusal.CHALLENGE_UNKNOWN);
         }

@@ -50,6 +50,28 @@ class ChallengesAndSessionsTest {
     }
 
     @Test
+    void shouldFreeAFormsPlaceWhenItIsPostedSoAReviewerWorkingThroughTheQueueIsNeverRefused() {
+        Challenges other = new Challenges(state, Duration.ofMinutes(5), clock);
+        // far more decisions than open forms within one form lifetime, each form used before the next is opened
+        for (int i = 0; i < 3 * Challenges.MAX_OPEN_PER_SESSION; i++) {
+            Challenges.Challenge c = (i % 2 == 0 ? challenges : other).issue("s1", "alice", "T-1/c-" + i,
+                    "sha256:aa");
+            assertThat(c).as("form %d", i).isNotNull();
+            assertThat((i % 2 == 0 ? other : challenges).consume(c.id(), "s1", "alice", "T-1/c-" + i).ok()).isTrue();
+        }
+        // a form burnt by a wrong post frees its place too, and cannot be used afterwards
+        Challenges.Challenge burnt = challenges.issue("s1", "alice", "T-1/c-b", "sha256:aa");
+        assertThat(challenges.consume(burnt.id(), "s1", "alice", "T-1/c-other").refusal())
+                .isEqualTo(Refusal.CHALLENGE_MISMATCH);
+        assertThat(challenges.consume(burnt.id(), "s1", "alice", "T-1/c-b").ok()).isFalse();
+        // what is still bounded: forms opened and never posted
+        for (int i = 0; i < Challenges.MAX_OPEN_PER_SESSION; i++) {
+            assertThat(challenges.issue("s1", "alice", "T-1/o-" + i, "sha256:aa")).isNotNull();
+        }
+        assertThat(challenges.issue("s1", "alice", "T-1/o-x", "sha256:aa")).isNull();
+    }
+
+    @Test
     void shouldBindTheChallengeToSessionSubjectAndAction() {
         Challenges.Challenge a = challenges.issue("s1", "alice", "T-1/c-1", "sha256:aa");
         assertThat(challenges.consume(a.id(), "s2", "alice", "T-1/c-1").refusal()).isEqualTo(Refusal.CHALLENGE_UNKNOWN);
