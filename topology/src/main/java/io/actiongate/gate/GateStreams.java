@@ -184,7 +184,10 @@ public final class GateStreams implements AutoCloseable {
         return Optional.ofNullable(store.get(actionKey)).map(StateRecords::receipt);
     }
 
-    /** Starts the streams, and the hanging-transaction watch unless {@code gate.transactions.hanging.check.interval} is 0. */
+    /**
+     * Starts the streams, and the hanging-transaction watch unless {@code gate.transactions.hanging.check.interval}
+     * is 0.
+     */
     public synchronized void start() {
         LOG.debug("starting gate topology:\n{}", topology.describe());
         streams.start();

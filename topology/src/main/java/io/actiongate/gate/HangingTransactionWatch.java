@@ -23,10 +23,10 @@ import io.actiongate.topics.admin.HangingTransactions;
 /**
  * Looks for hanging transactions on the gate's partitions every {@code gate.transactions.hanging.check.interval}
  * ({@link HangingTransactions}): the contract's topics under the gate's prefix and the gate's internal topics
- * (changelogs and repartition topics, named after its application id), those its principal may read (with ACLs:
- * its inputs and internal topics, where a hanging transaction stops the gate). A gate task whose changelog partition holds
- * one never finishes restoring, and every action of that partition waits, so each one found is logged at ERROR once,
- * with what ends it, and the current number is kept for {@code actiongate_gate_hanging_transactions}.
+ * (changelogs and repartition topics, named after its application id), those its principal may read (with ACLs: its
+ * inputs and internal topics, where a hanging transaction stops the gate). A gate task whose changelog partition
+ * holds one never finishes restoring, and every action of that partition waits, so each one found is logged at ERROR
+ * once, with what ends it, and the current number is kept for {@code actiongate_gate_hanging_transactions}.
  *
  * <p>It reports and never aborts: the right marker (commit or abort) depends on what the coordinator decided and on
  * what later transactions of the same producer already committed on the transaction's other partitions; an abort

@@ -56,10 +56,10 @@ class HangingTransactionsTest {
 
     @Test
     void shouldLeaveATransactionTheCoordinatorWillStillEnd() {
-        for (TransactionState open : new TransactionState[] {TransactionState.ONGOING,
-                TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE}) {
-            assertThat(HangingTransactions.reason(CHANGELOG, 61, 34, 34, coordinator(open, 61, Set.of(CHANGELOG, OTHER))))
-                    .as("%s with the partition", open).isEmpty();
+        for (TransactionState open : new TransactionState[] {TransactionState.ONGOING, TransactionState.PREPARE_COMMIT,
+                TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE}) {
+            assertThat(HangingTransactions.reason(CHANGELOG, 61, 34, 34,
+                    coordinator(open, 61, Set.of(CHANGELOG, OTHER)))).as("%s with the partition", open).isEmpty();
         }
     }
 }
