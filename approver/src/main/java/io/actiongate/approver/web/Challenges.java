@@ -91,14 +91,33 @@ public final class Challenges {
 
     /** Counts one more open form for the session in its quota record (expiry times), if there is room. */
     private boolean reserve(String sessionId, Instant now, Instant expiresAt) {
+        return updateQuota(sessionId, now, open -> {
+            if (open.size() >= MAX_OPEN_PER_SESSION) {
+                return false;
+            }
+            return open.add(expiresAt.toEpochMilli());
+        });
+    }
+
+    /** Takes one form expiring at {@code expiresAt} out of the session's quota record (it was used). */
+    private void release(String sessionId, Instant expiresAt) {
+        updateQuota(sessionId, clock.instant(), open -> open.remove(Long.valueOf(expiresAt.toEpochMilli())));
+    }
+
+    /**
+     * Applies {@code change} to the session's unexpired open-form expiries and writes them back with a
+     * compare-and-set, read again on a conflict, at most {@value #QUOTA_ATTEMPTS} times. {@code change} answers
+     * false to leave the record as it is. True when written.
+     */
+    private boolean updateQuota(String sessionId, Instant now,
+                                java.util.function.Predicate<java.util.List<Long>> change) {
         String key = QUOTA + sessionId;
         for (int i = 0; i < QUOTA_ATTEMPTS; i++) {
             java.util.Optional<io.actiongate.approver.state.SharedState.Versioned> cur = state.get(key);
             java.util.List<Long> open = new java.util.ArrayList<>(openExpiries(cur, now));
-            if (open.size() >= MAX_OPEN_PER_SESSION) {
+            if (!change.test(open)) {
                 return false;
             }
-            open.add(expiresAt.toEpochMilli());
             try {
                 if (state.compareAndSet(key, cur.map(v -> v.version()).orElse(0L), JSON.writeValueAsBytes(open))) {
                     return true;
@@ -108,28 +127,6 @@ public final class Challenges {
             }
         }
         return false;
-    }
-
-    /** Takes one form expiring at {@code expiresAt} out of the session's quota record (it was used). */
-    private void release(String sessionId, Instant expiresAt) {
-        String key = QUOTA + sessionId;
-        for (int i = 0; i < QUOTA_ATTEMPTS; i++) {
-            java.util.Optional<io.actiongate.approver.state.SharedState.Versioned> cur = state.get(key);
-            if (cur.isEmpty()) {
-                return;
-            }
-            java.util.List<Long> open = new java.util.ArrayList<>(openExpiries(cur, clock.instant()));
-            if (!open.remove(Long.valueOf(expiresAt.toEpochMilli()))) {
-                return;
-            }
-            try {
-                if (state.compareAndSet(key, cur.get().version(), JSON.writeValueAsBytes(open))) {
-                    return;
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
     }
 
     private static java.util.List<Long> openExpiries(
