@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -162,11 +163,11 @@ final class DispatchLoop implements ConsumerRebalanceListener {
                 if (reservation == null) {
                     continue;
                 }
-                String attemptKey = DuplicateFence.attemptKey(ActionKey.format(reservation.getTaskId(),
-                        reservation.getToolCallId()), reservation.getAttempt());
+                String attemptKey = DuplicateFence.attemptKey(reservation);
                 Long first = readHere.get(attemptKey);
-                if (first == null && fence.firstSeen(partition, attemptKey).isPresent()) {
-                    first = fence.firstSeen(partition, attemptKey).getAsLong();
+                if (first == null) {
+                    OptionalLong seen = fence.firstSeen(partition, attemptKey);
+                    first = seen.isPresent() ? seen.getAsLong() : null;
                 }
                 if (first != null) {
                     metrics.recordDuplicate();
@@ -219,10 +220,9 @@ final class DispatchLoop implements ConsumerRebalanceListener {
                 live.add(record);
                 continue;
             }
-            AttemptReservation reservation = record.value() == null ? null : decodeQuietly(record);
+            AttemptReservation reservation = decodeQuietly(record);
             if (reservation != null) {
-                fence.remember(partition, DuplicateFence.attemptKey(ActionKey.format(reservation.getTaskId(),
-                        reservation.getToolCallId()), reservation.getAttempt()), record.offset());
+                fence.remember(partition, DuplicateFence.attemptKey(reservation), record.offset());
             }
         }
         if (!live.isEmpty()) {
@@ -232,6 +232,9 @@ final class DispatchLoop implements ConsumerRebalanceListener {
     }
 
     private AttemptReservation decodeQuietly(ConsumerRecord<String, byte[]> record) {
+        if (record.value() == null) {
+            return null;
+        }
         try {
             return reservations.deserialize(record.topic(), record.value());
         } catch (RuntimeException e) {

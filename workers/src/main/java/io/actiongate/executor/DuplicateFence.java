@@ -7,6 +7,9 @@ import java.util.OptionalLong;
 
 import org.apache.kafka.common.TopicPartition;
 
+import io.actiongate.avro.AttemptReservation;
+import io.actiongate.key.ActionKey;
+
 /**
  * The (action key, attempt) of the last {@code records} reservations the executor read from each of its partitions,
  * and the offset each was first read at. The gate reserves each attempt of an action once, so a second reservation
@@ -28,8 +31,9 @@ final class DuplicateFence {
         return records;
     }
 
-    static String attemptKey(String actionKey, int attempt) {
-        return actionKey + "#" + attempt;
+    /** What the fence tells reservations apart by: the action key and the attempt. */
+    static String attemptKey(AttemptReservation reservation) {
+        return ActionKey.format(reservation.getTaskId(), reservation.getToolCallId()) + "#" + reservation.getAttempt();
     }
 
     /** Where {@code attemptKey} was first read on {@code partition}, if it is remembered. */
