@@ -85,8 +85,7 @@ public final class Checker {
             Topics.UNKNOWN_OUTCOMES.suffix());
     static final int MAX_ATTEMPTS = 3;
     /** Transaction states that are not over yet. */
-    private static final Set<TransactionState> OPEN = EnumSet.of(TransactionState.ONGOING,
-            TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
+    private static final Set<TransactionState> OPEN = HangingTransactions.OPEN_AT_COORDINATOR;
 
     private final String bootstrap;
     private final String prefix;

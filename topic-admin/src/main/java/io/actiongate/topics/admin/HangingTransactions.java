@@ -3,6 +3,7 @@ package io.actiongate.topics.admin;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -50,9 +51,10 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class HangingTransactions {
 
-    /** Coordinator states in which the coordinator itself will still write this transaction's markers. */
-    private static final Set<TransactionState> OPEN_AT_COORDINATOR = EnumSet.of(TransactionState.ONGOING,
-            TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
+    /** Coordinator states of a transaction not ended yet: the coordinator itself will still write its markers. */
+    public static final Set<TransactionState> OPEN_AT_COORDINATOR = Collections.unmodifiableSet(EnumSet.of(
+            TransactionState.ONGOING, TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT,
+            TransactionState.PREPARE_EPOCH_FENCE));
 
     /** One hanging transaction on one partition, and why it is one. */
     public record Hanging(TopicPartition partition, long producerId, int producerEpoch, int coordinatorEpoch,
@@ -83,7 +85,8 @@ public final class HangingTransactions {
                 .flatMap(List::stream).map(ProducerState::producerId).distinct().toList(), timeout);
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> stable = await(admin.listOffsets(
                 open.keySet().stream().collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest())),
-                new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(), timeout);
+                new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(), "last stable offsets could not be read",
+                timeout);
         List<Hanging> hanging = new ArrayList<>();
         open.forEach((partition, producers) -> {
             for (ProducerState producer : producers) {
@@ -104,7 +107,7 @@ public final class HangingTransactions {
         if (topics.isEmpty()) {
             return partitions;
         }
-        await(admin.describeTopics(topics).allTopicNames(), timeout).forEach((name, description) -> description
+        await(admin.describeTopics(topics).allTopicNames(), "topics could not be described", timeout).forEach((name, description) -> description
                 .partitions().forEach(p -> partitions.add(new TopicPartition(name, p.partition()))));
         return partitions;
     }
@@ -164,23 +167,24 @@ public final class HangingTransactions {
                                                                      Duration timeout)
             throws InterruptedException, TimeoutException {
         Collection<TransactionListing> listings = await(admin.listTransactions(new ListTransactionsOptions()
-                .filterProducerIds(producerIds)).all(), timeout);
+                .filterProducerIds(producerIds)).all(), "transactions could not be listed", timeout);
         Map<Long, TransactionDescription> view = new HashMap<>();
         if (listings.isEmpty()) {
             return view;
         }
         Map<String, TransactionDescription> described = await(admin.describeTransactions(listings.stream()
-                .map(TransactionListing::transactionalId).toList()).all(), timeout);
+                .map(TransactionListing::transactionalId).toList()).all(), "transactions could not be described",
+                timeout);
         described.values().forEach(d -> view.put(d.producerId(), d));
         return view;
     }
 
-    private static <T> T await(org.apache.kafka.common.KafkaFuture<T> future, Duration timeout)
+    private static <T> T await(org.apache.kafka.common.KafkaFuture<T> future, String failure, Duration timeout)
             throws InterruptedException, TimeoutException {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw new TopicsException("transactions could not be read: " + e.getCause().getMessage(), e.getCause());
+            throw new TopicsException(failure + ": " + e.getCause().getMessage(), e.getCause());
         }
     }
 }
