@@ -7,6 +7,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +42,8 @@ class ChaosIT {
         String out = printed.toString();
         System.out.println(out);
         assertThat(out).contains("fault schedule (seed " + SEED + ", ", "kill -9 the MCP gateway");
-        assertThat(exit).as("checker verdict").isZero();
+        // CI shows only the assertion's message, not the run's printout: name what failed in it
+        assertThat(exit).as("checker verdict; what the run printed about it:%n%s", whatFailed(out)).isZero();
         JsonNode report = new ObjectMapper().readTree(results.resolve("chaos-report.json").toFile());
         assertThat(report.get("ok").asBoolean()).isTrue();
         assertThat(report.get("duplicates").asLong()).isZero();
@@ -60,5 +62,12 @@ class ChaosIT {
                 .isPositive();
         assertThat(Files.readString(results.resolve("chaos-report.md"))).contains("Result: **PASS**: 0 duplicates, "
                 + "0 lost, 0 hanging transactions");
+    }
+
+    /** The lines of the printout that say what went wrong: violations, timeouts, failed faults, the verdict. */
+    static String whatFailed(String out) {
+        return out.lines().filter(line -> line.contains("VIOLATION") || line.contains("timeout")
+                || line.contains("failed") || line.contains("exited") || line.contains("RESULT"))
+                .limit(40).collect(Collectors.joining("\n"));
     }
 }
