@@ -59,6 +59,15 @@ public final class GateConfig extends CommonConfig {
     public static final String PUNCTUATE_INTERVAL_DOC = "Wall-clock interval of the timer punctuator (approval "
             + "deadlines, retries, lease expiry, dedupe purge).";
 
+    public static final String COMMIT_QUIET_GAP_CONFIG = "gate.commit.quiet.gap";
+    public static final String COMMIT_QUIET_GAP_DOC = "A record read from a contract topic whose timestamp is at least "
+            + "this long after the latest one its stream thread read is committed at once (and so are the records "
+            + "it sends through the gate's internal hops), instead of at the next gate.streams.commit.interval.ms. "
+            + "At light load an action then waits for no commit interval; under load records arrive closer together "
+            + "and the commit interval alone batches them into transactions. Timestamps more than 1 s from the "
+            + "gate's clock never count, and a stream thread asks at most once per a quarter of this (rounded up to "
+            + "whole milliseconds). 0: only the commit interval commits.";
+
     public static final String HANGING_CHECK_INTERVAL_CONFIG = "gate.transactions.hanging.check.interval";
     public static final String HANGING_CHECK_INTERVAL_DOC = "How often the gate asks the partitions of its topics "
             + "(the contract's topics and its own internal ones) for hanging transactions: open on a partition after "
@@ -167,6 +176,9 @@ public final class GateConfig extends CommonConfig {
             .define(CANCEL_SWEEP_INTERVAL_CONFIG, Type.STRING, "10s",
                     DurationParser.between(Duration.ofMillis(10), Duration.ofHours(1)), Importance.LOW,
                     CANCEL_SWEEP_INTERVAL_DOC)
+            .define(COMMIT_QUIET_GAP_CONFIG, Type.STRING, "10ms",
+                    DurationParser.between(Duration.ZERO, Duration.ofSeconds(1)), Importance.LOW,
+                    COMMIT_QUIET_GAP_DOC)
             .define(HANGING_CHECK_INTERVAL_CONFIG, Type.STRING, "1m",
                     DurationParser.between(Duration.ZERO, Duration.ofDays(1)), Importance.LOW,
                     HANGING_CHECK_INTERVAL_DOC)
@@ -265,6 +277,11 @@ public final class GateConfig extends CommonConfig {
 
     public Duration punctuateInterval() {
         return duration(PUNCTUATE_INTERVAL_CONFIG);
+    }
+
+    /** {@value #COMMIT_QUIET_GAP_CONFIG}: after how long without a record one is committed at once; zero: never. */
+    public Duration commitQuietGap() {
+        return duration(COMMIT_QUIET_GAP_CONFIG);
     }
 
     /** How often the hanging-transaction check runs; zero: never. */

@@ -43,14 +43,16 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
     private final String hop;
     private final Set<String> hopTopics;
     private final DecisionVerifier verifier;
+    private final QuietCommits quiet;
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<String, DecisionClaim> claims;
     private KeyValueStore<String, String> timers;
     private int current;
 
     public DecisionClaimProcessor(GateConfig config, AvroSerde<Decision> serde, Routing routing, String decide,
-                                  String hop, Set<String> hopTopics) {
+                                  String hop, Set<String> hopTopics, QuietCommits quiet) {
         this.config = config;
+        this.quiet = quiet;
         this.hopTopics = Set.copyOf(hopTopics);
         this.serde = serde;
         this.routing = routing;
@@ -70,6 +72,9 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
     @Override
     public void process(Record<byte[], byte[]> record) {
         Origin origin = Origin.of(context, record.headers(), hopTopics);
+        if (Origin.readFromHop(context, hopTopics)) {
+            quiet.hop(context);
+        }
         Decision d;
         try {
             d = serde.deserialize(null, record.value());

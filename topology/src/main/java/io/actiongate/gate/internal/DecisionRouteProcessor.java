@@ -25,12 +25,14 @@ public final class DecisionRouteProcessor implements Processor<byte[], byte[], b
     private final String refuse;
     private final String claimLocal;
     private final String claimHop;
+    private final QuietCommits quiet;
     private ProcessorContext<byte[], byte[]> context;
     private int current;
 
     public DecisionRouteProcessor(AvroSerde<Decision> serde, Routing routing, String refuse, String claimLocal,
-                                  String claimHop) {
+                                  String claimHop, QuietCommits quiet) {
         this.serde = serde;
+        this.quiet = quiet;
         this.routing = routing;
         this.refuse = refuse;
         this.claimLocal = claimLocal;
@@ -45,6 +47,7 @@ public final class DecisionRouteProcessor implements Processor<byte[], byte[], b
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        quiet.input(context, record.timestamp());
         Decision d = wellFormed(record);
         if (d == null) {
             context.forward(record, refuse);

@@ -29,28 +29,32 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
     private final String next;
     private final Set<String> hopTopics;
     private final boolean signatureVerified;
+    private final QuietCommits quiet;
     private ProcessorContext<Object, Object> context;
 
     /**
      * Decodes for {@code next}; records read from one of {@code hopTopics} are named by their {@link Origin}.
-     * {@code signatureVerified}: this decoder reads only decisions whose signature the claim verified.
+     * {@code signatureVerified}: this decoder reads only decisions whose signature the claim verified. A record read
+     * back from a hop tells {@code quiet} (see {@link QuietCommits#hop}).
      */
-    public DecodeProcessor(AvroSerde<T> serde, String next, Set<String> hopTopics, boolean signatureVerified) {
+    public DecodeProcessor(AvroSerde<T> serde, String next, Set<String> hopTopics, boolean signatureVerified,
+                           QuietCommits quiet) {
         this.serde = serde;
+        this.quiet = quiet;
         this.next = next;
         this.hopTopics = Set.copyOf(hopTopics);
         this.signatureVerified = signatureVerified;
     }
 
     public static <T extends org.apache.avro.specific.SpecificRecordBase> ProcessorSupplier<byte[], byte[], Object, Object>
-            supplier(AvroSerde<T> serde, String next, Set<String> hopTopics) {
-        return () -> new DecodeProcessor<>(serde, next, hopTopics, false);
+            supplier(AvroSerde<T> serde, String next, Set<String> hopTopics, QuietCommits quiet) {
+        return () -> new DecodeProcessor<>(serde, next, hopTopics, false, quiet);
     }
 
     /** The decoder of the hop that carries claimed decisions (their signature verified) to their action. */
     public static <T extends org.apache.avro.specific.SpecificRecordBase> ProcessorSupplier<byte[], byte[], Object, Object>
-            claimedSupplier(AvroSerde<T> serde, String next, Set<String> hopTopics) {
-        return () -> new DecodeProcessor<>(serde, next, hopTopics, true);
+            claimedSupplier(AvroSerde<T> serde, String next, Set<String> hopTopics, QuietCommits quiet) {
+        return () -> new DecodeProcessor<>(serde, next, hopTopics, true, quiet);
     }
 
     @Override
@@ -65,6 +69,9 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
             return;
         }
         Origin origin = hopTopics.isEmpty() ? null : Origin.of(context, record.headers(), hopTopics);
+        if (Origin.readFromHop(context, hopTopics)) {
+            quiet.hop(context);
+        }
         T value;
         try {
             value = serde.deserialize(context.recordMetadata().map(m -> m.topic()).orElse(null), payload);

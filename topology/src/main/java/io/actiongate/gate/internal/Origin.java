@@ -39,6 +39,15 @@ public record Origin(String topic, int partition, long offset) {
         return new Origin(m.topic(), m.partition(), m.offset());
     }
 
+    /** Whether the record being processed was read from one of {@code hopTopics}. */
+    public static boolean readFromHop(ProcessorContext<?, ?> context, Set<String> hopTopics) {
+        if (hopTopics.isEmpty()) {
+            return false;
+        }
+        RecordMetadata m = context.recordMetadata().orElse(null);
+        return m != null && hopTopics.contains(m.topic());
+    }
+
     /** A copy of {@code headers} with this origin in place of any origin headers they held. */
     public Headers stamp(Headers headers) {
         RecordHeaders out = new RecordHeaders();

@@ -15,13 +15,15 @@ public final class RouteProcessor implements Processor<byte[], byte[], byte[], b
     private final Routing routing;
     private final String local;
     private final String hop;
+    private final QuietCommits quiet;
     private ProcessorContext<byte[], byte[]> context;
     private int current;
 
-    public RouteProcessor(Routing routing, String local, String hop) {
+    public RouteProcessor(Routing routing, String local, String hop, QuietCommits quiet) {
         this.routing = routing;
         this.local = local;
         this.hop = hop;
+        this.quiet = quiet;
     }
 
     @Override
@@ -32,6 +34,7 @@ public final class RouteProcessor implements Processor<byte[], byte[], byte[], b
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        quiet.input(context, record.timestamp());
         if (routing.takesHop(record.key(), record.value(), current)) {
             context.forward(record.withHeaders(here().stamp(record.headers())), hop);
         } else {
