@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * needs is missing (its part did not run) or has no usable figure. The rows are found by id: f (read-only end to
  * end), p (physical limit), pg (Postgres claim store), ol50 (open loop at 50 % of saturation), light (light load),
  * dv (signed approval decisions on one stream thread; c2, the test driver's figure, when dv did not run), m (gate
- * memory, note {@code heap_mib}), g1 and g2 (one and two gate instances).
+ * memory, note {@code heap_mib}), g1 and g2 (one and two gate instances: throughput, and machine CPU per action).
  */
 final class Goals {
 
@@ -66,6 +66,7 @@ final class Goals {
         out.add(throughput(byId));
         out.add(memory(byId));
         out.add(ratio(byId, "two_gates", "2 gate instances vs 1", "g2", "g1", 1.7, false, "x"));
+        out.add(cpuTwoGates(byId));
         out.add(cpuVsSkeleton(byId));
         out.add(ratio(byId, "postgres_baseline_fsync", "read-only end to end vs the best Postgres row, fsync",
                 "fs", bestPg(rows, true), 1.5, false, "x"));
@@ -112,6 +113,25 @@ final class Goals {
                 : String.format(Locale.ROOT, " (this JVM only: %.0f / %.0f = %.2f x)", fo, so, fo / so);
         return new Result(id, goal, target, r, "x", List.of("f", "sk"), r <= 2.0 ? Status.MET : Status.NOT_MET,
                 String.format(Locale.ROOT, "f %.0f us / sk %.0f us = %.2f x%s", f, sk, r, own));
+    }
+
+    /**
+     * Issue 27: machine CPU per read-only action with two gate instances (row g2) within 10 % of one's (row g1): a
+     * second instance adds no coordination cost. The 2-core machine cannot show throughput scaling, but this it can.
+     */
+    private static Result cpuTwoGates(Map<String, BenchRow> byId) {
+        String id = "cpu_two_gates";
+        String goal = "machine CPU per read-only action, 2 gate instances vs 1";
+        String target = "<= 1.10 x";
+        Double g2 = cpuNote(byId.get("g2"), "machine");
+        Double g1 = cpuNote(byId.get("g1"), "machine");
+        if (g1 == null || g2 == null) {
+            return new Result(id, goal, target, null, "x", List.of("g2", "g1"), Status.NOT_MEASURED,
+                    g2 == null ? "no row g2 with a CPU figure" : "no row g1 with a CPU figure");
+        }
+        double r = g2 / g1;
+        return new Result(id, goal, target, r, "x", List.of("g2", "g1"), r <= 1.10 ? Status.MET : Status.NOT_MET,
+                String.format(Locale.ROOT, "g2 %.0f us / g1 %.0f us = %.2f x", g2, g1, r));
     }
 
     private static Result ratio(Map<String, BenchRow> byId, String id, String goal, String row, String base,

@@ -44,7 +44,13 @@ final class ScalePart implements BenchPart {
     /** What one row measured. */
     record Measured(String id, int partitions, int instances, List<Integer> partitionsPerNode, int warmup,
                     BrokerBench.Side side, long providerRequests, int keysWithOneRequest, int missingKeys,
-                    int doubledKeys, double loadAverage) {
+                    int doubledKeys, double loadAverage, CpuAccount.Window cpu) {
+
+        /** The same row with the CPU its burst cost: the machine's, this JVM's and each node JVM's. */
+        Measured withCpu(CpuAccount.Window window) {
+            return new Measured(id, partitions, instances, partitionsPerNode, warmup, side, providerRequests,
+                    keysWithOneRequest, missingKeys, doubledKeys, loadAverage, window);
+        }
     }
 
     @Override
@@ -80,6 +86,9 @@ final class ScalePart implements BenchPart {
             notes.put("node_heap", NODE_HEAP);
             notes.put("provider_requests", String.valueOf(m.providerRequests()));
             notes.put("load_avg", String.format(Locale.ROOT, "%.2f", m.loadAverage()));
+            if (m.cpu() != null) {
+                notes.putAll(m.cpu().notes());
+            }
             rows.add(new BenchRow(name(), m.id(), what(m), m.side().actions(), m.side().completed(),
                     m.side().throughput(), BenchRow.Latency.ofSortedNanos(m.side().sortedLatencyNanos()), ratioTo,
                     notes));
@@ -126,8 +135,16 @@ final class ScalePart implements BenchPart {
                 BrokerBench.measure(bootstrap, in, out, warm, succeeded, null);
                 Workload.Encoded burst = workload.proposals(id, Workload.READ_TOOL, n, Instant.now());
                 double load = loadAverage();
+                Map<String, java.util.function.LongSupplier> jvms = new LinkedHashMap<>();
+                for (int i = 0; i < nodes.size(); i++) {
+                    long pid = nodes.get(i).pid();
+                    jvms.put("node" + (i + 1), () -> CpuAccount.processTreeTicks(pid));
+                }
+                CpuAccount.Probe cpu = CpuAccount.start(jvms);
                 BrokerBench.Side side = BrokerBench.measure(bootstrap, in, out, burst, succeeded, null);
-                return effects(id, partitions, instances, perNode, warmup, side, provider, load, warm, burst);
+                CpuAccount.Window window = cpu.stop(n);
+                return effects(id, partitions, instances, perNode, warmup, side, provider, load, warm, burst)
+                        .withCpu(window);
             } finally {
                 nodes.forEach(NodeJvm::close);
             }
@@ -155,7 +172,7 @@ final class ScalePart implements BenchPart {
             }
         }
         return new Measured(id, partitions, instances, perNode, warmup, side, provider.totalRequests(), one,
-                missing, doubled, loadAverage);
+                missing, doubled, loadAverage, null);
     }
 
     /** The machine's one-minute load average (what else ran), or -1 where the OS has none. */
@@ -193,6 +210,12 @@ final class ScalePart implements BenchPart {
             out.printf(Locale.ROOT, "%-4s %-52s %10.0f %9.0f %9.0f %10s %9s %11s %5.1f%n", m.id(), what(m),
                     m.side().throughput(), m.side().p(50), m.side().p(99), ratio,
                     m.side().completed() + "/" + m.side().actions(), m.partitionsPerNode(), m.loadAverage());
+        }
+        for (Measured m : measured) {
+            if (m.cpu() != null) {
+                out.println("  " + m.id() + ": " + m.cpu().describe() + (m.cpu().seconds() < 10
+                        ? "; a burst shorter than 10 s: warm-up and queueing may dominate" : ""));
+            }
         }
         out.printf(Locale.ROOT, "  cpu: %d cores available to this run; the broker, the producer, the receipt watcher,"
                 + " the provider and every node JVM share them%n", cores);

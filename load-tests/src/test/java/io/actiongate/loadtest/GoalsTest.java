@@ -49,11 +49,22 @@ class GoalsTest {
     }
 
     @Test
+    void shouldHoldMachineCpuPerActionOfTwoGatesWithinATenthOfOnes() {
+        BenchRow g1 = new BenchRow("scale", "g1", "g1", 10, 10, 600, null, null, Map.of("cpu_us.machine", "2000"));
+        BenchRow g2 = new BenchRow("scale", "g2", "g2", 10, 10, 400, null, "g1", Map.of("cpu_us.machine", "2200"));
+        BenchRow costly = new BenchRow("scale", "g2", "g2", 10, 10, 400, null, "g1", Map.of("cpu_us.machine",
+                "2201"));
+        assertThat(status(List.of(g1, g2), "cpu_two_gates")).isEqualTo(Goals.Status.MET);
+        assertThat(status(List.of(g1, costly), "cpu_two_gates")).isEqualTo(Goals.Status.NOT_MET);
+        assertThat(status(List.of(g1, row("g2", 400)), "cpu_two_gates")).isEqualTo(Goals.Status.NOT_MEASURED);
+    }
+
+    @Test
     void shouldReportEveryGoalNotMeasuredWithoutRows() {
         List<Goals.Result> goals = Goals.evaluate(List.of());
 
         assertThat(goals).extracting(Goals.Result::id).containsExactly("physical_limit", "postgres_baseline",
-                "p99_at_half_saturation", "light_load_p50", "approval_decisions", "gate_heap", "two_gates", "cpu_vs_skeleton",
+                "p99_at_half_saturation", "light_load_p50", "approval_decisions", "gate_heap", "two_gates", "cpu_two_gates", "cpu_vs_skeleton",
                 "postgres_baseline_fsync");
         assertThat(goals).allSatisfy(g -> {
             assertThat(g.status()).isEqualTo(Goals.Status.NOT_MEASURED);

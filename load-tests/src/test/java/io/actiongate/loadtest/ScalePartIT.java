@@ -46,8 +46,8 @@ class ScalePartIT {
     @Test
     void shouldFailTheInvariantWhenAKeyHadTwoRequestsOrNone() {
         BrokerBench.Side side = new BrokerBench.Side(10, 10, 100, new long[10]);
-        ScalePart.Measured doubled = new ScalePart.Measured("g2", 2, 2, List.of(1, 1), 20, side, 31, 29, 0, 1, 1.0);
-        ScalePart.Measured missing = new ScalePart.Measured("g1", 2, 1, List.of(2), 20, side, 30, 29, 1, 0, 1.0);
+        ScalePart.Measured doubled = new ScalePart.Measured("g2", 2, 2, List.of(1, 1), 20, side, 31, 29, 0, 1, 1.0, null);
+        ScalePart.Measured missing = new ScalePart.Measured("g1", 2, 1, List.of(2), 20, side, 30, 29, 1, 0, 1.0, null);
         try (BenchContext ctx = new BenchContext(BenchOptions.defaults(), stateDir, System.out, Progress.off())) {
             ScalePart.check(ctx, doubled);
             ScalePart.check(ctx, missing);
