@@ -194,7 +194,8 @@ public final class GateTopology {
                 () -> new OutcomeProcessor(config, policy), OUTCOMES_DECODE);
 
         t.addProcessor(RECONCILIATIONS_DECODE,
-                DecodeProcessor.supplier(avro(Topics.RECONCILIATIONS), RECONCILE, hopTopics, quiet), RECONCILIATIONS_ROUTE, hopExit(RECONCILIATIONS_HOP));
+                DecodeProcessor.supplier(avro(Topics.RECONCILIATIONS), RECONCILE, hopTopics, quiet),
+                RECONCILIATIONS_ROUTE, hopExit(RECONCILIATIONS_HOP));
         t.addProcessor(RECONCILE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<Reconciliation>, Object, Object>)
                 () -> new ReconciliationProcessor(config, operations, policy), RECONCILIATIONS_DECODE);
 

@@ -16,16 +16,14 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  * A record read back from one of the gate's own hops carries its input's timestamp, so it cannot be told quiet by
  * it: it asks for a commit while the thread's last contract record was quiet. Under load the records are closer
  * than {@code gap}, or come in bursts of more than {@link #BUSY_RECORDS} per {@link #BUSY_WINDOW}; none is quiet
- * then, and only the commit interval commits. Timestamps are the producer's (the
- * producer's clock, or one it set), never the time spent committing, so committing cannot make the next record
- * look quiet.
+ * then, and only the commit interval commits. Timestamps are the producer's (its clock, or one it set), never the
+ * time spent committing, so committing cannot make the next record look quiet.
  *
  * <p>What a producer's timestamps can do to it is bounded: a timestamp more than {@link #WINDOW} away from the
  * gate's wall clock (a backlog read after a restart, a skewed or forged clock) is never quiet and does not move the
  * latest timestamp; within the window, timestamps advance with the wall clock, so quiet records arrive at most about
- * once per {@code gap}; and the thread asks at most once per a quarter of {@code gap} (rounded up to whole milliseconds) of wall-clock
- * time. One instance serves
- * every processor of a topology; its state is per stream thread.
+ * once per {@code gap}; and the thread asks at most once per a quarter of {@code gap} of wall-clock time (rounded up
+ * to whole milliseconds). One instance serves every processor of a topology; its state is per stream thread.
  */
 public final class QuietCommits {
 
@@ -81,7 +79,7 @@ public final class QuietCommits {
         return gap.isZero() ? OFF : new QuietCommits(gap.toMillis());
     }
 
-    /** A record read from a contract topic (proposals, decisions, outcomes, reconciliations), stamped {@code timestampMs}. */
+    /** A record stamped {@code timestampMs} read from a contract topic (proposals, decisions, outcomes, ...). */
     public void input(ProcessorContext<?, ?> context, long timestampMs) {
         if (gapMs == 0) {
             return;
