@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 import io.actiongate.avro.ReceiptStatus;
@@ -133,18 +134,26 @@ final class ScalePart implements BenchPart {
                 String out = Topics.RECEIPTS.name(prefix);
                 Workload.Encoded warm = workload.proposals("warm", Workload.READ_TOOL, warmup, Instant.now());
                 BrokerBench.measure(bootstrap, in, out, warm, succeeded, null);
-                Workload.Encoded burst = workload.proposals(id, Workload.READ_TOOL, n, Instant.now());
                 double load = loadAverage();
-                Map<String, java.util.function.LongSupplier> jvms = new LinkedHashMap<>();
+                Map<String, LongSupplier> jvms = new LinkedHashMap<>();
                 for (int i = 0; i < nodes.size(); i++) {
                     long pid = nodes.get(i).pid();
                     jvms.put("node" + (i + 1), () -> CpuAccount.processTreeTicks(pid));
                 }
+                if (o.rowSeconds() > 0) {
+                    // a steady window, as rows e and f: n actions in flight, timed once they turned over
+                    SteadyLoad.Result r = SteadyLoad.run(bootstrap, in, out, i -> workload.proposals(id + "-" + i,
+                            Workload.READ_TOOL, SteadyLoad.CHUNK, Instant.now()), succeeded, null, n,
+                            Duration.ofSeconds(o.rowSeconds()), jvms, null, 0);
+                    return effects(id, partitions, instances, perNode, warmup, r.side(), provider, load,
+                            List.of(warm.keys(), r.keys())).withCpu(r.cpu());
+                }
+                Workload.Encoded burst = workload.proposals(id, Workload.READ_TOOL, n, Instant.now());
                 CpuAccount.Probe cpu = CpuAccount.start(jvms);
                 BrokerBench.Side side = BrokerBench.measure(bootstrap, in, out, burst, succeeded, null);
                 CpuAccount.Window window = cpu.stop(n);
-                return effects(id, partitions, instances, perNode, warmup, side, provider, load, warm, burst)
-                        .withCpu(window);
+                return effects(id, partitions, instances, perNode, warmup, side, provider, load,
+                        List.of(warm.keys(), burst.keys())).withCpu(window);
             } finally {
                 nodes.forEach(NodeJvm::close);
             }
@@ -154,13 +163,13 @@ final class ScalePart implements BenchPart {
     /** Counts the provider's requests per action key of the warm-up and the burst. */
     static Measured effects(String id, int partitions, int instances, List<Integer> perNode, int warmup,
                             BrokerBench.Side side, SandboxWebhookProvider provider, double loadAverage,
-                            Workload.Encoded... batches) {
+                            List<List<String>> batches) {
         Map<String, Integer> byKey = provider.requestsByKey();
         int one = 0;
         int missing = 0;
         int doubled = 0;
-        for (Workload.Encoded batch : batches) {
-            for (String key : batch.keys()) {
+        for (List<String> batch : batches) {
+            for (String key : batch) {
                 int requests = byKey.getOrDefault(IdempotencyKeys.derived(key), 0);
                 if (requests == 0) {
                     missing++;
@@ -181,7 +190,7 @@ final class ScalePart implements BenchPart {
     }
 
     static void check(BenchContext ctx, Measured m) {
-        int keys = m.side().actions() + m.warmup();
+        int keys = m.side().actions() + m.warmup(); // a steady window's side counts every action it produced
         ctx.invariant("row " + m.id() + ": every action SUCCEEDED", m.side().completed() == m.side().actions(),
                 m.side().completed() + "/" + m.side().actions());
         ctx.invariant("row " + m.id() + ": exactly one provider request per action key, none missing",
