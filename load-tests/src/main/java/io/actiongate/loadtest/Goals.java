@@ -97,22 +97,15 @@ final class Goals {
 
     /** Issue 27: machine CPU per read-only action (row f) at most 2 x the skeleton's (row sk). */
     private static Result cpuVsSkeleton(Map<String, BenchRow> byId) {
-        String id = "cpu_vs_skeleton";
-        String goal = "machine CPU per read-only action vs the skeleton";
-        String target = "<= 2.0 x";
-        Double f = cpuNote(byId.get("f"), "machine");
-        Double sk = cpuNote(byId.get("sk"), "machine");
-        if (f == null || sk == null) {
-            return new Result(id, goal, target, null, "x", List.of("f", "sk"), Status.NOT_MEASURED,
-                    f == null ? "no row f with a CPU figure" : "no row sk with a CPU figure");
-        }
-        double r = f / sk;
+        Result r = cpuRatio(byId, "cpu_vs_skeleton", "machine CPU per read-only action vs the skeleton", "f", "sk",
+                2.0, "<= 2.0 x");
         Double fo = cpuNote(byId.get("f"), "own");
         Double so = cpuNote(byId.get("sk"), "own");
-        String own = fo == null || so == null ? ""
-                : String.format(Locale.ROOT, " (this JVM only: %.0f / %.0f = %.2f x)", fo, so, fo / so);
-        return new Result(id, goal, target, r, "x", List.of("f", "sk"), r <= 2.0 ? Status.MET : Status.NOT_MET,
-                String.format(Locale.ROOT, "f %.0f us / sk %.0f us = %.2f x%s", f, sk, r, own));
+        if (r.value() == null || fo == null || so == null) {
+            return r;
+        }
+        return new Result(r.id(), r.goal(), r.target(), r.value(), r.unit(), r.rows(), r.status(), r.detail()
+                + String.format(Locale.ROOT, " (this JVM only: %.0f / %.0f = %.2f x)", fo, so, fo / so));
     }
 
     /**
@@ -120,18 +113,22 @@ final class Goals {
      * second instance adds no coordination cost. The 2-core machine cannot show throughput scaling, but this it can.
      */
     private static Result cpuTwoGates(Map<String, BenchRow> byId) {
-        String id = "cpu_two_gates";
-        String goal = "machine CPU per read-only action, 2 gate instances vs 1";
-        String target = "<= 1.10 x";
-        Double g2 = cpuNote(byId.get("g2"), "machine");
-        Double g1 = cpuNote(byId.get("g1"), "machine");
-        if (g1 == null || g2 == null) {
-            return new Result(id, goal, target, null, "x", List.of("g2", "g1"), Status.NOT_MEASURED,
-                    g2 == null ? "no row g2 with a CPU figure" : "no row g1 with a CPU figure");
+        return cpuRatio(byId, "cpu_two_gates", "machine CPU per read-only action, 2 gate instances vs 1", "g2", "g1",
+                1.10, "<= 1.10 x");
+    }
+
+    /** Row {@code row}'s machine CPU per action over row {@code base}'s, met at most {@code max} ({@code target}). */
+    private static Result cpuRatio(Map<String, BenchRow> byId, String id, String goal, String row, String base,
+                                   double max, String target) {
+        Double a = cpuNote(byId.get(row), "machine");
+        Double b = cpuNote(byId.get(base), "machine");
+        if (a == null || b == null) {
+            return new Result(id, goal, target, null, "x", List.of(row, base), Status.NOT_MEASURED,
+                    "no row " + (a == null ? row : base) + " with a CPU figure");
         }
-        double r = g2 / g1;
-        return new Result(id, goal, target, r, "x", List.of("g2", "g1"), r <= 1.10 ? Status.MET : Status.NOT_MET,
-                String.format(Locale.ROOT, "g2 %.0f us / g1 %.0f us = %.2f x", g2, g1, r));
+        double r = a / b;
+        return new Result(id, goal, target, r, "x", List.of(row, base), r <= max ? Status.MET : Status.NOT_MET,
+                String.format(Locale.ROOT, "%s %.0f us / %s %.0f us = %.2f x", row, a, base, b, r));
     }
 
     private static Result ratio(Map<String, BenchRow> byId, String id, String goal, String row, String base,
