@@ -81,12 +81,16 @@ class FaultPlanTest {
     }
 
     @Test
-    void shouldKillTheMcpGatewayInTheShortSeededCiRun() {
-        // ChaosIT's schedule: 75 s, a fault every 10 s, seed 22 (its first seven kinds include the gateway's)
+    void shouldKillTheMcpGatewayAndEveryActiongateRoleButNotTheSingleBrokerInTheShortSeededCiRun() {
+        // ChaosIT's schedule: 75 s, a fault every 10 s, seven faults
         FaultPlan plan = FaultPlan.generate(ChaosIT.SEED, Duration.ofSeconds(75), Duration.ofSeconds(10), 6_000,
                 false, false, true);
 
-        assertThat(plan.steps()).anyMatch(s -> s.kind() == FaultPlan.Kind.KILL_GATEWAY);
+        assertThat(plan.steps()).extracting(FaultPlan.Step::kind).contains(FaultPlan.Kind.KILL_GATEWAY,
+                FaultPlan.Kind.KILL_GATE, FaultPlan.Kind.KILL_EXECUTOR, FaultPlan.Kind.KILL_RECONCILER,
+                FaultPlan.Kind.PAUSE_EXECUTOR, FaultPlan.Kind.PROVIDER_TIMEOUT_AFTER_APPLY)
+                // a single broker's kill -9 can leave a hanging transaction (Kafka 4.4; docs/chaos.md)
+                .doesNotContain(FaultPlan.Kind.KILL_BROKER);
     }
 
     @Test
