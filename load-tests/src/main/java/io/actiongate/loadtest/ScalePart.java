@@ -72,7 +72,7 @@ final class ScalePart implements BenchPart {
                 task.advance(1);
             }
         }
-        print(ctx.out(), measured, o.brokerActions());
+        print(ctx.out(), measured, o.brokerActions(), o.rowSeconds());
         List<BenchRow> rows = new ArrayList<>();
         String firstS = measured.get(0).id();
         for (Measured m : measured) {
@@ -160,7 +160,7 @@ final class ScalePart implements BenchPart {
         }
     }
 
-    /** Counts the provider's requests per action key of the warm-up and the burst. */
+    /** Counts the provider's requests per action key of the warm-up and the measured actions. */
     static Measured effects(String id, int partitions, int instances, List<Integer> perNode, int warmup,
                             BrokerBench.Side side, SandboxWebhookProvider provider, double loadAverage,
                             List<List<String>> batches) {
@@ -200,7 +200,7 @@ final class ScalePart implements BenchPart {
                         + " requests in all (warm-up included)");
     }
 
-    private static void print(PrintStream out, List<Measured> measured, int actions) {
+    private static void print(PrintStream out, List<Measured> measured, int actions, int rowSeconds) {
         int cores = Runtime.getRuntime().availableProcessors();
         out.printf(Locale.ROOT, "%d actions per row after a warm-up; each node a JVM of its own (-Xmx%s, roles %s)%n",
                 actions, NODE_HEAP, ROLES);
@@ -221,10 +221,7 @@ final class ScalePart implements BenchPart {
                     m.side().completed() + "/" + m.side().actions(), m.partitionsPerNode(), m.loadAverage());
         }
         for (Measured m : measured) {
-            if (m.cpu() != null) {
-                out.println("  " + m.id() + ": " + m.cpu().describe() + (m.cpu().seconds() < 10
-                        ? "; a burst shorter than 10 s: warm-up and queueing may dominate" : ""));
-            }
+            Report.cpu(m.id(), m.cpu(), rowSeconds, out);
         }
         out.printf(Locale.ROOT, "  cpu: %d cores available to this run; the broker, the producer, the receipt watcher,"
                 + " the provider and every node JVM share them%n", cores);

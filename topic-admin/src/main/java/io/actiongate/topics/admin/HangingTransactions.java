@@ -107,8 +107,9 @@ public final class HangingTransactions {
         if (topics.isEmpty()) {
             return partitions;
         }
-        await(admin.describeTopics(topics).allTopicNames(), "topics could not be described", timeout).forEach((name, description) -> description
-                .partitions().forEach(p -> partitions.add(new TopicPartition(name, p.partition()))));
+        await(admin.describeTopics(topics).allTopicNames(), "topics could not be described", timeout)
+                .forEach((name, description) -> description.partitions()
+                        .forEach(p -> partitions.add(new TopicPartition(name, p.partition()))));
         return partitions;
     }
 
