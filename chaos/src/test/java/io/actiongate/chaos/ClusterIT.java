@@ -27,7 +27,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import io.actiongate.chaos.check.ReplicationCheck;
 import io.actiongate.topics.admin.TopicsCreator;
@@ -38,6 +41,7 @@ import io.actiongate.topics.admin.TopicsCreator;
  * and hit: an in-flight transaction commits after its coordinator is killed, and the quorum elects a new controller
  * after the active one is killed. (A whole cluster chaos run takes far more than CI's minutes on two cores.)
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterIT {
 
     private static final String CHANGELOG = ChaosRun.APPLICATION_ID + "-gate-actions-changelog";
@@ -70,6 +74,7 @@ class ClusterIT {
     }
 
     @Test
+    @Order(1)
     void shouldReplicateEveryTopicAndFindAndHitTheClusterFaultTargetsThroughTheAdminApi() throws Exception {
         // the actiongate topics as the run creates them, and a changelog as Streams creates it (no topic configs)
         new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of("it.", 2, (short) 3));
@@ -121,6 +126,7 @@ class ClusterIT {
     }
 
     @Test
+    @Order(2) // after the other: its topics of one replica would be findings there, and it needs the internal topics
     void shouldReportATopicWithOneReplicaOrOneInSyncReplica() throws Exception {
         admin.createTopics(List.of(new NewTopic("rf-one", 1, (short) 1),
                 new NewTopic("isr-one", 1, (short) 3).configs(Map.of("min.insync.replicas", "1"))))
