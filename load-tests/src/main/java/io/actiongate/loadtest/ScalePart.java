@@ -18,6 +18,8 @@ import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
 
+import org.apache.kafka.common.TopicPartition;
+
 /**
  * Part "scale": row f's workload (read-only actions end to end, the same loopback provider) with the actiongate
  * nodes in JVMs of their own ({@link NodeJvm}), each node with roles gate and executor. Rows {@code s<P>}: one node
@@ -32,6 +34,9 @@ final class ScalePart implements BenchPart {
     static final String NODE_HEAP = "1g";
     static final String ROLES = "gate,executor";
 
+    /** How long a steady row waits for its nodes' last transactions before and after it counts offsets. */
+    private static final Duration QUIESCE_TIMEOUT = Duration.ofSeconds(15);
+
     @Override
     public String name() {
         return "scale";
@@ -45,12 +50,18 @@ final class ScalePart implements BenchPart {
     /** What one row measured. */
     record Measured(String id, int partitions, int instances, List<Integer> partitionsPerNode, int warmup,
                     BrokerBench.Side side, long providerRequests, int keysWithOneRequest, int missingKeys,
-                    int doubledKeys, double loadAverage, CpuAccount.Window cpu) {
+                    int doubledKeys, double loadAverage, CpuAccount.Window cpu, RecordBudget.Budget budget) {
 
         /** The same row with the CPU its burst cost: the machine's, this JVM's and each node JVM's. */
         Measured withCpu(CpuAccount.Window window) {
             return new Measured(id, partitions, instances, partitionsPerNode, warmup, side, providerRequests,
-                    keysWithOneRequest, missingKeys, doubledKeys, loadAverage, window);
+                    keysWithOneRequest, missingKeys, doubledKeys, loadAverage, window, budget);
+        }
+
+        /** The same row with the records and transaction markers its actions wrote. */
+        Measured withBudget(RecordBudget.Budget counted) {
+            return new Measured(id, partitions, instances, partitionsPerNode, warmup, side, providerRequests,
+                    keysWithOneRequest, missingKeys, doubledKeys, loadAverage, cpu, counted);
         }
     }
 
@@ -89,6 +100,10 @@ final class ScalePart implements BenchPart {
             notes.put("load_avg", String.format(Locale.ROOT, "%.2f", m.loadAverage()));
             if (m.cpu() != null) {
                 notes.putAll(m.cpu().notes());
+            }
+            if (m.budget() != null) {
+                notes.put("records_per_action", String.format(Locale.ROOT, "%.2f", m.budget().recordsPerAction()));
+                notes.put("markers_per_action", String.format(Locale.ROOT, "%.2f", m.budget().markersPerAction()));
             }
             rows.add(new BenchRow(name(), m.id(), what(m), m.side().actions(), m.side().completed(),
                     m.side().throughput(), BenchRow.Latency.ofSortedNanos(m.side().sortedLatencyNanos()), ratioTo,
@@ -142,11 +157,19 @@ final class ScalePart implements BenchPart {
                 }
                 if (o.rowSeconds() > 0) {
                     // a steady window, as rows e and f: n actions in flight, timed once they turned over
+                    Map<TopicPartition, Long> before = RecordBudget.quiescentEndOffsets(bootstrap, app,
+                            QUIESCE_TIMEOUT);
                     SteadyLoad.Result r = SteadyLoad.run(bootstrap, in, out, i -> workload.proposals(id + "-" + i,
                             Workload.READ_TOOL, SteadyLoad.CHUNK, Instant.now()), succeeded, null, n,
                             Duration.ofSeconds(o.rowSeconds()), jvms, null, 0);
+                    // every action the window produced, its ramp and drain included, against every record and
+                    // marker its gates and executors wrote for them: what a second instance adds per action
+                    Map<TopicPartition, Long> after = RecordBudget.quiescentEndOffsets(bootstrap, app,
+                            QUIESCE_TIMEOUT);
+                    RecordBudget.Budget budget = RecordBudget.count(bootstrap, r.side().actions(), before, after,
+                            Map.of(in, (long) r.side().actions()), t -> BrokerBench.topicKind(app, t));
                     return effects(id, partitions, instances, perNode, warmup, r.side(), provider, load,
-                            List.of(warm.keys(), r.keys())).withCpu(r.cpu());
+                            List.of(warm.keys(), r.keys())).withCpu(r.cpu()).withBudget(budget);
                 }
                 Workload.Encoded burst = workload.proposals(id, Workload.READ_TOOL, n, Instant.now());
                 CpuAccount.Probe cpu = CpuAccount.start(jvms);
@@ -181,7 +204,7 @@ final class ScalePart implements BenchPart {
             }
         }
         return new Measured(id, partitions, instances, perNode, warmup, side, provider.totalRequests(), one,
-                missing, doubled, loadAverage, null);
+                missing, doubled, loadAverage, null, null);
     }
 
     /** The machine's one-minute load average (what else ran), or -1 where the OS has none. */
@@ -222,6 +245,13 @@ final class ScalePart implements BenchPart {
         }
         for (Measured m : measured) {
             Report.cpu(m.id(), m.cpu(), rowSeconds, out);
+        }
+        for (Measured m : measured) {
+            if (m.budget() != null) {
+                out.printf(Locale.ROOT, "  %s: %.2f records and %.2f transaction markers per action (%d actions, ramp"
+                        + " and drain included)%n", m.id(), m.budget().recordsPerAction(),
+                        m.budget().markersPerAction(), m.budget().actions());
+            }
         }
         out.printf(Locale.ROOT, "  cpu: %d cores available to this run; the broker, the producer, the receipt watcher,"
                 + " the provider and every node JVM share them%n", cores);

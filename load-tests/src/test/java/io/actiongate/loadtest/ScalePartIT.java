@@ -41,6 +41,10 @@ class ScalePartIT {
                     .isEqualTo(m.side().actions() + m.warmup());
             assertThat(m.cpu().processesUs()).as("CPU of each gate JVM over the window").containsOnlyKeys("node1",
                     "node2").allSatisfy((node, us) -> assertThat(us).isPositive());
+            // what the two gates and executors wrote for the window's actions, counted on the broker
+            assertThat(m.budget().actions()).isEqualTo(m.side().actions());
+            assertThat(m.budget().recordsPerAction()).as("records per read-only action").isGreaterThan(5.5);
+            assertThat(m.budget().markersPerAction()).as("transaction markers per action").isPositive();
             assertThat(m.missingKeys()).isZero();
             assertThat(m.doubledKeys()).isZero();
             assertThat(ctx.invariants()).isNotEmpty().allMatch(BenchContext.Invariant::held);
@@ -51,9 +55,9 @@ class ScalePartIT {
     void shouldFailTheInvariantWhenAKeyHadTwoRequestsOrNone() {
         BrokerBench.Side side = new BrokerBench.Side(10, 10, 100, new long[10]);
         ScalePart.Measured doubled = new ScalePart.Measured("g2", 2, 2, List.of(1, 1), 20, side, 31, 29, 0, 1, 1.0,
-                null);
+                null, null);
         ScalePart.Measured missing = new ScalePart.Measured("g1", 2, 1, List.of(2), 20, side, 30, 29, 1, 0, 1.0,
-                null);
+                null, null);
         try (BenchContext ctx = new BenchContext(BenchOptions.defaults(), stateDir, System.out, Progress.off())) {
             ScalePart.check(ctx, doubled);
             ScalePart.check(ctx, missing);
