@@ -49,7 +49,8 @@ final class BrokerBench {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerBench.class);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
-    private static final Duration QUIESCE_TIMEOUT = Duration.ofSeconds(15);
+    /** How long a row that counts its {@link RecordBudget} waits for the last transactions, before and after. */
+    static final Duration QUIESCE_TIMEOUT = Duration.ofSeconds(15);
     /** The gate's own default commit interval, for every Streams application of the run (baseline included). */
     static final String COMMIT_INTERVAL_MS = GateStreams.STREAMS_DEFAULTS.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
     /** The gate's own default poll time, given to the baseline too so both sides wait alike. */

@@ -34,9 +34,6 @@ final class ScalePart implements BenchPart {
     static final String NODE_HEAP = "1g";
     static final String ROLES = "gate,executor";
 
-    /** How long a steady row waits for its nodes' last transactions before and after it counts offsets. */
-    private static final Duration QUIESCE_TIMEOUT = Duration.ofSeconds(15);
-
     @Override
     public String name() {
         return "scale";
@@ -158,14 +155,14 @@ final class ScalePart implements BenchPart {
                 if (o.rowSeconds() > 0) {
                     // a steady window, as rows e and f: n actions in flight, timed once they turned over
                     Map<TopicPartition, Long> before = RecordBudget.quiescentEndOffsets(bootstrap, app,
-                            QUIESCE_TIMEOUT);
+                            BrokerBench.QUIESCE_TIMEOUT);
                     SteadyLoad.Result r = SteadyLoad.run(bootstrap, in, out, i -> workload.proposals(id + "-" + i,
                             Workload.READ_TOOL, SteadyLoad.CHUNK, Instant.now()), succeeded, null, n,
                             Duration.ofSeconds(o.rowSeconds()), jvms, null, 0);
                     // every action the window produced, its ramp and drain included, against every record and
                     // marker its gates and executors wrote for them: what a second instance adds per action
                     Map<TopicPartition, Long> after = RecordBudget.quiescentEndOffsets(bootstrap, app,
-                            QUIESCE_TIMEOUT);
+                            BrokerBench.QUIESCE_TIMEOUT);
                     RecordBudget.Budget budget = RecordBudget.count(bootstrap, r.side().actions(), before, after,
                             Map.of(in, (long) r.side().actions()), t -> BrokerBench.topicKind(app, t));
                     return effects(id, partitions, instances, perNode, warmup, r.side(), provider, load,
