@@ -24,8 +24,9 @@ import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.architecture.Modules.Module;
 
 /**
- * One home for three rules (issue 23): every HTTP surface of a role comes from the runtime module, only the policy
- * module reads policy records, and every Kafka producer, consumer and admin client comes from {@code KafkaClients}.
+ * One home for four rules (issue 23): every HTTP surface of a role comes from the runtime module, only the policy
+ * module reads policy records, every Kafka producer, consumer and admin client comes from {@code KafkaClients}, and
+ * only {@code Partitioning} turns a key into its partition.
  */
 class OneHomeRulesTest {
 
@@ -76,6 +77,36 @@ class OneHomeRulesTest {
                 .because("KafkaClients applies the kafka.* pass-through and the role defaults and refuses a setting "
                         + "that would weaken idempotence, acks=all, the transactional id or read_committed")
                 .check(ProductionClasses.get());
+    }
+
+    @Test
+    void shouldComputeKeyPartitionsOnlyInPartitioning() {
+        // the gate's routing, the approval service's decision ids and the benchmark's misrouted records must agree
+        // on where a key belongs (docs/contract.md section 2): one formula, in one class
+        computesPartitions(Modules.inAnyModuleOf(Modules.ORDER)).check(ProductionClasses.get());
+    }
+
+    @Test
+    void shouldSeeAPartitionComputedOutsidePartitioning() {
+        JavaClasses fixtures = new ClassFileImporter().importClasses(ComputesAPartition.class);
+
+        assertThat(computesPartitions(HasName.Predicates.name(ComputesAPartition.class.getName()))
+                .evaluate(fixtures).hasViolation()).isTrue();
+    }
+
+    /** Fixture: the partition of a key computed by hand, as the benchmark's misrouting once did. */
+    static final class ComputesAPartition {
+        int partition(byte[] key, int partitions) {
+            return org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(key))
+                    % partitions;
+        }
+    }
+
+    private static ArchRule computesPartitions(DescribedPredicate<? super JavaClass> classes) {
+        return noClasses().that(classes)
+                .and(not(HasName.Predicates.name("io.actiongate.key.Partitioning")))
+                .should().callMethod("org.apache.kafka.common.utils.Utils", "murmur2", byte[].class.getName())
+                .because("Partitioning.home is the one place that turns a key into its partition");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.actiongate.loadtest;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +21,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
@@ -32,6 +30,7 @@ import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.GateStreams;
+import io.actiongate.key.Partitioning;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.sandbox.SandboxWebhookProvider;
@@ -352,8 +351,7 @@ final class BrokerBench {
 
     /** The partition after {@code key}'s murmur2 home: never the one the gate would pick (with 2+ partitions). */
     private int awayFromHome(String key) {
-        int home = Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
-        return (home + 1) % partitions;
+        return (Partitioning.home(key, partitions) + 1) % partitions;
     }
 
     /**

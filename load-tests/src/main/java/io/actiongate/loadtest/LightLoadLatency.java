@@ -35,6 +35,7 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.broker.EmbeddedKafkaBroker;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.key.Partitioning;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.sandbox.SandboxWebhookProvider;
@@ -186,9 +187,7 @@ public final class LightLoadLatency {
         if (!misroute) {
             return null;
         }
-        int home = org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(
-                key.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % partitions;
-        return (home + 1) % partitions;
+        return (Partitioning.home(key, partitions) + 1) % partitions;
     }
 
     /** Sends one proposal (to {@code partition} when given) and waits for its SUCCEEDED receipt. */

@@ -4,16 +4,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Set;
 
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.StreamPartitioner;
 
 import io.actiongate.key.ActionKey;
+import io.actiongate.key.Partitioning;
 
 /**
  * Where a record of the gate belongs: partition {@code toPositive(murmur2(key bytes)) % partitions}, Java's
- * default for keyed records (docs/contract.md section 2, "Partitioning is the gate's job"). The gate's task
- * {@code p} owns partition {@code p} of every action-keyed input and of every internal hop topic, so a record is
- * processed where it is when it already sits on its home partition and takes one hop otherwise.
+ * default for keyed records (docs/contract.md section 2, "Partitioning is the gate's job"; computed by
+ * {@link Partitioning}). The gate's task {@code p} owns partition {@code p} of every action-keyed input and of
+ * every internal hop topic, so a record is processed where it is when it already sits on its home partition and
+ * takes one hop otherwise.
  */
 public final class Routing {
 
@@ -38,7 +39,7 @@ public final class Routing {
 
     /** The home partition of {@code routingKey} (the serialized key), as Java's default partitioner computes it. */
     public static int home(byte[] routingKey, int partitions) {
-        return Utils.toPositive(Utils.murmur2(routingKey)) % partitions;
+        return Partitioning.home(routingKey, partitions);
     }
 
     public int home(byte[] routingKey) {
