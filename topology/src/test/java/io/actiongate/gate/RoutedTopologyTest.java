@@ -27,6 +27,7 @@ import io.actiongate.gate.internal.ActionState;
 import io.actiongate.gate.internal.DecisionClaim;
 import io.actiongate.gate.internal.Routing;
 import io.actiongate.key.ActionKey;
+import io.actiongate.key.Partitioning;
 
 /**
  * The routed topology in the test driver: it routes by two partitions but runs only task 0 and reads every input
@@ -137,6 +138,24 @@ class RoutedTopologyTest {
         assertThat(hopKeys(GateTopology.DECISION_CLAIMS_HOP)).isEmpty();
         assertThat(hopKeys(GateTopology.DECISIONS_CLAIMED_HOP)).isEmpty();
         assertThat(gate.attempts.readValuesToList()).hasSize(1);
+    }
+
+    @Test
+    void shouldNotHopADecisionWhoseIdWasChosenBesideItsActionAsTheApprovalServiceChoosesIt() {
+        for (int i = 0; i < 6; i++) {
+            String home = callHomeAt(0, "chosen-" + i + "-");
+            ActionProposal p = gate.propose(proposal(home));
+            gate.drain();
+            String base = "apr-" + i;
+            String id = Partitioning.colocatedDecisionId(k -> base + "#" + k,
+                    ActionKey.format(GateDriver.TASK, home), PARTITIONS);
+            gate.decide(gate.sign(gate.decision(p, DecisionType.APPROVE).setDecisionId(id)));
+
+            assertThat(hopKeys(GateTopology.DECISION_CLAIMS_HOP)).as(id).isEmpty();
+            assertThat(hopKeys(GateTopology.DECISIONS_CLAIMED_HOP)).as(id).isEmpty();
+            assertThat(gate.attempts.readValuesToList()).as(id).singleElement()
+                    .satisfies(a -> assertThat(a.getDecisionId()).isEqualTo(id));
+        }
     }
 
     @Test

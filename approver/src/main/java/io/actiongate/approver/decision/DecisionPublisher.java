@@ -92,6 +92,21 @@ public final class DecisionPublisher implements DecisionSink, AutoCloseable {
         return signed;
     }
 
+    /**
+     * The decisions topic's partition count from the producer's metadata (cached after the first ask); 1 when the
+     * broker does not answer, which only costs the decision the gate's internal hops.
+     */
+    @Override
+    public int partitions() {
+        try {
+            return Math.max(1, producer.partitionsFor(topic).size());
+        } catch (RuntimeException e) {
+            LOG.warn("partitions of {} unknown ({}): the decision id is not chosen to save the gate's hops", topic,
+                    e.getClass().getSimpleName());
+            return 1;
+        }
+    }
+
     @Override
     public void close() {
         producer.close(Duration.ofSeconds(5));

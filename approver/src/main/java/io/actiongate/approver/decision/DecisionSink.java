@@ -8,4 +8,13 @@ import io.actiongate.avro.Decision;
 public interface DecisionSink {
 
     Decision publish(DecisionPublisher.Request request, Instant now) throws DecisionPublisher.PublishException;
+
+    /**
+     * The partition count of the decisions topic, so that the service can choose decision ids the gate claims in
+     * the action's own task ({@link io.actiongate.key.Partitioning#colocatedDecisionId}); 1 when not known, which
+     * chooses nothing (the decision is as valid, it only takes the gate's internal hops).
+     */
+    default int partitions() {
+        return 1;
+    }
 }

@@ -33,6 +33,7 @@ import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.key.ActionKey;
+import io.actiongate.key.Partitioning;
 
 /**
  * The approval service's pages and form posts. Every POST passes the same gate first: a live server-side session,
@@ -542,7 +543,7 @@ public final class ApprovalApp implements ApproverHttpServer.App {
     private void publish(Exchange ex, Session s, String key, ReviewBuilder.Kind kind, DecisionType type,
                          Review review, Challenges.Challenge challenge, String authMethod, String path)
             throws IOException {
-        String decisionId = "apr-" + sha256Hex(challenge.id()).substring(0, 32);
+        String decisionId = decisionId(challenge, key, d.decisions().partitions());
         if (decided.putIfAbsent(decidedKey(key, review.actionDigest(), kind), decisionId) != null) {
             refuse(ex, s, key, review.actionDigest(), Refusal.ALREADY_DECIDED, path);
             return;
@@ -574,6 +575,16 @@ public final class ApprovalApp implements ApproverHttpServer.App {
         ex.html(200, kit.message(s, "Decision published", null, what + " Decision " + decisionId
                 + " (signed, expires " + published.getExpiresAt() + ") is on its way to the gate, which verifies it "
                 + "again before anything happens.", PageKit.link("/queue", "Back to the queue")));
+    }
+
+    /**
+     * The decision id of a review's single-use challenge: derived from the challenge alone, so every replica that
+     * could publish for it names the same id, and among the challenge's candidates the first that the gate claims
+     * in the action's own task (no internal hop: docs/benchmark-budget-notes.md, "Decisions").
+     */
+    static String decisionId(Challenges.Challenge challenge, String actionKey, int partitions) {
+        return Partitioning.colocatedDecisionId(i -> "apr-" + sha256Hex(i == 0 ? challenge.id()
+                : challenge.id() + "#" + i).substring(0, 32), actionKey, partitions);
     }
 
     private static DecisionType parseType(String value, ReviewBuilder.Kind kind) {

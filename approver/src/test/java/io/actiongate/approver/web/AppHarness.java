@@ -28,6 +28,9 @@ public final class AppHarness implements AutoCloseable {
 
     public final ActionBook book = new ActionBook();
     public final MutableClock clock = new MutableClock(Instant.now());
+    /** The decisions topic's partition count the harness's sink reports (the contract's default). */
+    public static final int PARTITIONS = 12;
+
     public final List<Decision> published = new CopyOnWriteArrayList<>();
     public final KeyPair keys;
     public final SharedState state;
@@ -60,10 +63,18 @@ public final class AppHarness implements AutoCloseable {
         server = new ApproverHttpServer("127.0.0.1", 0, HttpLimits.DEFAULTS, () -> true, ex -> app.handle(ex))
                 .start();
         origin = "http://localhost:" + server.port();
-        DecisionSink sink = (r, now) -> {
-            Decision d = DecisionPublisher.signed(r, key, Duration.ofMinutes(10), now);
-            published.add(d);
-            return d;
+        DecisionSink sink = new DecisionSink() {
+            @Override
+            public Decision publish(DecisionPublisher.Request r, Instant now) {
+                Decision d = DecisionPublisher.signed(r, key, Duration.ofMinutes(10), now);
+                published.add(d);
+                return d;
+            }
+
+            @Override
+            public int partitions() {
+                return PARTITIONS;
+            }
         };
         stepUps = new StepUpStore(state, sealer);
         OidcClient oidc = new OidcClient(URI.create(idp.issuer()), TestIdp.CLIENT_ID, null,

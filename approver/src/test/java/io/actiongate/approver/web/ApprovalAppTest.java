@@ -28,6 +28,7 @@ import io.actiongate.avro.DecisionType;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.key.Partitioning;
 
 /**
  * The approval pages over real HTTP with a real OIDC provider: sign-in, the review page, and every way a form post
@@ -141,6 +142,10 @@ class ApprovalAppTest {
             assertThat(d.getAuthMethod()).isEqualTo("oidc+totp");
             assertThat(d.getKeyId()).isEqualTo("approver-test");
             assertThat(Duration.between(d.getIssuedAt(), d.getExpiresAt())).isEqualTo(Duration.ofMinutes(10));
+            // the gate claims the id in the action's own task: the decision takes no internal hop
+            assertThat(Partitioning.home(d.getDecisionId(), AppHarness.PARTITIONS))
+                    .isEqualTo(Partitioning.home("T-1/email-1", AppHarness.PARTITIONS));
+            assertThat(d.getDecisionId()).matches("apr-[0-9a-f]{32}");
         });
 
         // a double click or a replay of the same form, even with a fresh code, posts nothing twice
