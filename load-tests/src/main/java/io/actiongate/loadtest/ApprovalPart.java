@@ -72,9 +72,10 @@ final class ApprovalPart implements BenchPart {
             Workload workload = new Workload("T-" + id);
             try (ActiongateNode node = BrokerBench.startNode(bootstrap, id, ctx.stateRoot(), o.partitions(), workload,
                     provider, o.nodeSettings(), "gate,executor")) {
-                Measured warm = round(ctx, bootstrap, id, round(workload, "apwarm", warmup), "approval warm-up");
+                Measured warm = round(ctx, bootstrap, id, round(workload, "apwarm", warmup, o.partitions()),
+                        "approval warm-up");
                 check(ctx, provider, "approval warm-up", warm);
-                m = round(ctx, bootstrap, id, round(workload, "ap", n), "row ap");
+                m = round(ctx, bootstrap, id, round(workload, "ap", n, o.partitions()), "row ap");
                 check(ctx, provider, "row ap", m);
             }
             providerRequests = provider.totalRequests();
@@ -92,14 +93,18 @@ final class ApprovalPart implements BenchPart {
         BenchRow ap = new BenchRow(name(), "ap",
                 "approval path: proposal -> WAITING_APPROVAL -> signed APPROVE -> SUCCEEDED", m.actions(),
                 m.completed(), m.throughput(), BenchRow.Latency.ofSortedNanos(m.sortedLatencies()), "f", notes);
-        BenchRow dv = DecisionRow.run(ctx);
-        List<BenchRow> rows = List.of(ap, dv);
+        int jit = DecisionRow.warmUpJvm(ctx);
+        String warm = jit + " decisions, both id kinds, on a gate of its own before rows dv and dvh";
+        BenchRow dv = DecisionRow.run(ctx, true, warm);
+        BenchRow dvh = DecisionRow.run(ctx, false, warm);
+        List<BenchRow> rows = List.of(ap, dv, dvh);
         LatencyTable.print(rows, ctx.out());
         ctx.row("f").ifPresent(f -> ctx.out().printf(Locale.ROOT,
                 "  ap: time per action %.2f x row f's (%.0f actions/s) in this run%n",
                 f.throughput() / m.throughput(), f.throughput()));
-        ctx.out().printf(Locale.ROOT, "  dv: %.0f verified decisions/s applied by one stream thread (%s)%n",
-                dv.throughput(), DecisionRow.VERIFIER);
+        ctx.out().printf(Locale.ROOT, "  dv: %.0f verified decisions/s applied by one stream thread (%s), "
+                + "ids beside their actions; dvh: %.0f/s with ids that take the hops (%.2f x dv)%n",
+                dv.throughput(), DecisionRow.VERIFIER, dvh.throughput(), dvh.throughput() / dv.throughput());
         ctx.row("c2").ifPresent(c2 -> ctx.out().printf(Locale.ROOT,
                 "  dv: %.2f x row c2's decisions/s (%.0f/s, TopologyTestDriver) in this run%n",
                 dv.throughput() / c2.throughput(), c2.throughput()));
@@ -114,8 +119,11 @@ final class ApprovalPart implements BenchPart {
         }
     }
 
-    /** {@code n} proposals for the HUMAN tool and their APPROVE decisions, signed now (before any clock). */
-    private static Round round(Workload workload, String prefix, int n) {
+    /**
+     * {@code n} proposals for the HUMAN tool and their APPROVE decisions, signed now (before any clock), with ids
+     * beside their actions among {@code partitions}, as the approval service chooses them.
+     */
+    private static Round round(Workload workload, String prefix, int n, int partitions) {
         Instant at = Instant.now();
         List<String> keys = new ArrayList<>(n);
         List<byte[]> values = new ArrayList<>(n);
@@ -127,7 +135,7 @@ final class ApprovalPart implements BenchPart {
             ActionProposal p = workload.proposal(call, Workload.SEND_TOOL, i, at);
             keys.add(workload.key(call));
             values.add(Topics.PROPOSALS.valueSerde().serializer().serialize(null, p));
-            Decision d = workload.approve(p, at);
+            Decision d = workload.approve(p, at, partitions);
             decisions[i] = Topics.DECISIONS.valueSerde().serializer().serialize(null, d);
             ids[i] = d.getDecisionId();
             digests[i] = d.getActionDigest();

@@ -31,11 +31,13 @@ import java.util.Set;
  * @param pgWorkers        part "postgres": the worker counts of its sweep (each at both durability settings)
  * @param rowSeconds       rows e, f, sk and pg: seconds timed per row, {@code brokerActions} in flight at a time
  *                         (0: one burst of {@code brokerActions} produced at once, as before issue 27)
+ * @param decisions        rows dv and dvh: the burst of signed decisions (a burst of 2,000 measured mostly its own
+ *                         start: JIT, GC and the first commits)
  */
 record BenchOptions(int actions, int rounds, int brokerActions, int partitions, Set<String> parts, Path stateDir,
                     Map<String, String> nodeSettings, boolean misroute, int providerLatencyMs, Path resultsDir,
                     int memoryActions, List<Integer> scalePartitions, List<Integer> openLoopPercents,
-                    boolean progress, int rowSeconds, List<Integer> pgWorkers) {
+                    boolean progress, int rowSeconds, List<Integer> pgWorkers, int decisions) {
 
     /** Every part, in the order they run. */
     static final List<String> PARTS = List.of("topology", "broker", "physical", "postgres", "open-loop", "approval",
@@ -46,7 +48,8 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
     static final String USAGE = "usage: Benchmark [--actions N] [--rounds R] [--broker-actions M] [--partitions P] "
             + "[--only PART,...] [--skip PART,...] [--skip-broker] [--state-dir DIR] [--results DIR] "
             + "[--provider-latency-ms MS] [--memory-actions N] [--scale-partitions P,...] [--open-loop PCT,...] "
-            + "[--row-seconds S] [--pg-workers N,...] [--no-progress | --progress] [--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
+            + "[--row-seconds S] [--pg-workers N,...] [--decisions D] [--no-progress | --progress] [--set key=value]... "
+            + "[--misroute]\n  parts: " + String.join(", ", PARTS);
 
     BenchOptions {
         positive("--actions", actions);
@@ -54,6 +57,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         positive("--broker-actions", brokerActions);
         positive("--partitions", partitions);
         positive("--memory-actions", memoryActions);
+        positive("--decisions", decisions);
         if (rowSeconds < 0) {
             throw new IllegalArgumentException("--row-seconds must be 0 or more, got " + rowSeconds);
         }
@@ -95,7 +99,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
     private BenchOptions(BenchOptions o) {
         this(o.actions, o.rounds, o.brokerActions, o.partitions, o.parts, o.stateDir, o.nodeSettings, o.misroute,
                 o.providerLatencyMs, o.resultsDir, o.memoryActions, o.scalePartitions, o.openLoopPercents,
-                o.progress, o.rowSeconds, o.pgWorkers);
+                o.progress, o.rowSeconds, o.pgWorkers, o.decisions);
     }
 
     static BenchOptions defaults() {
@@ -127,6 +131,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
                 case "--memory-actions" -> b.memoryActions = number(args, ++i, arg);
                 case "--row-seconds" -> b.rowSeconds = number(args, ++i, arg);
                 case "--pg-workers" -> b.pgWorkers = numbers(args, ++i, arg);
+                case "--decisions" -> b.decisions = number(args, ++i, arg);
                 case "--scale-partitions" -> b.scalePartitions = numbers(args, ++i, arg);
                 case "--open-loop" -> b.openLoopPercents = numbers(args, ++i, arg);
                 case "--only" -> b.parts = new LinkedHashSet<>(names(args, ++i, arg));
@@ -165,6 +170,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         boolean progress = true;
         int rowSeconds = 10;
         List<Integer> pgWorkers = List.of(8, 32, 64);
+        int decisions = 65_000;
 
         Builder actions(int v) {
             actions = v;
@@ -226,7 +232,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         BenchOptions build() {
             return new BenchOptions(actions, rounds, brokerActions, partitions, parts, stateDir, nodeSettings,
                     misroute, providerLatencyMs, resultsDir, memoryActions, scalePartitions, openLoopPercents,
-                    progress, rowSeconds, pgWorkers);
+                    progress, rowSeconds, pgWorkers, decisions);
         }
     }
 

@@ -32,6 +32,7 @@ import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
 import io.actiongate.gate.GateConfig;
+import io.actiongate.key.Partitioning;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
@@ -50,11 +51,15 @@ import io.actiongate.topics.Topics;
 final class DecisionRow {
 
     static final String ID = "dv";
+    /** The same row with decision ids that do not sit beside their actions, so most decisions take both hops. */
+    static final String HOPS_ID = "dvh";
     static final String VERIFIER = "Bouncy Castle rfc8032 Ed25519";
     static final String STREAM_THREADS_KEY = GateConfig.STREAMS_PREFIX + StreamsConfig.NUM_STREAM_THREADS_CONFIG;
     /** Replayed decisions of the measured round: half resent as they were, half re-signed with a used id. */
     static final int REPLAYS = 6;
     static final String ROLES = "gate";
+    /** Decisions of each id kind {@link #warmUpJvm} applies at most. */
+    static final int JVM_WARMUP = 10_000;
 
     private static final Duration QUIESCE_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
@@ -97,39 +102,69 @@ final class DecisionRow {
      * What one round measured; {@code streamCpuNanos} is the CPU time the gate's stream threads used while the
      * decisions were timed (-1 when the JVM does not measure thread CPU time).
      */
-    record Measured(BrokerBench.Side preload, BrokerBench.Side applied, long streamCpuNanos, Observed observed,
-                    List<Check> checks) {
+    record Measured(BrokerBench.Side preload, BrokerBench.Side applied, long streamCpuNanos, CpuAccount.Window cpu,
+                    Observed observed, List<Check> checks) {
     }
 
-    /** Measures row dv on {@code ctx}'s broker, records its invariants and returns the row. */
-    static BenchRow run(BenchContext ctx) throws Exception {
+    /**
+     * Decisions this JVM applies, untimed, before rows dv and dvh, on a gate node of its own: both kinds of
+     * decision id, so that neither row pays for the JIT compilation of the decision path and the other does not
+     * (measured: whichever row ran first ran 15 to 40 % slower, with three times the JIT and GC CPU per decision).
+     */
+    static int warmUpJvm(BenchContext ctx) throws Exception {
         BenchOptions o = ctx.options();
+        int n = Math.min(o.decisions(), JVM_WARMUP);
+        String id = "bench-dvjit-" + UUID.randomUUID().toString().substring(0, 8);
+        Workload workload = new Workload("T-" + id);
+        Map<String, String> settings = new HashMap<>(o.nodeSettings());
+        settings.put(STREAM_THREADS_KEY, "1");
+        try (SandboxWebhookProvider provider = SandboxWebhookProvider.start();
+             ActiongateNode node = BrokerBench.startNode(ctx.bootstrap(), id, ctx.stateRoot(), o.partitions(),
+                     workload, provider, settings, ROLES)) {
+            record(ctx, measure(ctx, ctx.bootstrap(), id, round(workload, "jitbeside", n, 0, o.partitions()),
+                    "decisions JVM warm-up, ids beside their actions").checks());
+            record(ctx, measure(ctx, ctx.bootstrap(), id, round(workload, "jithops", n, 0, 1),
+                    "decisions JVM warm-up, ids that hop").checks());
+        }
+        return 2 * n;
+    }
+
+    /**
+     * Measures row dv ({@code colocated}: every decision id chosen beside its action, as the approval service
+     * chooses it) or row dvh (ids {@code d-<call>}, on another partition than their action for about
+     * {@code (P - 1) / P} of them, as a third-party approver's random ids) on {@code ctx}'s broker, records its
+     * invariants and returns the row; {@code jvmWarmUp} says what warmed this JVM before (a note of the row).
+     */
+    static BenchRow run(BenchContext ctx, boolean colocated, String jvmWarmUp) throws Exception {
+        BenchOptions o = ctx.options();
+        String row = colocated ? ID : HOPS_ID;
+        int idPartitions = colocated ? o.partitions() : 1;
         String bootstrap = ctx.bootstrap();
-        int n = o.brokerActions();
-        int warmup = Math.max(20, Math.min(500, n / 4));
+        int n = o.decisions();
+        int warmup = Math.max(20, Math.min(5_000, n / 4));
         Map<String, String> settings = new HashMap<>(o.nodeSettings());
         settings.put(STREAM_THREADS_KEY, "1"); // over any --set: the row is about one thread
         Measured m;
         int threads;
         long providerRequests;
-        String id = "bench-dv-" + UUID.randomUUID().toString().substring(0, 8);
+        String id = "bench-" + row + "-" + UUID.randomUUID().toString().substring(0, 8);
         Workload workload = new Workload("T-" + id);
-        Round warm = round(workload, "dvwarm", warmup, 0);
-        Round measured = round(workload, ID, n, Math.min(REPLAYS, n));
+        Round warm = round(workload, row + "warm", warmup, 0, idPartitions);
+        Round measured = round(workload, row, n, Math.min(REPLAYS, n), idPartitions);
         try (SandboxWebhookProvider provider = SandboxWebhookProvider.start()
                 .latency(Duration.ofMillis(o.providerLatencyMs()))) {
             try (ActiongateNode node = BrokerBench.startNode(bootstrap, id, ctx.stateRoot(), o.partitions(),
                     workload, provider, settings, ROLES)) {
                 threads = node.gate().map(g -> g.streams().metadataForLocalThreads().size()).orElse(0);
-                Measured w = measure(ctx, bootstrap, id, warm, "dv warm-up");
+                Measured w = measure(ctx, bootstrap, id, warm, row + " warm-up");
                 record(ctx, w.checks());
-                m = measure(ctx, bootstrap, id, measured, "row dv");
+                m = measure(ctx, bootstrap, id, measured, "row " + row);
                 record(ctx, m.checks());
             }
             providerRequests = provider.totalRequests();
         }
-        ctx.invariant("row dv: the gate ran one stream thread", threads == 1, threads + " stream threads");
-        ctx.invariant("row dv: no provider request (role gate only)", providerRequests == 0,
+        ctx.invariant("row " + row + ": the gate ran one stream thread", threads == 1, threads + " stream threads");
+        ctx.invariant("row " + row + ": no provider request (role gate only)", providerRequests == 0,
                 providerRequests + " requests");
         Map<String, String> notes = new LinkedHashMap<>();
         notes.put("stream_threads", String.valueOf(threads));
@@ -137,10 +172,16 @@ final class DecisionRow {
         notes.put("roles", ROLES);
         notes.put("partitions", String.valueOf(o.partitions()));
         notes.put("warmup", String.valueOf(warmup));
+        notes.put("jvm_warmup", jvmWarmUp);
         notes.put("latency_from", "send() of the decision (a burst of " + n + ")");
         notes.put("preload", String.format(Locale.ROOT, "%d proposals WAITING_APPROVAL before the clock (%.0f/s)",
                 m.preload().completed(), m.preload().throughput()));
         notes.put("decisions_signed", "before the clock");
+        notes.put("decision_ids", colocated
+                ? "chosen beside their actions (Partitioning.colocatedDecisionId), as the approval service does"
+                : "d-<call>, placed by their own murmur2 like any third-party approver's ids");
+        notes.put("hops_per_decision", String.format(Locale.ROOT, "%.2f (counted from the ids: a decision hops "
+                + "to its id's task and back when the two partitions differ)", hops(measured, o.partitions())));
         if (m.streamCpuNanos() > 0 && m.applied().completed() > 0) {
             double us = m.streamCpuNanos() / 1e3 / m.applied().completed();
             double wall = m.applied().completed() / m.applied().throughput();
@@ -149,15 +190,43 @@ final class DecisionRow {
                     100 * m.streamCpuNanos() / 1e9 / wall));
             notes.put("decisions_per_stream_thread_cpu_second", String.format(Locale.ROOT, "%.0f", 1e6 / us));
         }
+        long[] latencies = m.applied().sortedLatencyNanos();
+        if (latencies.length > 0) {
+            // what the burst's first reservation waited: the fixed part of every decision's latency
+            notes.put("first_reservation_ms", String.format(Locale.ROOT, "%.0f", latencies[0] / 1e6));
+        }
+        if (m.cpu() != null) {
+            // the burst, from the first send to the last reservation read: the broker, this JVM's producer and
+            // watcher and the gate share the machine
+            notes.putAll(m.cpu().notes());
+            Report.cpu(row, m.cpu(), 0, ctx.out());
+        }
         int replays = Math.min(REPLAYS, n);
         notes.put("replays", String.format(Locale.ROOT,
                 "%d sent after the clock (%d resent as they were, %d re-signed with a used decision_id), "
                         + "%d refused APPROVAL_REUSED", replays, (replays + 1) / 2, replays / 2,
                 matchReplays(measured, m.observed()).refused()));
-        return new BenchRow("approval", ID,
-                "signed APPROVE -> verify, claim, recheck -> reservation (one stream thread)", n,
+        return new BenchRow("approval", row,
+                "signed APPROVE -> verify, claim, recheck -> reservation (one stream thread"
+                        + (colocated ? ", no hop)" : ", hops)"), n,
                 m.applied().completed(), m.applied().throughput(),
                 BenchRow.Latency.ofSortedNanos(m.applied().sortedLatencyNanos()), "c2", notes);
+    }
+
+    /**
+     * Internal hops per decision of round {@code r} on {@code partitions}: two (to the id's task and back to the
+     * action's) for a decision whose id and action key sit on different partitions, none otherwise; the decision
+     * itself is produced to its action key's partition.
+     */
+    static double hops(Round r, int partitions) {
+        int hops = 0;
+        for (int i = 0; i < r.size(); i++) {
+            if (Partitioning.home(r.decisionIds().get(i), partitions)
+                    != Partitioning.home(r.proposals().keys().get(i), partitions)) {
+                hops += 2;
+            }
+        }
+        return r.size() == 0 ? 0 : (double) hops / r.size();
     }
 
     private static void record(BenchContext ctx, List<Check> checks) {
@@ -169,7 +238,7 @@ final class DecisionRow {
      * {@code replays} replayed decisions spread over the round: even ones resent byte for byte, odd ones signed
      * anew (another {@code issued_at}) with the same decision id.
      */
-    static Round round(Workload workload, String prefix, int n, int replays) {
+    static Round round(Workload workload, String prefix, int n, int replays, int idPartitions) {
         Instant at = Instant.now();
         List<String> keys = new ArrayList<>(n);
         List<byte[]> proposals = new ArrayList<>(n);
@@ -182,7 +251,7 @@ final class DecisionRow {
             frozen.add(p);
             keys.add(workload.key(call));
             proposals.add(Topics.PROPOSALS.valueSerde().serializer().serialize(null, p));
-            Decision d = workload.approve(p, at);
+            Decision d = workload.approve(p, at, idPartitions);
             decisions.add(Topics.DECISIONS.valueSerde().serializer().serialize(null, d));
             ids.add(d.getDecisionId());
         }
@@ -194,7 +263,7 @@ final class DecisionRow {
             replayOf.add(i);
             replayKeys.add(keys.get(i));
             replayValues.add(k % 2 == 0 ? decisions.get(i) : Topics.DECISIONS.valueSerde().serializer()
-                    .serialize(null, workload.approve(frozen.get(i), at.plusSeconds(1))));
+                    .serialize(null, workload.approve(frozen.get(i), at.plusSeconds(1), idPartitions)));
         }
         return new Round(new Workload.Encoded(keys, proposals), new Workload.Encoded(keys, decisions),
                 List.copyOf(ids), new Workload.Encoded(replayKeys, replayValues), List.copyOf(replayOf));
@@ -212,11 +281,14 @@ final class DecisionRow {
         }
         BrokerBench.Side applied;
         long cpu = -1;
+        CpuAccount.Window window = null;
         if (preload.completed() == n) {
             try (Progress.Task task = ctx.progress().start(label + ": decisions applied", n)) {
                 long before = streamThreadCpuNanos(id);
+                CpuAccount.Probe probe = CpuAccount.start();
                 applied = BrokerBench.measure(bootstrap, Topics.DECISIONS.name(prefix),
                         Topics.ATTEMPTS.name(prefix), r.decisions(), v -> true, null, task, 0);
+                window = probe.stop(applied.completed());
                 long after = streamThreadCpuNanos(id);
                 cpu = before < 0 || after < 0 ? -1 : after - before;
             }
@@ -226,8 +298,8 @@ final class DecisionRow {
         }
         Map<TopicPartition, Long> ends = RecordBudget.quiescentEndOffsets(bootstrap, prefix, QUIESCE_TIMEOUT);
         Observed observed = read(bootstrap, prefix, r, ends);
-        return new Measured(preload, applied, cpu, observed, checks(label, r, preload.completed(), applied.completed(),
-                observed));
+        return new Measured(preload, applied, cpu, window, observed, checks(label, r, preload.completed(),
+                applied.completed(), observed));
     }
 
     /**

@@ -31,6 +31,7 @@ import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.key.ActionKey;
+import io.actiongate.key.Partitioning;
 import io.actiongate.policy.PolicyKey;
 import io.actiongate.topics.Topics;
 
@@ -131,9 +132,22 @@ final class Workload {
                 .build();
     }
 
-    /** An APPROVE decision bound to the frozen action of {@code p}, signed by the trusted key. */
+    /** An APPROVE decision bound to the frozen action of {@code p}, signed by the trusted key, with id {@code d-<call>}. */
     Decision approve(ActionProposal p, Instant issuedAt) {
-        Decision unsigned = Decision.newBuilder().setDecisionId("d-" + p.getToolCallId()).setTaskId(p.getTaskId())
+        return approve(p, issuedAt, 1);
+    }
+
+    /**
+     * An APPROVE decision as {@link #approve(ActionProposal, Instant)}, its id chosen among {@code d-<call>},
+     * {@code d-<call>#1}, ... to sit on its action's partition among {@code partitions}, as the approval service
+     * chooses it ({@link Partitioning#colocatedDecisionId}): the gate then claims and applies it with no hop. The
+     * same call always gets the same id.
+     */
+    Decision approve(ActionProposal p, Instant issuedAt, int partitions) {
+        String call = p.getToolCallId();
+        String id = Partitioning.colocatedDecisionId(k -> k == 0 ? "d-" + call : "d-" + call + "#" + k,
+                ActionKey.format(p.getTaskId(), call), partitions);
+        Decision unsigned = Decision.newBuilder().setDecisionId(id).setTaskId(p.getTaskId())
                 .setToolCallId(p.getToolCallId()).setType(DecisionType.APPROVE)
                 .setActionDigest(Digests.actionDigest(FrozenAction.of(p))).setApproverSubject(APPROVER)
                 .setApproverOrg(ORG).setAuthMethod("bench").setIssuedAt(issuedAt)

@@ -84,6 +84,15 @@ class BenchOptionsTest {
     }
 
     @Test
+    void shouldBurstSixtyFiveThousandDecisionsByDefaultWhateverTheBrokerActions() {
+        assertThat(BenchOptions.parse(List.of()).decisions()).isEqualTo(65_000);
+        assertThat(BenchOptions.parse(List.of("--broker-actions", "30")).decisions()).isEqualTo(65_000);
+        assertThat(BenchOptions.parse(List.of("--decisions", "5_000")).decisions()).isEqualTo(5_000);
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--decisions", "0")))
+                .hasMessageContaining("--decisions must be at least 1");
+    }
+
+    @Test
     void shouldRejectUnknownOptionsMissingValuesAndNonPositiveCounts() {
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--fast"))).hasMessageContaining("unknown option --fast");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--actions"))).hasMessageContaining("needs a value");

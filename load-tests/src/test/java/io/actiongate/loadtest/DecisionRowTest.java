@@ -20,8 +20,8 @@ class DecisionRowTest {
 
     private static final String REUSED = ReasonCode.APPROVAL_REUSED.name();
 
-    /** 4 actions, replays of actions 0 (resent) and 2 (re-signed). */
-    private final DecisionRow.Round round = DecisionRow.round(new Workload("T-test"), "dv", 4, 2);
+    /** 4 actions, replays of actions 0 (resent) and 2 (re-signed), ids beside their actions on 12 partitions. */
+    private final DecisionRow.Round round = DecisionRow.round(new Workload("T-test"), "dv", 4, 2, 12);
 
     private static Decision decode(byte[] bytes) {
         return Topics.DECISIONS.valueSerde().deserializer().deserialize(null, bytes);
@@ -61,6 +61,19 @@ class DecisionRowTest {
         assertThat(again.getSignature()).isNotEqualTo(original.getSignature());
         assertThat(round.replays().keys()).containsExactly(round.proposals().keys().get(0),
                 round.proposals().keys().get(2));
+    }
+
+    @Test
+    void shouldCountNoHopForIdsBesideTheirActionsAndTwoForMostOthers() {
+        Workload workload = new Workload("T-test");
+        DecisionRow.Round beside = DecisionRow.round(workload, "dv", 400, 0, 12);
+        DecisionRow.Round plain = DecisionRow.round(workload, "dvh", 400, 0, 1);
+
+        assertThat(DecisionRow.hops(beside, 12)).isZero();
+        assertThat(DecisionRow.hops(round, 12)).isZero();
+        // 2 * 11/12 = 1.83 expected: a d-<call> id sits on its action's partition for about 1 in 12
+        assertThat(DecisionRow.hops(plain, 12)).isBetween(1.6, 2.0);
+        assertThat(DecisionRow.hops(plain, 1)).as("one partition: every id is home").isZero();
     }
 
     @Test

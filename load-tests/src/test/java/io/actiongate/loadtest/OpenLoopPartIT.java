@@ -74,7 +74,7 @@ class OpenLoopPartIT {
 
             List<BenchRow> rows = new ApprovalPart().run(ctx);
 
-            assertThat(rows).extracting(BenchRow::id).containsExactly("ap", "dv");
+            assertThat(rows).extracting(BenchRow::id).containsExactly("ap", "dv", "dvh");
             BenchRow ap = rows.get(0);
             assertThat(ap.ratioTo()).isEqualTo("f");
             assertThat(ap.actions()).isEqualTo(30);
@@ -103,13 +103,21 @@ class OpenLoopPartIT {
                     "row dv: no decision refused but the replays",
                     "row dv: every replayed decision id refused APPROVAL_REUSED, none reserved again",
                     "row dv: the gate ran one stream thread", "row dv: no provider request (role gate only)");
-            assertThat(output()).contains("dv ", "verified decisions/s applied by one stream thread");
+            assertThat(dv.notes().get("hops_per_decision")).startsWith("0.00 ");
+            BenchRow dvh = rows.get(2);
+            assertThat(dvh.actions()).isEqualTo(30);
+            assertThat(Double.parseDouble(dvh.notes().get("hops_per_decision").split(" ")[0])).isPositive();
+            assertThat(ctx.invariants()).extracting(BenchContext.Invariant::name).contains(
+                    "row dvh: every decision applied exactly once (one APPROVED receipt carrying its decision id, "
+                            + "one reservation per action)",
+                    "row dvh: every replayed decision id refused APPROVAL_REUSED, none reserved again");
+            assertThat(output()).contains("dv ", "verified decisions/s applied by one stream thread", "dvh: ");
         }
     }
 
     private BenchContext context(String... extra) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of("--broker-actions", "30", "--partitions", "2",
-                "--no-progress", "--state-dir", stateDir.toString()));
+        List<String> args = new java.util.ArrayList<>(List.of("--broker-actions", "30", "--decisions", "30",
+                "--partitions", "2", "--no-progress", "--state-dir", stateDir.toString()));
         args.addAll(List.of(extra));
         BenchOptions options = BenchOptions.parse(args);
         return new BenchContext(options, stateDir, new PrintStream(bytes, true, StandardCharsets.UTF_8),
