@@ -60,8 +60,13 @@ import io.actiongate.topics.admin.TopicsCreator;
 /** The gate on a real (embedded KRaft) broker with exactly-once v2 and RocksDB stores. */
 class GateStreamsIT {
 
+    /**
+     * A closed Kafka Streams client does not leave its group: the restarted gate and the replaced stream thread wait
+     * for the old member's session to expire before they get its partitions (45 s at Kafka's default).
+     */
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension()
+            .withBrokerProperty("group.min.session.timeout.ms", "500");
 
     private static final Duration WAIT = Duration.ofSeconds(120);
 
@@ -87,6 +92,8 @@ class GateStreamsIT {
                 GateConfig.APPLICATION_ID_CONFIG, TestNames.applicationId(test),
                 GateConfig.STATE_DIR_CONFIG, stateDir.toString(),
                 GateConfig.TOPIC_PREFIX_CONFIG, prefix,
+                GateConfig.STREAMS_PREFIX + "session.timeout.ms", "2000",
+                GateConfig.STREAMS_PREFIX + "heartbeat.interval.ms", "500",
                 GateConfig.TRUSTED_KEYS_CONFIG,
                 GateDriver.KEY_ID + "=" + Base64.getEncoder().encodeToString(keys.getPublic().getEncoded())));
         Map<String, Object> props = KAFKA.clientProperties();
