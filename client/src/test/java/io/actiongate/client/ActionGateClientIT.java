@@ -147,8 +147,9 @@ class ActionGateClientIT {
 
     @Test
     void shouldTimeOutWithTheLatestReceiptWhenNothingTerminalArrives() throws InterruptedException {
+        // long enough for the WAITING_APPROVAL receipt (about a second), short enough not to idle the suite
         ProposalHandle handle = client.propose(GateFixture.send("c-timeout", INPUT).build(), Until.TERMINAL,
-                Duration.ofSeconds(15));
+                Duration.ofSeconds(6));
         assertThatThrownBy(handle::await).isInstanceOfSatisfying(ReceiptTimeoutException.class,
                 e -> assertThat(e.latest().state()).isEqualTo(ReceiptState.WAITING_APPROVAL));
         assertThat(client.isRunning()).isTrue();

@@ -169,9 +169,9 @@ class ApproverReplicasIT {
         assertThat(browser.post(url(a, "/stepup/totp/confirm"), a.config().origin(),
                 Map.of("csrf", csrf, "totp", Totp.code(secret, step))).body()).contains("One-time code app set up.");
 
-        // the code that confirmed the app is spent on both; wait for the next step
-        await().atMost(Duration.ofSeconds(35)).until(() -> Totp.step(Instant.now()) > step);
-        String code = Totp.code(secret, Totp.step(Instant.now()));
+        // the code that confirmed the app is spent on both: the next one is the next step's (accepted one early)
+        long codeStep = nextStep(step);
+        String code = Totp.code(secret, codeStep);
 
         // a review opened on B, approved on A with a fresh code
         String pageB = review(browser, b, "r-1");
@@ -199,12 +199,11 @@ class ApproverReplicasIT {
         a.close();
         b.close();
         ApproverService c = replica();
-        long used = Totp.step(Instant.now());
-        await().atMost(Duration.ofSeconds(35)).until(() -> Totp.step(Instant.now()) > used);
+        long restartStep = nextStep(codeStep);
         String pageC = review(browser, c, "r-3");
         assertThat(pageC).doesNotContain("id=\"no-stepup\"");
         HttpResponse<String> afterRestart = browser.post(url(c, "/review/T-1/r-3"), c.config().origin(),
-                decision(pageC, Totp.code(secret, Totp.step(Instant.now()))));
+                decision(pageC, Totp.code(secret, restartStep)));
         assertThat(afterRestart.statusCode()).isEqualTo(200);
         assertThat(decisionsFor("r-3")).singleElement()
                 .satisfies(d -> assertThat(d.getAuthMethod()).isEqualTo("oidc+totp"));
@@ -216,12 +215,12 @@ class ApproverReplicasIT {
         FactorReset.Result reset = FactorReset.run(KAFKA.bootstrapServers(), Map.of(), prefix, "demo", "alice-sub",
                 "it-operator", "lost phone");
         assertThat(reset.hadFactors()).isTrue();
-        long beforeReset = Totp.step(Instant.now());
-        await().atMost(Duration.ofSeconds(35)).until(() -> Totp.step(Instant.now()) > beforeReset);
+        // a code of a step never used, so that only the reset can refuse it
+        long afterResetStep = nextStep(restartStep);
         String pageAfterReset = review(browser, c, "r-4");
         assertThat(pageAfterReset).contains("id=\"no-stepup\"");
         HttpResponse<String> oldApp = browser.post(url(c, "/review/T-1/r-4"), c.config().origin(),
-                decision(pageAfterReset, Totp.code(secret, Totp.step(Instant.now()))));
+                decision(pageAfterReset, Totp.code(secret, afterResetStep)));
         assertThat(oldApp.statusCode()).isEqualTo(409);
         assertThat(decisionsFor("r-4")).isEmpty();
         assertThat(readAll(prefix + "approver-state")).anySatisfy(r -> {
@@ -229,6 +228,16 @@ class ApproverReplicasIT {
             assertThat(new String(r.value(), java.nio.charset.StandardCharsets.UTF_8))
                     .contains("\"operator\":\"it-operator\"", "\"subject\":\"alice-sub\"", "lost phone");
         });
+    }
+
+    /**
+     * The step of the next code to use after {@code used}: {@code used + 1}, or the current step when later. The
+     * service accepts a code one step early, so this waits only while {@code used + 1} is still two steps ahead,
+     * not for a step boundary each time (each wait was up to 30 s).
+     */
+    private static long nextStep(long used) {
+        await().atMost(Duration.ofSeconds(35)).until(() -> Totp.step(Instant.now()) >= used);
+        return Math.max(used + 1, Totp.step(Instant.now()));
     }
 
     private List<Decision> decisionsFor(String call) {

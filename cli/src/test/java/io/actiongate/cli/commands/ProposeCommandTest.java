@@ -123,9 +123,13 @@ class ProposeCommandTest {
             port = socket.getLocalPort();
         }
         String broker = "127.0.0.1:" + port;
+        // the CLI's own bounds are 10 s; a user's client settings shorten them, as here
+        Path fast = Files.writeString(dir.resolve("fast.properties"),
+                "max.block.ms=2000\nrequest.timeout.ms=2000\ndefault.api.timeout.ms=2000\n");
 
-        Cli.Result delete = Cli.run("policy", "delete", "epoch:acme", "--bootstrap-servers", broker);
-        Cli.Result receipts = Cli.run("receipts", "--bootstrap-servers", broker);
+        Cli.Result delete = Cli.run("policy", "delete", "epoch:acme", "--bootstrap-servers", broker,
+                "--kafka-config", fast.toString());
+        Cli.Result receipts = Cli.run("receipts", "--bootstrap-servers", broker, "--kafka-config", fast.toString());
 
         assertThat(delete.exitCode()).isEqualTo(1);
         assertThat(delete.err()).startsWith("error: cannot write to actiongate.policy at " + broker).hasLineCount(1);
