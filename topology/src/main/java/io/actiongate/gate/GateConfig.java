@@ -68,6 +68,15 @@ public final class GateConfig extends CommonConfig {
             + "gate's clock never count, and a stream thread asks at most once per a quarter of this (rounded up to "
             + "whole milliseconds). 0: only the commit interval commits.";
 
+    public static final String LEAVE_GROUP_ON_CLOSE_CONFIG = "gate.close.leave.group";
+    public static final String LEAVE_GROUP_ON_CLOSE_DOC = "Whether a gate that stops gracefully (SIGTERM, a rolling "
+            + "restart) has its stream threads leave their consumer group, so that the other instances, or the gate "
+            + "restarted in its place, take over its partitions at once. Kafka Streams does not leave by default: "
+            + "the partitions then wait for the group's session timeout (45 s at Kafka's default) and so do the "
+            + "actions on them. false keeps Kafka Streams' behaviour, for static membership "
+            + "(gate.streams.group.instance.id), where a restarted instance takes its partitions back without a "
+            + "rebalance. A killed gate leaves nothing either way.";
+
     public static final String HANGING_CHECK_INTERVAL_CONFIG = "gate.transactions.hanging.check.interval";
     public static final String HANGING_CHECK_INTERVAL_DOC = "How often the gate asks the partitions of its topics "
             + "(the contract's topics and its own internal ones) for hanging transactions: open on a partition after "
@@ -179,6 +188,7 @@ public final class GateConfig extends CommonConfig {
             .define(COMMIT_QUIET_GAP_CONFIG, Type.STRING, "10ms",
                     DurationParser.between(Duration.ZERO, Duration.ofSeconds(1)), Importance.LOW,
                     COMMIT_QUIET_GAP_DOC)
+            .define(LEAVE_GROUP_ON_CLOSE_CONFIG, Type.BOOLEAN, true, Importance.LOW, LEAVE_GROUP_ON_CLOSE_DOC)
             .define(HANGING_CHECK_INTERVAL_CONFIG, Type.STRING, "1m",
                     DurationParser.between(Duration.ZERO, Duration.ofDays(1)), Importance.LOW,
                     HANGING_CHECK_INTERVAL_DOC)
@@ -282,6 +292,11 @@ public final class GateConfig extends CommonConfig {
     /** {@value #COMMIT_QUIET_GAP_CONFIG}: after how long without a record one is committed at once; zero: never. */
     public Duration commitQuietGap() {
         return duration(COMMIT_QUIET_GAP_CONFIG);
+    }
+
+    /** {@value #LEAVE_GROUP_ON_CLOSE_CONFIG}: whether a graceful close leaves the consumer group at once. */
+    public boolean leaveGroupOnClose() {
+        return getBoolean(LEAVE_GROUP_ON_CLOSE_CONFIG);
     }
 
     /** How often the hanging-transaction check runs; zero: never. */

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
@@ -206,11 +207,17 @@ public final class GateStreams implements AutoCloseable {
         return watch == null ? 0 : watch.current();
     }
 
+    /**
+     * Stops the gate within {@code timeout}; its stream threads leave their group first unless
+     * {@value GateConfig#LEAVE_GROUP_ON_CLOSE_CONFIG} is false, so that its partitions are taken over now, not after
+     * the group's session timeout.
+     */
     public synchronized void close(Duration timeout) {
         if (hanging != null) {
             hanging.close();
         }
-        streams.close(timeout);
+        streams.close(CloseOptions.timeout(timeout).withGroupMembershipOperation(config.leaveGroupOnClose()
+                ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP : CloseOptions.GroupMembershipOperation.DEFAULT));
     }
 
     @Override
