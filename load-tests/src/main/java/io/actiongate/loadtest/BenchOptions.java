@@ -48,8 +48,8 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
     static final String USAGE = "usage: Benchmark [--actions N] [--rounds R] [--broker-actions M] [--partitions P] "
             + "[--only PART,...] [--skip PART,...] [--skip-broker] [--state-dir DIR] [--results DIR] "
             + "[--provider-latency-ms MS] [--memory-actions N] [--scale-partitions P,...] [--open-loop PCT,...] "
-            + "[--row-seconds S] [--pg-workers N,...] [--decisions D] [--no-progress | --progress] [--set key=value]... "
-            + "[--misroute]\n  parts: " + String.join(", ", PARTS);
+            + "[--row-seconds S] [--pg-workers N,...] [--decisions D] [--no-progress | --progress] "
+            + "[--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
 
     BenchOptions {
         positive("--actions", actions);

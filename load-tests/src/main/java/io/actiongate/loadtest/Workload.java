@@ -132,7 +132,7 @@ final class Workload {
                 .build();
     }
 
-    /** An APPROVE decision bound to the frozen action of {@code p}, signed by the trusted key, with id {@code d-<call>}. */
+    /** An APPROVE decision bound to the frozen action of {@code p}, signed by the trusted key, id {@code d-<call>}. */
     Decision approve(ActionProposal p, Instant issuedAt) {
         return approve(p, issuedAt, 1);
     }
