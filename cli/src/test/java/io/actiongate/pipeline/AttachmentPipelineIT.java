@@ -83,8 +83,7 @@ import io.actiongate.topics.Topics;
 class AttachmentPipelineIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension()
-            .withBrokerProperty("group.min.session.timeout.ms", "500");
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ORG = "acme";
@@ -167,10 +166,6 @@ class AttachmentPipelineIT {
         c.put("gate.dispatch.timeout", "3s");
         c.put("gate.punctuate.interval", "200ms");
         c.put("gate.streams.commit.interval.ms", "100");
-        // a closed gate does not leave its group: a node restarted with the same application id (the store outage
-        // test) would wait 45 s, Kafka's default session timeout, for the old member to expire
-        c.put("gate.streams.session.timeout.ms", "2000");
-        c.put("gate.streams.heartbeat.interval.ms", "500");
         c.put("executor.poll.timeout", "100");
         c.put("executor.shutdown.timeout", "2000");
         c.put("reconciler.poll.timeout", "100");

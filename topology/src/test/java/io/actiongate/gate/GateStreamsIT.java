@@ -61,8 +61,9 @@ import io.actiongate.topics.admin.TopicsCreator;
 class GateStreamsIT {
 
     /**
-     * A closed Kafka Streams client does not leave its group: the restarted gate and the replaced stream thread wait
-     * for the old member's session to expire before they get its partitions (45 s at Kafka's default).
+     * A stream thread that dies does not leave its group: its replacement waits for the dead member's session to
+     * expire before it gets the partitions (45 s at Kafka's default), so the tests run with a 2 s session. The
+     * restart test sets Kafka's default back: a gate that closes leaves its group (gate.close.leave.group).
      */
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension()
