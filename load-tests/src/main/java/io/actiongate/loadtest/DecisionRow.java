@@ -116,11 +116,9 @@ final class DecisionRow {
         int n = Math.min(o.decisions(), JVM_WARMUP);
         String id = "bench-dvjit-" + UUID.randomUUID().toString().substring(0, 8);
         Workload workload = new Workload("T-" + id);
-        Map<String, String> settings = new HashMap<>(o.nodeSettings());
-        settings.put(STREAM_THREADS_KEY, "1");
         try (SandboxWebhookProvider provider = SandboxWebhookProvider.start();
              ActiongateNode node = BrokerBench.startNode(ctx.bootstrap(), id, ctx.stateRoot(), o.partitions(),
-                     workload, provider, settings, ROLES)) {
+                     workload, provider, oneThread(o), ROLES)) {
             record(ctx, measure(ctx, ctx.bootstrap(), id, round(workload, "jitbeside", n, 0, o.partitions()),
                     "decisions JVM warm-up, ids beside their actions").checks());
             record(ctx, measure(ctx, ctx.bootstrap(), id, round(workload, "jithops", n, 0, 1),
@@ -142,8 +140,6 @@ final class DecisionRow {
         String bootstrap = ctx.bootstrap();
         int n = o.decisions();
         int warmup = Math.max(20, Math.min(5_000, n / 4));
-        Map<String, String> settings = new HashMap<>(o.nodeSettings());
-        settings.put(STREAM_THREADS_KEY, "1"); // over any --set: the row is about one thread
         Measured m;
         int threads;
         long providerRequests;
@@ -154,7 +150,7 @@ final class DecisionRow {
         try (SandboxWebhookProvider provider = SandboxWebhookProvider.start()
                 .latency(Duration.ofMillis(o.providerLatencyMs()))) {
             try (ActiongateNode node = BrokerBench.startNode(bootstrap, id, ctx.stateRoot(), o.partitions(),
-                    workload, provider, settings, ROLES)) {
+                    workload, provider, oneThread(o), ROLES)) {
                 threads = node.gate().map(g -> g.streams().metadataForLocalThreads().size()).orElse(0);
                 Measured w = measure(ctx, bootstrap, id, warm, row + " warm-up");
                 record(ctx, w.checks());
@@ -211,6 +207,13 @@ final class DecisionRow {
                         + (colocated ? ", no hop)" : ", hops)"), n,
                 m.applied().completed(), m.applied().throughput(),
                 BenchRow.Latency.ofSortedNanos(m.applied().sortedLatencyNanos()), "c2", notes);
+    }
+
+    /** The run's node settings with one gate stream thread, over any {@code --set}: the rows are about one thread. */
+    private static Map<String, String> oneThread(BenchOptions o) {
+        Map<String, String> settings = new HashMap<>(o.nodeSettings());
+        settings.put(STREAM_THREADS_KEY, "1");
+        return settings;
     }
 
     /**
