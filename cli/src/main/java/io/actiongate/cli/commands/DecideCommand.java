@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.security.PrivateKey;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -24,6 +25,7 @@ import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.key.ActionKey;
+import io.actiongate.key.Partitioning;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.serde.AvroSetup;
 import io.actiongate.topics.Topics;
@@ -111,9 +113,11 @@ public final class DecideCommand extends OperatorCommand {
         KeyFiles.requireValidKeyId(id);
         PrivateKey privateKey = KeyFiles.readPrivateKey(keyFile);
         String digest = actionDigest(key);
-        Decision decision = signed(key, type, digest, approver, org, authMethod, ttl, id, privateKey, Instant.now());
-        TopicWriter.write(kafka, Topics.DECISIONS, List.of(new TopicWriter.Entry<>(key.toString(), decision)));
-        out().println(decision.getDecisionId());
+        Instant now = Instant.now();
+        Decision[] decision = new Decision[1];
+        TopicWriter.writeOne(kafka, Topics.DECISIONS, key.toString(), partitions -> decision[0] =
+                signed(key, type, digest, approver, org, authMethod, ttl, id, privateKey, now, partitions));
+        out().println(decision[0].getDecisionId());
         out().flush();
         return 0;
     }
@@ -121,9 +125,28 @@ public final class DecideCommand extends OperatorCommand {
     /** Builds and signs a decision; {@code decision_id} is a fresh random UUID. */
     public static Decision signed(ActionKey key, DecisionType type, String actionDigest, String approver, String org,
                                   String authMethod, Duration ttl, String keyId, PrivateKey privateKey, Instant now) {
+        return signed(key, type, actionDigest, approver, org, authMethod, ttl, keyId, privateKey, now, 1);
+    }
+
+    /**
+     * Builds and signs a decision whose {@code decision_id} is a fresh random UUID on the same partition of
+     * {@code decisions} (of {@code partitions}) as its action key, as the approval service chooses its ids: the gate
+     * then claims and applies it in one pass, with no internal hop (docs/contract.md §2). A random id elsewhere is
+     * as valid; it only waits for the gate's two hops.
+     */
+    public static Decision signed(ActionKey key, DecisionType type, String actionDigest, String approver, String org,
+                                  String authMethod, Duration ttl, String keyId, PrivateKey privateKey, Instant now,
+                                  int partitions) {
         AvroSetup.install();
+        List<String> drawn = new ArrayList<>();
+        String decisionId = Partitioning.colocatedDecisionId(i -> {
+            while (drawn.size() <= i) {
+                drawn.add(UUID.randomUUID().toString());
+            }
+            return drawn.get(i);
+        }, key.toString(), partitions);
         Decision unsigned = Decision.newBuilder()
-                .setDecisionId(UUID.randomUUID().toString())
+                .setDecisionId(decisionId)
                 .setTaskId(key.taskId())
                 .setToolCallId(key.toolCallId())
                 .setType(type)

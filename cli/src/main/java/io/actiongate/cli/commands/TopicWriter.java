@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntFunction;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -42,6 +43,28 @@ final class TopicWriter {
                 written.add(future.get(WAIT_SECONDS, TimeUnit.SECONDS));
             }
             return written;
+        } catch (ExecutionException e) {
+            throw failure(topic, kafka, e.getCause());
+        } catch (TimeoutException e) {
+            throw failure(topic, kafka, e);
+        } catch (KafkaException e) {
+            throw failure(topic, kafka, e);
+        }
+    }
+
+    /**
+     * One record whose value depends on the topic's partition count (read from the broker's metadata by the same
+     * producer that then writes it): a decision whose id is chosen to sit on its action's partition.
+     */
+    static <V> RecordMetadata writeOne(KafkaOptions kafka, TopicSpec<String, V> spec, String key,
+                                       IntFunction<V> valueForPartitions) throws InterruptedException {
+        String topic = kafka.topic(spec);
+        try (KafkaProducer<String, V> producer = kafka.producer().create(
+                spec.keySerde().serializer(), spec.valueSerde().serializer())) {
+            V value = valueForPartitions.apply(producer.partitionsFor(topic).size());
+            Future<RecordMetadata> sent = producer.send(new ProducerRecord<>(topic, key, value));
+            producer.flush();
+            return sent.get(WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw failure(topic, kafka, e.getCause());
         } catch (TimeoutException e) {

@@ -23,6 +23,7 @@ import io.actiongate.http.ActionStateQuery;
 import io.actiongate.http.GateHttpServer;
 import io.actiongate.http.HttpServerConfig;
 import io.actiongate.key.ActionKey;
+import io.actiongate.key.Partitioning;
 import io.actiongate.keyfiles.KeyFiles;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -80,6 +81,24 @@ class DecideCommandTest {
                 Duration.ofMinutes(1), "k", key, NOW);
 
         assertThat(first.getDecisionId()).isNotEqualTo(second.getDecisionId());
+    }
+
+    @Test
+    void shouldChooseEachFreshIdOnItsActionsPartitionSoTheGateTakesNoHop() throws Exception {
+        PrivateKey key = KeyFiles.readPrivateKey(KeyFiles.generate(dir, "k").privateKeyFile());
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (int i = 0; i < 50; i++) {
+            ActionKey action = new ActionKey("T-" + i, "c-" + i);
+
+            Decision decision = DecideCommand.signed(action, DecisionType.APPROVE, DIGEST, "a", "o", "m",
+                    Duration.ofMinutes(1), "k", key, NOW, 12);
+
+            assertThat(Partitioning.home(decision.getDecisionId(), 12)).as(decision.getDecisionId())
+                    .isEqualTo(Partitioning.home(action.toString(), 12));
+            assertThat(decision.getDecisionId()).matches("[0-9a-f-]{36}");
+            ids.add(decision.getDecisionId());
+        }
+        assertThat(ids).as("every id fresh").hasSize(50);
     }
 
     @Test

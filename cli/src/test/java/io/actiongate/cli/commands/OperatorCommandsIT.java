@@ -44,6 +44,7 @@ import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
 import io.actiongate.key.ActionKey;
+import io.actiongate.key.Partitioning;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
@@ -178,6 +179,8 @@ class OperatorCommandsIT {
         Decision decision = record.value();
         assertThat(record.key()).isEqualTo("T-1/c-1");
         assertThat(result.out().trim()).isEqualTo(decision.getDecisionId());
+        assertThat(Partitioning.home(decision.getDecisionId(), 2)).as("the id sits on its action's partition")
+                .isEqualTo(record.partition()).isEqualTo(Partitioning.home("T-1/c-1", 2));
         assertThat(decision.getType()).isEqualTo(DecisionType.APPROVE);
         assertThat(decision.getActionDigest()).isEqualTo(digest);
         assertThat(decision.getKeyId()).isEqualTo("alice-1");
