@@ -145,8 +145,35 @@ final class Workload {
      */
     Decision approve(ActionProposal p, Instant issuedAt, int partitions) {
         String call = p.getToolCallId();
-        String id = Partitioning.colocatedDecisionId(k -> k == 0 ? "d-" + call : "d-" + call + "#" + k,
-                ActionKey.format(p.getTaskId(), call), partitions);
+        return signed(p, issuedAt, Partitioning.colocatedDecisionId(k -> decisionIdCandidate(call, k),
+                ActionKey.format(p.getTaskId(), call), partitions));
+    }
+
+    /**
+     * An APPROVE decision as {@link #approve(ActionProposal, Instant)}, its id the first of {@code d-<call>},
+     * {@code d-<call>#1}, ... whose partition among {@code partitions} (more than one) is not its action's, as an
+     * approver that picks ids at random mostly gets: the gate claims it in the id's task and hops back to the
+     * action's, two hops.
+     */
+    Decision approveElsewhere(ActionProposal p, Instant issuedAt, int partitions) {
+        if (partitions < 2) {
+            throw new IllegalArgumentException("an id off its action's partition needs two partitions or more");
+        }
+        String call = p.getToolCallId();
+        int home = Partitioning.home(ActionKey.format(p.getTaskId(), call), partitions);
+        for (int k = 0; ; k++) {
+            String id = decisionIdCandidate(call, k);
+            if (Partitioning.home(id, partitions) != home) {
+                return signed(p, issuedAt, id);
+            }
+        }
+    }
+
+    private static String decisionIdCandidate(String call, int k) {
+        return k == 0 ? "d-" + call : "d-" + call + "#" + k;
+    }
+
+    private Decision signed(ActionProposal p, Instant issuedAt, String id) {
         Decision unsigned = Decision.newBuilder().setDecisionId(id).setTaskId(p.getTaskId())
                 .setToolCallId(p.getToolCallId()).setType(DecisionType.APPROVE)
                 .setActionDigest(Digests.actionDigest(FrozenAction.of(p))).setApproverSubject(APPROVER)

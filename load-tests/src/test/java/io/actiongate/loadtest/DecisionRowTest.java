@@ -2,6 +2,7 @@ package io.actiongate.loadtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,9 +11,12 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
+import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Decision;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
+import io.actiongate.key.ActionKey;
+import io.actiongate.key.Partitioning;
 import io.actiongate.topics.Topics;
 
 /** Row dv's invariants on crafted read-backs: they hold on the right output and fail on each kind of wrong one. */
@@ -74,6 +78,24 @@ class DecisionRowTest {
         // 2 * 11/12 = 1.83 expected: a d-<call> id sits on its action's partition for about 1 in 12
         assertThat(DecisionRow.hops(plain, 12)).isBetween(1.6, 2.0);
         assertThat(DecisionRow.hops(plain, 1)).as("one partition: every id is home").isZero();
+    }
+
+    @Test
+    void shouldPutAnElsewhereIdOffItsActionsPartitionEveryTime() {
+        Workload workload = new Workload("T-test");
+        Instant at = Instant.now();
+        for (int partitions : new int[] {2, 12}) {
+            for (int i = 0; i < 200; i++) {
+                ActionProposal p = workload.proposal(Workload.callId("dlh", i), Workload.SEND_TOOL, i, at);
+                int home = Partitioning.home(ActionKey.format(p.getTaskId(), p.getToolCallId()), partitions);
+                Decision off = workload.approveElsewhere(p, at, partitions);
+                Decision beside = workload.approve(p, at, partitions);
+
+                assertThat(Partitioning.home(off.getDecisionId(), partitions)).isNotEqualTo(home);
+                assertThat(Partitioning.home(beside.getDecisionId(), partitions)).isEqualTo(home);
+                assertThat(off.getActionDigest()).isEqualTo(beside.getActionDigest());
+            }
+        }
     }
 
     @Test

@@ -72,9 +72,9 @@ class OpenLoopPartIT {
         try (BenchContext ctx = context()) {
             ctx.enter("approval");
 
-            List<BenchRow> rows = new ApprovalPart().run(ctx);
+            List<BenchRow> rows = new ApprovalPart(new ApprovalPart.Sizes(4, 1)).run(ctx);
 
-            assertThat(rows).extracting(BenchRow::id).containsExactly("ap", "dv", "dvh");
+            assertThat(rows).extracting(BenchRow::id).containsExactly("ap", "dl", "dlh", "dv", "dvh");
             BenchRow ap = rows.get(0);
             assertThat(ap.ratioTo()).isEqualTo("f");
             assertThat(ap.actions()).isEqualTo(30);
@@ -85,7 +85,23 @@ class OpenLoopPartIT {
                     "row ap: one decision per action, bound to the digest on its WAITING_APPROVAL receipt",
                     "row ap: every decision applied once (one APPROVED receipt carrying it, and the SUCCEEDED one)",
                     "row ap: provider requests, warm-up included");
-            BenchRow dv = rows.get(1);
+            BenchRow dl = rows.get(1);
+            BenchRow dlh = rows.get(2);
+            assertThat(dl.actions()).isEqualTo(4);
+            assertThat(dlh.actions()).isEqualTo(4);
+            assertThat(dl.notes()).containsEntry("hops_per_decision", "0")
+                    .containsEntry("roles", OpenLoopPart.DEV_ROLES).containsKey("proposal_to_waiting_approval_ms");
+            assertThat(dl.notes().get("settings")).contains("gate.punctuate.interval=500ms");
+            assertThat(dlh.notes()).containsEntry("hops_per_decision", "2");
+            assertThat(ctx.invariants()).extracting(BenchContext.Invariant::name).contains(
+                    "rows dl/dlh: every action SUCCEEDED, warm-up included",
+                    "rows dl/dlh: every decision applied once (one receipt answering it, and the SUCCEEDED one "
+                            + "carrying it)",
+                    "rows dl/dlh: one provider request per action (none lost, none doubled)",
+                    "rows dl and dlh (one at a time): one decision per action, bound to the digest on its "
+                            + "WAITING_APPROVAL receipt");
+            assertThat(output()).contains("dl/dlh: a decision at light load waited p50 ");
+            BenchRow dv = rows.get(3);
             assertThat(dv.actions()).isEqualTo(30);
             assertThat(dv.ratioTo()).isEqualTo("c2");
             assertThat(dv.notes()).containsEntry("stream_threads", "1").containsEntry("roles", "gate")
@@ -104,7 +120,7 @@ class OpenLoopPartIT {
                     "row dv: every replayed decision id refused APPROVAL_REUSED, none reserved again",
                     "row dv: the gate ran one stream thread", "row dv: no provider request (role gate only)");
             assertThat(dv.notes().get("hops_per_decision")).startsWith("0.00 ");
-            BenchRow dvh = rows.get(2);
+            BenchRow dvh = rows.get(4);
             assertThat(dvh.actions()).isEqualTo(30);
             assertThat(Double.parseDouble(dvh.notes().get("hops_per_decision").split(" ")[0])).isPositive();
             assertThat(ctx.invariants()).extracting(BenchContext.Invariant::name).contains(
