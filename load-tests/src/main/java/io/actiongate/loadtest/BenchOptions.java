@@ -33,11 +33,13 @@ import java.util.Set;
  *                         (0: one burst of {@code brokerActions} produced at once, as before issue 27)
  * @param decisions        rows dv and dvh: the burst of signed decisions (a burst of 2,000 measured mostly its own
  *                         start: JIT, GC and the first commits)
+ * @param openLoopBase     part "open-loop": the actions/s its percentages are taken of, instead of row f's
+ *                         throughput in the same run (0): to compare settings at the same offered load
  */
 record BenchOptions(int actions, int rounds, int brokerActions, int partitions, Set<String> parts, Path stateDir,
                     Map<String, String> nodeSettings, boolean misroute, int providerLatencyMs, Path resultsDir,
                     int memoryActions, List<Integer> scalePartitions, List<Integer> openLoopPercents,
-                    boolean progress, int rowSeconds, List<Integer> pgWorkers, int decisions) {
+                    boolean progress, int rowSeconds, List<Integer> pgWorkers, int decisions, int openLoopBase) {
 
     /** Every part, in the order they run. */
     static final List<String> PARTS = List.of("topology", "broker", "physical", "postgres", "open-loop", "approval",
@@ -48,7 +50,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
     static final String USAGE = "usage: Benchmark [--actions N] [--rounds R] [--broker-actions M] [--partitions P] "
             + "[--only PART,...] [--skip PART,...] [--skip-broker] [--state-dir DIR] [--results DIR] "
             + "[--provider-latency-ms MS] [--memory-actions N] [--scale-partitions P,...] [--open-loop PCT,...] "
-            + "[--row-seconds S] [--pg-workers N,...] [--decisions D] [--no-progress | --progress] "
+            + "[--open-loop-base R] [--row-seconds S] [--pg-workers N,...] [--decisions D] [--no-progress | --progress] "
             + "[--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
 
     BenchOptions {
@@ -58,6 +60,10 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         positive("--partitions", partitions);
         positive("--memory-actions", memoryActions);
         positive("--decisions", decisions);
+        if (openLoopBase < 0) {
+            throw new IllegalArgumentException("--open-loop-base must be 0 (row f's throughput) or more, got "
+                    + openLoopBase);
+        }
         if (rowSeconds < 0) {
             throw new IllegalArgumentException("--row-seconds must be 0 or more, got " + rowSeconds);
         }
@@ -99,7 +105,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
     private BenchOptions(BenchOptions o) {
         this(o.actions, o.rounds, o.brokerActions, o.partitions, o.parts, o.stateDir, o.nodeSettings, o.misroute,
                 o.providerLatencyMs, o.resultsDir, o.memoryActions, o.scalePartitions, o.openLoopPercents,
-                o.progress, o.rowSeconds, o.pgWorkers, o.decisions);
+                o.progress, o.rowSeconds, o.pgWorkers, o.decisions, o.openLoopBase);
     }
 
     static BenchOptions defaults() {
@@ -134,6 +140,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
                 case "--decisions" -> b.decisions = number(args, ++i, arg);
                 case "--scale-partitions" -> b.scalePartitions = numbers(args, ++i, arg);
                 case "--open-loop" -> b.openLoopPercents = numbers(args, ++i, arg);
+                case "--open-loop-base" -> b.openLoopBase = number(args, ++i, arg);
                 case "--only" -> b.parts = new LinkedHashSet<>(names(args, ++i, arg));
                 case "--skip" -> b.parts.removeAll(names(args, ++i, arg));
                 case "--no-progress" -> b.progress(false);
@@ -171,6 +178,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         int rowSeconds = 10;
         List<Integer> pgWorkers = List.of(8, 32, 64);
         int decisions = 65_000;
+        int openLoopBase;
 
         Builder actions(int v) {
             actions = v;
@@ -232,7 +240,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         BenchOptions build() {
             return new BenchOptions(actions, rounds, brokerActions, partitions, parts, stateDir, nodeSettings,
                     misroute, providerLatencyMs, resultsDir, memoryActions, scalePartitions, openLoopPercents,
-                    progress, rowSeconds, pgWorkers, decisions);
+                    progress, rowSeconds, pgWorkers, decisions, openLoopBase);
         }
     }
 

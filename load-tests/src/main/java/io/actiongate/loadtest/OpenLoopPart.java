@@ -103,7 +103,10 @@ final class OpenLoopPart implements BenchPart {
                 Optional<BenchRow> f = ctx.row("f").filter(r -> r.throughput() > 0);
                 double saturation;
                 String source;
-                if (f.isPresent()) {
+                if (o.openLoopBase() > 0) {
+                    saturation = o.openLoopBase();
+                    source = "--open-loop-base";
+                } else if (f.isPresent()) {
                     saturation = f.get().throughput();
                     source = "row f";
                 } else {

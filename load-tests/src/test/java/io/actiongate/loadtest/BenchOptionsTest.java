@@ -53,7 +53,7 @@ class BenchOptionsTest {
     void shouldReadThePartSelectionAndTheNewRowsOptions() {
         BenchOptions o = BenchOptions.parse(List.of("--only", "scale,broker", "--results", "/tmp/r",
                 "--provider-latency-ms", "0", "--memory-actions", "1000", "--scale-partitions", "3,6",
-                "--open-loop", "10,90", "--no-progress"));
+                "--open-loop", "10,90", "--open-loop-base", "1500", "--no-progress"));
 
         assertThat(o.parts()).containsExactly("broker", "scale");
         assertThat(o.runs("broker")).isTrue();
@@ -63,6 +63,8 @@ class BenchOptionsTest {
         assertThat(o.memoryActions()).isEqualTo(1000);
         assertThat(o.scalePartitions()).containsExactly(3, 6);
         assertThat(o.openLoopPercents()).containsExactly(10, 90);
+        assertThat(o.openLoopBase()).isEqualTo(1500);
+        assertThat(BenchOptions.defaults().openLoopBase()).as("row f's throughput").isZero();
         assertThat(o.progress()).isFalse();
         assertThat(BenchOptions.parse(List.of("--skip", "memory,postgres")).parts())
                 .doesNotContain("memory", "postgres").contains("topology", "scale");
@@ -102,5 +104,7 @@ class BenchOptionsTest {
                 .hasMessageContaining("whole number");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--only", "speed"))).hasMessageContaining("unknown part");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--open-loop", "150"))).hasMessageContaining("1..100");
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--open-loop-base", "-1")))
+                .hasMessageContaining("--open-loop-base must be 0");
     }
 }
