@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.text.DecimalFormat;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -43,7 +44,8 @@ import org.jfree.data.category.DefaultCategoryDataset;
  * headless. Above, the throughput of every row (actions/s, one colour per part); below, p50 and p99 latency of every row that measures
  * latency. An axis turns logarithmic when its values span more than {@value #LOG_SPAN} times, which they do as soon
  * as a topology row (hundreds of thousands/s) stands beside an end-to-end one (hundreds/s). Dashed lines mark the
- * issue's goals that apply to a chart (dv's or else c2's 5,000 decisions/s, half the physical limit, 250 ms).
+ * issue's goals that apply to a chart (dv's or else c2's 5,000 decisions/s; 150 ms for ol50's p99 and 60 ms for
+ * light's p50, {@link Goals}).
  */
 final class BenchPlot {
 
@@ -112,13 +114,9 @@ final class BenchPlot {
         plot.setFixedLegendItems(legend);
         String decisions = row(rows, "dv").isPresent() ? "dv" : "c2"; // the row Goals reads
         double c2Goal = row(rows, decisions).isPresent() ? 5000 : 0;
-        double physicalGoal = row(rows, "p").map(r -> r.throughput() / 2).filter(v -> v > 0).orElse(0.0);
-        rangeAxis(plot, "actions/s", data, c2Goal, physicalGoal);
+        rangeAxis(plot, "actions/s", data, c2Goal);
         if (c2Goal > 0) {
             goal(plot, c2Goal, "goal " + decisions + ": 5,000/s");
-        }
-        if (physicalGoal > 0) {
-            goal(plot, physicalGoal, "goal f: 50 % of the physical limit (p)");
         }
         return chart;
     }
@@ -136,10 +134,16 @@ final class BenchPlot {
         CategoryPlot plot = chart.getCategoryPlot();
         plot.getRenderer().setSeriesPaint(0, P50);
         plot.getRenderer().setSeriesPaint(1, P99);
-        rangeAxis(plot, "ms", data, data.getColumnCount() > 0 ? 250 : 0);
-        if (data.getColumnCount() > 0) {
-            goal(plot, 250, "goal: 250 ms (ol50 p99, light p50)");
-        } else {
+        double halfSaturation = row(rows, "ol50").isPresent() ? Goals.HALF_SATURATION_P99_MS : 0;
+        double light = row(rows, "light").isPresent() ? Goals.LIGHT_LOAD_P50_MS : 0;
+        rangeAxis(plot, "ms", data, halfSaturation, light);
+        if (halfSaturation > 0) {
+            goal(plot, halfSaturation, String.format(Locale.ROOT, "goal ol50 p99: %.0f ms", halfSaturation));
+        }
+        if (light > 0) {
+            goal(plot, light, String.format(Locale.ROOT, "goal light p50: %.0f ms", light));
+        }
+        if (data.getColumnCount() == 0) {
             plot.setNoDataMessage("no row of this run measures latency");
         }
         return chart;

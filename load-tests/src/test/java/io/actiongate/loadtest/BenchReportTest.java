@@ -88,10 +88,13 @@ class BenchReportTest {
         assertThat(root.get("rows").get(0).get("latency_ms").isNull()).isTrue();
         assertThat(root.get("rows").get(0).get("ratio").isNull()).isTrue();
         assertThat(root.get("goals")).hasSize(Goals.evaluate(java.util.List.of()).size());
-        assertThat(root.get("goals").get(0).get("id").asText()).isEqualTo("physical_limit");
-        assertThat(root.get("goals").get(0).get("status").asText()).isEqualTo("NOT MET");
-        assertThat(root.get("goals").get(0).get("value").asDouble()).isCloseTo(27.5, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(root.get("goals").get(2).get("status").asText()).isEqualTo("MET");
+        JsonNode halfSaturation = root.get("goals").get(5);
+        assertThat(halfSaturation.get("id").asText()).isEqualTo("p99_at_half_saturation");
+        assertThat(halfSaturation.get("status").asText()).isEqualTo("NOT MET"); // ol50's p99 240 ms > 150
+        assertThat(halfSaturation.get("value").asDouble()).isEqualTo(240);
+        assertThat(halfSaturation.get("target").asText()).isEqualTo("<= 150 ms");
+        assertThat(root.get("goals").get(3).get("id").asText()).isEqualTo("approval_decisions");
+        assertThat(root.get("goals").get(3).get("status").asText()).isEqualTo("NOT MET"); // c2's 1,500/s
         assertThat(root.get("goals").get(1).get("status").asText()).isEqualTo("not measured");
         assertThat(root.get("goals").get(1).get("value").isNull()).isTrue();
         assertThat(root.get("budget").get("records_per_action").asDouble()).isEqualTo(9.0);
