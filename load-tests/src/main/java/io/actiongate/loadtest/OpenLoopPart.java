@@ -103,17 +103,23 @@ final class OpenLoopPart implements BenchPart {
                 Optional<BenchRow> f = ctx.row("f").filter(r -> r.throughput() > 0);
                 double saturation;
                 String source;
-                if (o.openLoopBase() > 0) {
-                    saturation = o.openLoopBase();
-                    source = "--open-loop-base";
-                } else if (f.isPresent()) {
-                    saturation = f.get().throughput();
-                    source = "row f";
+                if (f.isPresent()) {
+                    saturation = o.openLoopBase() > 0 ? o.openLoopBase() : f.get().throughput();
+                    source = o.openLoopBase() > 0 ? String.format(Locale.ROOT, "--open-loop-base (row f moved "
+                            + "%.0f/s)", f.get().throughput()) : "row f";
                 } else {
+                    // also the JVM's warm-up when no part before this one ran row f's load in it
                     Burst sat = burst(ctx, topics, workload, "olsat", o.brokerActions(), "open-loop saturation burst");
                     checkBurst(ctx, provider, workload, "open-loop saturation burst", sat);
-                    saturation = sat.throughput();
-                    source = "a burst of " + o.brokerActions() + " on this part's node (row f did not run)";
+                    String burst = "a burst of " + o.brokerActions() + " on this part's node";
+                    if (o.openLoopBase() > 0) {
+                        saturation = o.openLoopBase();
+                        source = String.format(Locale.ROOT, "--open-loop-base (%s moved %.0f/s)", burst,
+                                sat.throughput());
+                    } else {
+                        saturation = sat.throughput();
+                        source = burst + " (row f did not run)";
+                    }
                 }
                 ctx.out().printf(Locale.ROOT, "saturation: %.0f actions/s from %s%n", saturation, source);
                 if (!(saturation > 0)) {
