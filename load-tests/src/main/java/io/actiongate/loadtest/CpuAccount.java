@@ -58,6 +58,16 @@ final class CpuAccount {
         }
     }
 
+    /**
+     * A process whose CPU ticks a window counts (as any {@code LongSupplier} of {@link #start(Map)}) and that can
+     * also tell its CPU by thread group: a benchmark node JVM ({@link NodeJvm#cpuByGroup()}), which counts its own
+     * threads with {@link #groupNanos()}. The window then splits the process's CPU as it splits this JVM's.
+     */
+    interface GroupedProcess extends LongSupplier {
+        /** The process's cumulative CPU nanoseconds by thread group. */
+        Map<Group, Long> groupNanos();
+    }
+
     /** Client ids and thread names of the harness's own clients, so that their threads are separable. */
     static final String LOAD_CLIENT_ID = "bench-load";
     static final String WATCHER_PREFIX = "bench-watch";
@@ -200,13 +210,18 @@ final class CpuAccount {
         return sum;
     }
 
-    /** What a window cost, in CPU microseconds, and the actions it did. */
+    /**
+     * What a window cost, in CPU microseconds, and the actions it did: the machine's, this JVM's by thread group,
+     * each other process's, and the {@link GroupedProcess}es' together by thread group ({@code processGroupsUs},
+     * empty when there were none).
+     */
     record Window(long actions, double seconds, Double machineUs, double machineCapacityUs, double jvmUs,
-                  Map<Group, Double> groupsUs, Map<String, Double> processesUs) {
+                  Map<Group, Double> groupsUs, Map<String, Double> processesUs, Map<Group, Double> processGroupsUs) {
 
         Window {
             groupsUs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(groupsUs));
             processesUs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(processesUs));
+            processGroupsUs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(processGroupsUs));
         }
 
         private double per(double us) {
@@ -250,6 +265,8 @@ final class CpuAccount {
             }
             processesUs.keySet().forEach(p -> n.put("cpu_us." + p,
                     String.format(Locale.ROOT, "%.0f", processPerAction(p))));
+            processGroupsUs.forEach((g, us) -> n.put("cpu_us.nodes." + g.key(),
+                    String.format(Locale.ROOT, "%.0f", per(us))));
             return n;
         }
 
@@ -270,6 +287,15 @@ final class CpuAccount {
             }
             processesUs.keySet().forEach(p -> b.append(String.format(Locale.ROOT, " %s %.0f,", p,
                     processPerAction(p))));
+            if (!processGroupsUs.isEmpty()) {
+                b.setLength(b.length() - (b.charAt(b.length() - 1) == ',' ? 1 : 0));
+                b.append("; node JVMs:");
+                processGroupsUs.forEach((g, us) -> {
+                    if (per(us) >= 0.5) {
+                        b.append(String.format(Locale.ROOT, " %s %.0f,", g.label(), per(us)));
+                    }
+                });
+            }
             b.setLength(b.length() - (b.charAt(b.length() - 1) == ',' ? 1 : 0));
             b.append(String.format(Locale.ROOT, " (%.1f s timed)", seconds));
             return b.toString();
@@ -284,10 +310,16 @@ final class CpuAccount {
         private final Map<Long, Long> threads;
         private final Map<String, LongSupplier> processes;
         private final Map<String, Long> processTicks = new LinkedHashMap<>();
+        private final Map<String, Map<Group, Long>> processGroups = new LinkedHashMap<>();
 
         private Probe(Map<String, LongSupplier> processes) {
             this.processes = processes;
-            processes.forEach((name, ticks) -> processTicks.put(name, ticks.getAsLong()));
+            processes.forEach((name, ticks) -> {
+                processTicks.put(name, ticks.getAsLong());
+                if (ticks instanceof GroupedProcess grouped) {
+                    processGroups.put(name, grouped.groupNanos());
+                }
+            });
             this.threads = threadCpu();
             this.jvmNanos = jvmCpuNanos();
             this.machine = MachineTicks.read();
@@ -321,6 +353,14 @@ final class CpuAccount {
             Map<String, Double> procs = new LinkedHashMap<>();
             processes.forEach((name, ticks) -> procs.put(name,
                     (ticks.getAsLong() - processTicks.get(name)) * 1e6 / CLOCK_TICKS_PER_SECOND));
+            Map<Group, Double> processGroupsUs = new LinkedHashMap<>();
+            processGroups.forEach((name, before) -> {
+                Map<Group, Long> after = ((GroupedProcess) processes.get(name)).groupNanos();
+                for (Group g : Group.values()) {
+                    long delta = after.getOrDefault(g, 0L) - before.getOrDefault(g, 0L);
+                    processGroupsUs.merge(g, Math.max(0, delta) / 1e3, Double::sum);
+                }
+            });
             Double machineUs = null;
             double capacity = 0;
             if (machine != null && m != null) {
@@ -328,7 +368,7 @@ final class CpuAccount {
                 capacity = (m.total() - machine.total()) * 1e6 / CLOCK_TICKS_PER_SECOND;
             }
             return new Window(actions, (end - startNanos) / 1e9, machineUs, capacity, Math.max(jvmUs, javaThreads),
-                    groups, procs);
+                    groups, procs, processGroupsUs);
         }
     }
 
@@ -359,6 +399,61 @@ final class CpuAccount {
             return os.getProcessCpuTime();
         }
         return 0;
+    }
+
+    /**
+     * This JVM's cumulative CPU nanoseconds by thread group: its live Java threads' CPU by {@link #group}, and the
+     * rest of the process's CPU (GC workers, compilers, threads that ended) as {@link Group#JVM}. What a node JVM
+     * answers its benchmark ({@link NodeProcess}, request {@code cpu}).
+     */
+    static Map<Group, Long> groupNanos() {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<Group, Long> groups = new java.util.EnumMap<>(Group.class);
+        for (Group g : Group.values()) {
+            groups.put(g, 0L);
+        }
+        long[] ids = mx.getAllThreadIds();
+        java.lang.management.ThreadInfo[] infos = mx.getThreadInfo(ids);
+        long javaThreads = 0;
+        for (int i = 0; i < ids.length; i++) {
+            long cpu = mx.getThreadCpuTime(ids[i]);
+            if (cpu < 0 || infos[i] == null) {
+                continue;
+            }
+            groups.merge(group(infos[i].getThreadName()), cpu, Long::sum);
+            javaThreads += cpu;
+        }
+        groups.merge(Group.JVM, Math.max(0, jvmCpuNanos() - javaThreads), Long::sum);
+        return groups;
+    }
+
+    /** {@code stream=<ns> executor=<ns> ...}: every group's key and nanoseconds, as a node JVM prints them. */
+    static String formatGroupNanos(Map<Group, Long> nanos) {
+        StringBuilder b = new StringBuilder();
+        for (Group g : Group.values()) {
+            b.append(b.length() == 0 ? "" : " ").append(g.key()).append('=').append(nanos.getOrDefault(g, 0L));
+        }
+        return b.toString();
+    }
+
+    /** The inverse of {@link #formatGroupNanos}; unknown keys are refused, a missing group is 0. */
+    static Map<Group, Long> parseGroupNanos(String text) {
+        Map<Group, Long> nanos = new java.util.EnumMap<>(Group.class);
+        for (Group g : Group.values()) {
+            nanos.put(g, 0L);
+        }
+        for (String field : text.trim().split("\\s+")) {
+            if (field.isEmpty()) {
+                continue;
+            }
+            int eq = field.indexOf('=');
+            if (eq < 1) {
+                throw new IllegalArgumentException("expected group=nanoseconds, got " + field);
+            }
+            Group g = Group.valueOf(field.substring(0, eq).toUpperCase(Locale.ROOT));
+            nanos.put(g, Long.parseLong(field.substring(eq + 1)));
+        }
+        return nanos;
     }
 
     /** Every thread's name with its group, for a look at what lands in {@code other}. */

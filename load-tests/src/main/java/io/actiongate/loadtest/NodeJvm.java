@@ -128,6 +128,33 @@ final class NodeJvm implements AutoCloseable {
     record Memory(long heapUsed, long heapCommitted, long heapMax, long rss) {
     }
 
+    /**
+     * This node as a process a CPU window counts: its process tree's ticks from /proc, and its CPU by thread group
+     * asked of the node itself (request {@code cpu}). A node that does not answer fails the window's sample.
+     */
+    CpuAccount.GroupedProcess cpuByGroup() {
+        long pid = process.pid();
+        return new CpuAccount.GroupedProcess() {
+            @Override
+            public long getAsLong() {
+                return CpuAccount.processTreeTicks(pid);
+            }
+
+            @Override
+            public Map<CpuAccount.Group, Long> groupNanos() {
+                try {
+                    String line = request("cpu", "CPU");
+                    return CpuAccount.parseGroupNanos(line.substring("CPU".length()));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted asking node " + name + " for its CPU", e);
+                }
+            }
+        };
+    }
+
     /** VmRSS of {@code pid} from /proc/PID/status, in bytes; 0 when not readable (not Linux). */
     static long rssBytes(long pid) {
         try {

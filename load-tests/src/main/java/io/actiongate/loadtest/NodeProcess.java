@@ -35,7 +35,9 @@ import io.actiongate.topics.Topics;
  *   <li>{@code status}: {@code STATUS state=<gate's Streams state> partitions=<partitions of the proposals topic
  *       among this instance's active tasks>};</li>
  *   <li>{@code memory}: runs a full GC ({@link System#gc()}, twice) and prints {@code MEMORY heap_used=<bytes>
- *       heap_committed=<bytes> heap_max=<bytes>}.</li>
+ *       heap_committed=<bytes> heap_max=<bytes>};</li>
+ *   <li>{@code cpu}: {@code CPU stream=<ns> executor=<ns> ...}, this JVM's cumulative CPU by thread group
+ *       ({@link CpuAccount#groupNanos()}), so that the benchmark splits a node's CPU as it splits its own.</li>
  * </ul>
  * End of stdin (the parent closed it or died) closes the node and exits 0; a role that stops on its own prints
  * {@value #FAILED} and exits 1. Logs go to stderr.
@@ -98,6 +100,7 @@ public final class NodeProcess {
             switch (line.strip()) {
                 case "status" -> out.println(status(node, proposals));
                 case "memory" -> out.println(memory());
+                case "cpu" -> out.println("CPU " + CpuAccount.formatGroupNanos(CpuAccount.groupNanos()));
                 default -> out.println("UNKNOWN " + line.strip());
             }
         }

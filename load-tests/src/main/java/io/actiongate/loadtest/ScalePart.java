@@ -149,8 +149,7 @@ final class ScalePart implements BenchPart {
                 double load = loadAverage();
                 Map<String, LongSupplier> jvms = new LinkedHashMap<>();
                 for (int i = 0; i < nodes.size(); i++) {
-                    long pid = nodes.get(i).pid();
-                    jvms.put("node" + (i + 1), () -> CpuAccount.processTreeTicks(pid));
+                    jvms.put("node" + (i + 1), nodes.get(i).cpuByGroup());
                 }
                 if (o.rowSeconds() > 0) {
                     // a steady window, as rows e and f: n actions in flight, timed once they turned over

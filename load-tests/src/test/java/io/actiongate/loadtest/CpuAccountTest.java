@@ -87,4 +87,52 @@ class CpuAccountTest {
         List<String> groups = CpuAccount.threadGroups();
         assertTrue(groups.stream().anyMatch(g -> g.startsWith("JVM") || g.startsWith("OTHER")), groups.toString());
     }
+
+    @Test
+    void shouldSplitAGroupedProcesssCpuByItsThreadGroupsOverTheWindow() {
+        AtomicLong ticks = new AtomicLong(500);
+        java.util.concurrent.atomic.AtomicReference<Map<CpuAccount.Group, Long>> nanos =
+                new java.util.concurrent.atomic.AtomicReference<>(Map.of(CpuAccount.Group.STREAM, 1_000_000L,
+                        CpuAccount.Group.JVM, 5_000_000L));
+        CpuAccount.GroupedProcess node = new CpuAccount.GroupedProcess() {
+            @Override
+            public long getAsLong() {
+                return ticks.get();
+            }
+
+            @Override
+            public Map<CpuAccount.Group, Long> groupNanos() {
+                return nanos.get();
+            }
+        };
+        CpuAccount.Probe probe = CpuAccount.start(Map.of("node1", node));
+        ticks.addAndGet(3); // 30 ms
+        nanos.set(Map.of(CpuAccount.Group.STREAM, 21_000_000L, CpuAccount.Group.EXECUTOR, 4_000_000L,
+                CpuAccount.Group.JVM, 11_000_000L));
+
+        CpuAccount.Window w = probe.stop(10);
+
+        assertEquals(20_000, w.processGroupsUs().get(CpuAccount.Group.STREAM), 1e-6);
+        assertEquals(4_000, w.processGroupsUs().get(CpuAccount.Group.EXECUTOR), 1e-6);
+        assertEquals(6_000, w.processGroupsUs().get(CpuAccount.Group.JVM), 1e-6);
+        assertEquals(3_000, w.processPerAction("node1"), 1e-6, "30 ms over 10 actions");
+        assertEquals("2000", w.notes().get("cpu_us.nodes.stream"));
+        assertEquals("400", w.notes().get("cpu_us.nodes.executor"));
+        assertTrue(w.describe().contains("; node JVMs: stream threads 2000, executor dispatch 400"), w.describe());
+    }
+
+    @Test
+    void shouldPrintAndReadBackTheGroupNanosANodeAnswersWith() {
+        Map<CpuAccount.Group, Long> own = CpuAccount.groupNanos();
+        String line = CpuAccount.formatGroupNanos(own);
+
+        assertTrue(line.startsWith("stream="), line);
+        assertEquals(own, CpuAccount.parseGroupNanos(line));
+        assertTrue(own.values().stream().mapToLong(Long::longValue).sum() > 0, line);
+        assertEquals(0L, CpuAccount.parseGroupNanos("stream=7").get(CpuAccount.Group.BROKER));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> CpuAccount.parseGroupNanos("gpu=1"));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> CpuAccount.parseGroupNanos("stream"));
+    }
 }

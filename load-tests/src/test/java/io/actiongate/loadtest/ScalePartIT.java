@@ -41,6 +41,11 @@ class ScalePartIT {
                     .isEqualTo(m.side().actions() + m.warmup());
             assertThat(m.cpu().processesUs()).as("CPU of each gate JVM over the window").containsOnlyKeys("node1",
                     "node2").allSatisfy((node, us) -> assertThat(us).isPositive());
+            // the gate JVMs' CPU split by thread group, as each node counts its own threads
+            assertThat(m.cpu().processGroupsUs().get(CpuAccount.Group.STREAM)).as("node stream threads")
+                    .isPositive();
+            assertThat(m.cpu().processGroupsUs().get(CpuAccount.Group.EXECUTOR)).as("node executors").isPositive();
+            assertThat(m.cpu().notes()).containsKeys("cpu_us.nodes.stream", "cpu_us.nodes.jvm");
             // what the two gates and executors wrote for the window's actions, counted on the broker
             assertThat(m.budget().actions()).isEqualTo(m.side().actions());
             assertThat(m.budget().recordsPerAction()).as("records per read-only action").isGreaterThan(5.5);
