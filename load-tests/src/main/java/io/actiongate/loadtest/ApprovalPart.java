@@ -90,10 +90,10 @@ final class ApprovalPart implements BenchPart {
             Workload workload = new Workload("T-" + id);
             try (ActiongateNode node = BrokerBench.startNode(bootstrap, id, ctx.stateRoot(), o.partitions(), workload,
                     provider, o.nodeSettings(), "gate,executor")) {
-                Measured warm = round(ctx, bootstrap, id, round(workload, "apwarm", warmup, o.partitions()),
+                Measured warm = round(ctx, bootstrap, id, round(workload, "apwarm", warmup, o.partitions(), 1),
                         "approval warm-up");
                 check(ctx, provider, "approval warm-up", warm);
-                m = round(ctx, bootstrap, id, round(workload, "ap", n, o.partitions()), "row ap");
+                m = round(ctx, bootstrap, id, round(workload, "ap", n, o.partitions(), 1), "row ap");
                 check(ctx, provider, "row ap", m);
             }
             providerRequests = provider.totalRequests();
@@ -229,24 +229,10 @@ final class ApprovalPart implements BenchPart {
         int kinds = hops ? 2 : 1;
         int total = n * kinds;
         int partitions = ctx.options().partitions();
-        Instant at = Instant.now();
-        List<String> keys = new ArrayList<>(total);
-        List<byte[]> proposals = new ArrayList<>(total);
-        byte[][] decisions = new byte[total][];
-        String[] decisionIds = new String[total];
-        String[] digests = new String[total];
-        for (int i = 0; i < total; i++) {
-            String call = Workload.callId(prefix, i);
-            ActionProposal p = workload.proposal(call, Workload.SEND_TOOL, i, at);
-            keys.add(workload.key(call));
-            proposals.add(Topics.PROPOSALS.valueSerde().serializer().serialize(null, p));
-            Decision d = i % kinds == 0 ? workload.approve(p, at, partitions)
-                    : workload.approveElsewhere(p, at, partitions);
-            decisions[i] = Topics.DECISIONS.valueSerde().serializer().serialize(null, d);
-            decisionIds[i] = d.getDecisionId();
-            digests[i] = d.getActionDigest();
-        }
-        Round r = new Round(new Workload.Encoded(keys, proposals), decisions, decisionIds, digests);
+        Round r = round(workload, prefix, total, partitions, kinds);
+        List<String> keys = r.proposals().keys();
+        List<byte[]> proposals = r.proposals().values();
+        String[] decisionIds = r.decisionIds();
         String prefixed = id + ".";
         AtomicLongArray decidedAt = new AtomicLongArray(total);
         long[] sentAt = new long[total];
@@ -305,9 +291,10 @@ final class ApprovalPart implements BenchPart {
 
     /**
      * {@code n} proposals for the HUMAN tool and their APPROVE decisions, signed now (before any clock), with ids
-     * beside their actions among {@code partitions}, as the approval service chooses them.
+     * beside their actions among {@code partitions}, as the approval service chooses them; with {@code kinds} 2
+     * every odd one gets an id on another partition instead.
      */
-    private static Round round(Workload workload, String prefix, int n, int partitions) {
+    private static Round round(Workload workload, String prefix, int n, int partitions, int kinds) {
         Instant at = Instant.now();
         List<String> keys = new ArrayList<>(n);
         List<byte[]> values = new ArrayList<>(n);
@@ -319,7 +306,8 @@ final class ApprovalPart implements BenchPart {
             ActionProposal p = workload.proposal(call, Workload.SEND_TOOL, i, at);
             keys.add(workload.key(call));
             values.add(Topics.PROPOSALS.valueSerde().serializer().serialize(null, p));
-            Decision d = workload.approve(p, at, partitions);
+            Decision d = i % kinds == 0 ? workload.approve(p, at, partitions)
+                    : workload.approveElsewhere(p, at, partitions);
             decisions[i] = Topics.DECISIONS.valueSerde().serializer().serialize(null, d);
             ids[i] = d.getDecisionId();
             digests[i] = d.getActionDigest();

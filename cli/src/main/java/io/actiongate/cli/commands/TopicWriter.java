@@ -30,11 +30,31 @@ final class TopicWriter {
 
     static <V> List<RecordMetadata> write(KafkaOptions kafka, TopicSpec<String, V> spec, List<Entry<V>> entries)
             throws InterruptedException {
+        return write(kafka, spec, partitions -> entries);
+    }
+
+    /**
+     * One record whose value depends on the topic's partition count: a decision whose id is chosen to sit on its
+     * action's partition.
+     */
+    static <V> RecordMetadata writeOne(KafkaOptions kafka, TopicSpec<String, V> spec, String key,
+                                       IntFunction<V> valueForPartitions) throws InterruptedException {
+        return write(kafka, spec, partitions -> List.of(new Entry<>(key, valueForPartitions.apply(partitions))))
+                .get(0);
+    }
+
+    /**
+     * Writes the entries built for the topic's partition count, which the producer that then writes them reads
+     * from the broker's metadata (the metadata its first send would fetch anyway).
+     */
+    private static <V> List<RecordMetadata> write(KafkaOptions kafka, TopicSpec<String, V> spec,
+                                                  IntFunction<List<Entry<V>>> entriesForPartitions)
+            throws InterruptedException {
         String topic = kafka.topic(spec);
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         try (KafkaProducer<String, V> producer = kafka.producer().create(
                 spec.keySerde().serializer(), spec.valueSerde().serializer())) {
-            for (Entry<V> entry : entries) {
+            for (Entry<V> entry : entriesForPartitions.apply(producer.partitionsFor(topic).size())) {
                 sent.add(producer.send(new ProducerRecord<>(topic, entry.key(), entry.value())));
             }
             producer.flush();
@@ -43,28 +63,6 @@ final class TopicWriter {
                 written.add(future.get(WAIT_SECONDS, TimeUnit.SECONDS));
             }
             return written;
-        } catch (ExecutionException e) {
-            throw failure(topic, kafka, e.getCause());
-        } catch (TimeoutException e) {
-            throw failure(topic, kafka, e);
-        } catch (KafkaException e) {
-            throw failure(topic, kafka, e);
-        }
-    }
-
-    /**
-     * One record whose value depends on the topic's partition count (read from the broker's metadata by the same
-     * producer that then writes it): a decision whose id is chosen to sit on its action's partition.
-     */
-    static <V> RecordMetadata writeOne(KafkaOptions kafka, TopicSpec<String, V> spec, String key,
-                                       IntFunction<V> valueForPartitions) throws InterruptedException {
-        String topic = kafka.topic(spec);
-        try (KafkaProducer<String, V> producer = kafka.producer().create(
-                spec.keySerde().serializer(), spec.valueSerde().serializer())) {
-            V value = valueForPartitions.apply(producer.partitionsFor(topic).size());
-            Future<RecordMetadata> sent = producer.send(new ProducerRecord<>(topic, key, value));
-            producer.flush();
-            return sent.get(WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw failure(topic, kafka, e.getCause());
         } catch (TimeoutException e) {
