@@ -228,10 +228,13 @@ final class OpenLoopPart implements BenchPart {
         OpenLoopSchedule.Sent schedule;
         long[] doneAt;
         int completed;
+        CpuAccount.Window cpu;
         try (ReceiptWatcher watcher = ReceiptWatcher.start(t.bootstrap(), t.receipts(), records.keys(), null);
              KafkaProducer<String, byte[]> producer = BrokerBench.producer(t.bootstrap());
              Progress.Task task = ctx.progress().start(String.format(Locale.ROOT, "row %s (%.0f/s)", id, rate), n)) {
             int step = Math.max(1, (int) (rate / 4));
+            // the CPU of the whole row, its drain included: what an action costs at this fraction of saturation
+            CpuAccount.Probe probe = CpuAccount.start();
             schedule = new OpenLoopSchedule(rate, OpenLoopSchedule.SYSTEM).run(n, i -> {
                 producer.send(new ProducerRecord<>(t.proposals(), records.keys().get(i), records.values().get(i)),
                         (meta, e) -> {
@@ -247,6 +250,7 @@ final class OpenLoopPart implements BenchPart {
             awaitAll(watcher, task, Duration.ofSeconds(60).plusMillis(20L * n));
             doneAt = watcher.succeededAt();
             completed = watcher.succeeded();
+            cpu = probe.stop(completed);
         }
         long[] latencies = schedule.sortedLatencies(doneAt);
         long first = schedule.scheduledAt()[0];
@@ -273,6 +277,8 @@ final class OpenLoopPart implements BenchPart {
         if (failedSends.get() > 0) {
             notes.put("failed_sends", String.valueOf(failedSends.get()));
         }
+        notes.putAll(cpu.notes());
+        Report.cpu(id, cpu, ctx.options().rowSeconds(), ctx.out());
         ctx.invariant("row " + id + ": every action SUCCEEDED", completed == n, completed + "/" + n);
         oneRequestEach(ctx, provider, "row " + id, records.keys());
         ctx.invariant("row " + id + ": achieved arrival rate within " + Math.round(RATE_TOLERANCE * 100)

@@ -40,7 +40,10 @@ class OpenLoopPartIT {
             assertThat(rows).extracting(BenchRow::id).containsExactly("ol25", "light");
             BenchRow ol = rows.get(0);
             assertThat(ol.notes()).containsEntry("target_rate_per_s", "25.0").containsEntry("saturation_from", "row f")
-                    .containsEntry("latency_from", "scheduled send time").containsKey("achieved_rate_per_s");
+                    .containsEntry("latency_from", "scheduled send time").containsKey("achieved_rate_per_s")
+                    .containsKeys("cpu_us.machine", "cpu_us.stream", "cpu_us.executor"); // CPU at this load
+            assertThat(Double.parseDouble(ol.notes().get("cpu_us.stream"))).as("stream threads' CPU per action")
+                    .isPositive();
             assertThat(ol.actions()).isEqualTo(50);
             assertCompleteWithPercentiles(rows);
             assertThat(rows.get(1).actions()).isEqualTo(10);
