@@ -126,7 +126,7 @@ final class ApprovalPart implements BenchPart {
         rows.add(dv);
         rows.add(dvh);
         LatencyTable.print(rows, ctx.out());
-        if (light.size() == 2) {
+        if (light.size() == 2 && light.get(0).latency() != null && light.get(1).latency() != null) {
             ctx.out().printf(Locale.ROOT, "  dl/dlh: a decision at light load waited p50 %.0f ms with its id beside "
                     + "its action, %.0f ms with an id that takes the two hops%n", light.get(0).latency().p50(),
                     light.get(1).latency().p50());
