@@ -45,6 +45,7 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.testing.KafkaBrokerExtension;
 import io.actiongate.testing.TestNames;
 import io.actiongate.key.ActionKey;
+import io.actiongate.key.Partitioning;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.serde.AvroSerdes;
 import io.actiongate.serde.AvroSetup;
@@ -192,7 +193,9 @@ class ApproverReplicasIT {
                 decision(pageB2, code));
         assertThat(reusedCode.statusCode()).isEqualTo(409);
         assertThat(reusedCode.body()).contains("step-up verification failed");
-        assertThat(decisionsFor("r-1")).hasSize(1);
+        assertThat(decisionsFor("r-1")).singleElement().satisfies(d -> assertThat(
+                Partitioning.home(d.getDecisionId(), 3)).as("the id sits on its action's partition of 3: no hop")
+                .isEqualTo(Partitioning.home("T-1/r-1", 3)));
         assertThat(decisionsFor("r-2")).isEmpty();
 
         // both replicas restart: the factor is still there (sealed under the mounted key), the session too

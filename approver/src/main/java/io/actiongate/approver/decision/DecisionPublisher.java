@@ -4,9 +4,11 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -42,6 +44,9 @@ public final class DecisionPublisher implements DecisionSink, AutoCloseable {
     private final String topic;
     private final SigningKey key;
     private final Duration ttl;
+    /** The latest lookup of the decisions topic's partition count ({@link #partitions()}). */
+    private final AtomicReference<CompletableFuture<Integer>> partitionCount =
+            new AtomicReference<>(CompletableFuture.failedFuture(new IllegalStateException("not looked up yet")));
 
     public DecisionPublisher(String bootstrapServers, Map<String, String> clientOverrides, String topicPrefix,
                              SigningKey key, Duration ttl) {
@@ -52,6 +57,7 @@ public final class DecisionPublisher implements DecisionSink, AutoCloseable {
         this.topic = topicPrefix + "decisions";
         this.key = key;
         this.ttl = ttl;
+        lookUpPartitions(partitionCount.get());
     }
 
     /** The signed decision for {@code r}, issued at {@code now}, expiring {@code ttl} later. */
@@ -93,18 +99,38 @@ public final class DecisionPublisher implements DecisionSink, AutoCloseable {
     }
 
     /**
-     * The decisions topic's partition count from the producer's metadata (cached after the first ask); 1 when the
-     * broker does not answer, which only costs the decision the gate's internal hops.
+     * The decisions topic's partition count, as a lookup off the request path found it; 1 while none has answered
+     * yet, which only costs a decision the gate's internal hops. A form post never waits for it: asking the producer
+     * here blocked for up to {@code max.block.ms} when the broker did not answer, and the publish that follows then
+     * waited as long again. A failed lookup is started anew by the next call, one at a time.
      */
     @Override
     public int partitions() {
-        try {
-            return Math.max(1, producer.partitionsFor(topic).size());
-        } catch (RuntimeException e) {
-            LOG.warn("partitions of {} unknown ({}): the decision id is not chosen to save the gate's hops", topic,
-                    e.getClass().getSimpleName());
+        CompletableFuture<Integer> current = partitionCount.get();
+        if (current.isCompletedExceptionally()) {
+            lookUpPartitions(current);
             return 1;
         }
+        return current.getNow(1);
+    }
+
+    /** Starts a lookup of the partition count unless another call already replaced {@code failed}. */
+    private void lookUpPartitions(CompletableFuture<Integer> failed) {
+        CompletableFuture<Integer> next = new CompletableFuture<>();
+        if (!partitionCount.compareAndSet(failed, next)) {
+            return;
+        }
+        Thread lookup = new Thread(() -> {
+            try {
+                next.complete(Math.max(1, producer.partitionsFor(topic).size()));
+            } catch (RuntimeException e) {
+                LOG.warn("partitions of {} unknown ({}): decision ids are not chosen to save the gate's hops until "
+                        + "a later lookup answers", topic, e.getClass().getSimpleName());
+                next.completeExceptionally(e);
+            }
+        }, "approver-decisions-partitions");
+        lookup.setDaemon(true);
+        lookup.start();
     }
 
     @Override
