@@ -114,10 +114,9 @@ public final class DecideCommand extends OperatorCommand {
         PrivateKey privateKey = KeyFiles.readPrivateKey(keyFile);
         String digest = actionDigest(key);
         Instant now = Instant.now();
-        Decision[] decision = new Decision[1];
-        TopicWriter.writeOne(kafka, Topics.DECISIONS, key.toString(), partitions -> decision[0] =
+        Decision decision = TopicWriter.writeOne(kafka, Topics.DECISIONS, key.toString(), partitions ->
                 signed(key, type, digest, approver, org, authMethod, ttl, id, privateKey, now, partitions));
-        out().println(decision[0].getDecisionId());
+        out().println(decision.getDecisionId());
         out().flush();
         return 0;
     }

@@ -34,13 +34,17 @@ final class TopicWriter {
     }
 
     /**
-     * One record whose value depends on the topic's partition count: a decision whose id is chosen to sit on its
-     * action's partition.
+     * One record whose value depends on the topic's partition count (a decision whose id is chosen to sit on its
+     * action's partition); returns the value written.
      */
-    static <V> RecordMetadata writeOne(KafkaOptions kafka, TopicSpec<String, V> spec, String key,
-                                       IntFunction<V> valueForPartitions) throws InterruptedException {
-        return write(kafka, spec, partitions -> List.of(new Entry<>(key, valueForPartitions.apply(partitions))))
-                .get(0);
+    static <V> V writeOne(KafkaOptions kafka, TopicSpec<String, V> spec, String key, IntFunction<V> valueForPartitions)
+            throws InterruptedException {
+        List<V> value = new ArrayList<>(1);
+        write(kafka, spec, partitions -> {
+            value.add(valueForPartitions.apply(partitions));
+            return List.of(new Entry<>(key, value.get(0)));
+        });
+        return value.get(0);
     }
 
     /**
