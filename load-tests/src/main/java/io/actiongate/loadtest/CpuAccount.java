@@ -331,20 +331,13 @@ final class CpuAccount {
             long end = System.nanoTime();
             MachineTicks m = MachineTicks.read();
             long jvm = jvmCpuNanos();
-            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
             Map<Group, Double> groups = new LinkedHashMap<>();
             for (Group g : Group.values()) {
                 groups.put(g, 0.0);
             }
-            long[] ids = mx.getAllThreadIds();
-            java.lang.management.ThreadInfo[] infos = mx.getThreadInfo(ids);
-            for (int i = 0; i < ids.length; i++) {
-                long cpu = mx.getThreadCpuTime(ids[i]);
-                if (cpu < 0 || infos[i] == null) {
-                    continue;
-                }
-                long delta = cpu - threads.getOrDefault(ids[i], 0L);
-                groups.merge(group(infos[i].getThreadName()), delta / 1e3, Double::sum);
+            for (ThreadCpu t : liveThreads()) {
+                long delta = t.nanos() - threads.getOrDefault(t.id(), 0L);
+                groups.merge(group(t.name()), delta / 1e3, Double::sum);
             }
             // the JVM's non-Java threads (GC workers, compilers) are not in ThreadMXBean: the rest of the process
             double javaThreads = groups.values().stream().mapToDouble(Double::doubleValue).sum();
@@ -383,15 +376,28 @@ final class CpuAccount {
     }
 
     private static Map<Long, Long> threadCpu() {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         Map<Long, Long> cpu = new HashMap<>();
-        for (long id : mx.getAllThreadIds()) {
-            long t = mx.getThreadCpuTime(id);
-            if (t >= 0) {
-                cpu.put(id, t);
+        liveThreads().forEach(t -> cpu.put(t.id(), t.nanos()));
+        return cpu;
+    }
+
+    /** A live Java thread of this JVM and the CPU it has used. */
+    private record ThreadCpu(long id, String name, long nanos) {
+    }
+
+    /** This JVM's live Java threads with their CPU so far (threads that ended meanwhile, or unmeasured, left out). */
+    private static List<ThreadCpu> liveThreads() {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long[] ids = mx.getAllThreadIds();
+        java.lang.management.ThreadInfo[] infos = mx.getThreadInfo(ids);
+        List<ThreadCpu> out = new ArrayList<>(ids.length);
+        for (int i = 0; i < ids.length; i++) {
+            long cpu = mx.getThreadCpuTime(ids[i]);
+            if (cpu >= 0 && infos[i] != null) {
+                out.add(new ThreadCpu(ids[i], infos[i].getThreadName(), cpu));
             }
         }
-        return cpu;
+        return out;
     }
 
     private static long jvmCpuNanos() {
@@ -407,21 +413,14 @@ final class CpuAccount {
      * answers its benchmark ({@link NodeProcess}, request {@code cpu}).
      */
     static Map<Group, Long> groupNanos() {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         Map<Group, Long> groups = new java.util.EnumMap<>(Group.class);
         for (Group g : Group.values()) {
             groups.put(g, 0L);
         }
-        long[] ids = mx.getAllThreadIds();
-        java.lang.management.ThreadInfo[] infos = mx.getThreadInfo(ids);
         long javaThreads = 0;
-        for (int i = 0; i < ids.length; i++) {
-            long cpu = mx.getThreadCpuTime(ids[i]);
-            if (cpu < 0 || infos[i] == null) {
-                continue;
-            }
-            groups.merge(group(infos[i].getThreadName()), cpu, Long::sum);
-            javaThreads += cpu;
+        for (ThreadCpu t : liveThreads()) {
+            groups.merge(group(t.name()), t.nanos(), Long::sum);
+            javaThreads += t.nanos();
         }
         groups.merge(Group.JVM, Math.max(0, jvmCpuNanos() - javaThreads), Long::sum);
         return groups;
