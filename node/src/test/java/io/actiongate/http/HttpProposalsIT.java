@@ -6,10 +6,8 @@ import static io.actiongate.executor.ItSupport.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
@@ -22,7 +20,6 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -34,7 +31,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -65,7 +61,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 /**
  * {@code POST /v1/proposals} and the long-polling {@code GET /v1/actions/...} of a real node (gate and executor on
  * the embedded broker, the webhook connector aimed at the sandbox provider), every request and answer checked
- * against the committed OpenAPI document; and the Python and TypeScript examples run against it.
+ * against the committed OpenAPI document. The tool host packages under {@code clients/} and their examples run against
+ * a node in {@link ClientPackagesIT}.
  */
 class HttpProposalsIT {
 
@@ -335,58 +332,6 @@ class HttpProposalsIT {
         }
     }
 
-    @Test
-    void shouldRunThePythonExampleToSuccessAfterTheApproval() throws Exception {
-        runExample(List.of("python3", "-u", example("python-host/propose_email.py")), "py-email");
-    }
-
-    @Test
-    void shouldRunTheTypeScriptExampleToSuccessAfterTheApproval() throws Exception {
-        runExample(List.of("node", example("typescript-host/propose-email.mjs")), "ts-email");
-    }
-
-    /** Runs an example through a proxy that checks its traffic; approves when it prints WAITING_APPROVAL. */
-    private void runExample(List<String> command, String call) throws Exception {
-        Assumptions.assumeTrue(onPath(command.get(0)), command.get(0) + " is not on the PATH: example skipped "
-                + "(.ci/run installs it)");
-        int effectsBefore = sandbox.effectCount();
-        try (ContractProxy proxy = new ContractProxy(CONTRACT, port)) {
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-            builder.environment().put("ACTIONGATE_URL", "http://127.0.0.1:" + proxy.port());
-            builder.environment().put("ACTIONGATE_TOKEN", HOST_TOKEN);
-            builder.environment().put("TASK_ID", TASK);
-            builder.environment().put("TOOL_CALL_ID", call);
-            builder.environment().put("PROVIDER", "webhook");
-            builder.environment().put("TOOL_SCHEMA_HASH", SCHEMA);
-            Process process = builder.start();
-            List<String> lines = new ArrayList<>();
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    lines.add(line);
-                    String[] words = line.split(" ");
-                    if (words[0].equals("state") && words[1].equals("WAITING_APPROVAL")) {
-                        approve(call, words[words.length - 1]);
-                    }
-                }
-            } finally {
-                if (!process.waitFor(120, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            }
-            assertThat(process.exitValue()).as(String.join("\n", lines)).isZero();
-            assertThat(lines).as(String.join("\n", lines)).anySatisfy(l -> assertThat(l)
-                    .startsWith("state WAITING_APPROVAL review http://127.0.0.1:8081/review/" + ActionKey.format(TASK, call)));
-            assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("conflict existing sha256:"));
-            assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("final SUCCEEDED"));
-            assertThat(proxy.violations()).isEmpty();
-            assertThat(proxy.exchanges()).contains("POST /v1/proposals 200", "POST /v1/proposals 409");
-            assertThat(sandbox.effectCount()).as("one email, the conflicting offer never acts")
-                    .isEqualTo(effectsBefore + 1);
-        }
-    }
-
     // ---- helpers ----
 
     record Answer(int status, JsonNode json, java.net.http.HttpHeaders headers) {
@@ -489,18 +434,5 @@ class HttpProposalsIT {
 
     private static PolicyRecord record(String kind, Object body) {
         return PolicyRecord.newBuilder().setKind(kind).setBody(body).build();
-    }
-
-    private static String example(String relative) {
-        return Path.of("..", "examples", relative).toAbsolutePath().normalize().toString();
-    }
-
-    private static boolean onPath(String program) {
-        for (String entry : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(entry, program))) {
-                return true;
-            }
-        }
-        return false;
     }
 }
