@@ -1,13 +1,13 @@
 // The client against a scripted stand-in node: answers, refusals, retries and long polls, played exactly.
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 
 import {
   ActionGateClient, IdentityConflict, InvalidProposal, NotFound, NotOwned, Rejected, Timeout, Unauthorized,
   Unavailable, attemptCount, type Proposal,
 } from "@actiongate/client";
 
-import { DIGEST_A, DIGEST_B, FakeNode, answer, state } from "./fake-node.js";
+import { DIGEST_A, DIGEST_B, FakeNode, answer, state, useFakeNode } from "./fake-node.js";
 
 const TOKEN = "host-token-test-0001";
 
@@ -20,15 +20,12 @@ function proposal(call = "c-1", extra: Partial<Proposal> = {}): Proposal {
 }
 
 describe("ActionGateClient against a scripted node", () => {
+  const fake = useFakeNode();
   let node: FakeNode;
   let client: ActionGateClient;
 
-  before(async () => {
-    node = await FakeNode.start();
-  });
-  after(() => node.close());
   beforeEach(() => {
-    node.requests.length = 0;
+    node = fake();
     client = new ActionGateClient({ url: node.url + "/", token: TOKEN, retryDelayMs: 5, pollSeconds: 1 });
   });
 

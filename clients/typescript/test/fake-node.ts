@@ -1,5 +1,6 @@
 // An in-process stand-in for a node's HTTP API, for the tests that need no real node: it records every request and
 // answers from a script, so retries, refusals and long polls can be played exactly.
+import { after, before, beforeEach } from "node:test";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -94,4 +95,17 @@ export function state(taskId: string, toolCallId: string, status: string, extra:
   : Record<string, unknown> {
   return { task_id: taskId, tool_call_id: toolCallId, status, tool_name: "send_email", provider: "smtp",
     operation: "send_email", attempts: [], updated_at: "2026-01-01T00:00:00Z", action_digest: DIGEST_B, ...extra };
+}
+
+/** A stand-in node for the tests of the enclosing suite, its requests forgotten before each test. */
+export function useFakeNode(): () => FakeNode {
+  let node: FakeNode | undefined;
+  before(async () => {
+    node = await FakeNode.start();
+  });
+  after(() => node?.close());
+  beforeEach(() => {
+    node!.requests.length = 0;
+  });
+  return () => node!;
 }

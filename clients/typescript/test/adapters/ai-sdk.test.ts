@@ -1,6 +1,6 @@
 // The Vercel AI SDK adapter with the SDK's own mock model (ai/test): no model service.
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 
 import { generateText, stepCountIs } from "ai";
 import type { MockLanguageModelV3 } from "ai/test";
@@ -9,7 +9,7 @@ import { z } from "zod";
 import { gatedTool } from "@actiongate/client/ai-sdk";
 
 import { aiSdkModel } from "../../examples/scripted-models.js";
-import { DIGEST_A, DIGEST_B, FakeNode } from "../fake-node.js";
+import { DIGEST_A, DIGEST_B, useFakeNode } from "../fake-node.js";
 import { EMAIL, REVIEW, approvingNode, clientOf, proposals } from "./support.js";
 
 /** A model that calls send_email once, then answers in text. */
@@ -18,18 +18,11 @@ function model(): MockLanguageModelV3 {
 }
 
 describe("ai-sdk gatedTool", () => {
-  let node: FakeNode;
-  before(async () => {
-    node = await FakeNode.start();
-  });
-  after(() => node.close());
-  beforeEach(() => {
-    node.requests.length = 0;
-  });
+  const fake = useFakeNode();
 
   function sendEmail(onProposed?: (r: { status: string; review_url?: string }) => void) {
     return gatedTool({
-      client: clientOf(node), name: "send_email", description: "Send an email",
+      client: clientOf(fake()), name: "send_email", description: "Send an email",
       inputSchema: z.object({ to: z.string(), body: z.string() }),
       taskId: "T-1", provider: "smtp", operation: "send_email", toolSchemaHash: "sha256:demo-send-email-v1",
       summary: (input) => `Email ${input.to}: ${input.body}`, ...(onProposed ? { onProposed } : {}),
@@ -37,15 +30,15 @@ describe("ai-sdk gatedTool", () => {
   }
 
   it("should propose the model's call and give the model the settled receipt", async () => {
-    approvingNode(node);
+    approvingNode(fake());
     const seen: string[] = [];
     const mock = model();
     const result = await generateText({
       model: mock, prompt: "Tell ops the disk is full", stopWhen: stepCountIs(3),
       tools: { send_email: sendEmail((r) => seen.push(`${r.status} ${r.review_url}`)) },
     });
-    const [sent] = proposals(node);
-    const id = clientOf(node).callId("send_email", { frameworkCallId: "call-1" });
+    const [sent] = proposals(fake());
+    const id = clientOf(fake()).callId("send_email", { frameworkCallId: "call-1" });
     assert.deepEqual(sent, { task_id: "T-1", tool_call_id: id, provider: "smtp", operation: "send_email",
       tool_name: "send_email", tool_schema_hash: "sha256:demo-send-email-v1", input: EMAIL,
       summary: "Email ops@example.com: disk is full" });
@@ -58,7 +51,7 @@ describe("ai-sdk gatedTool", () => {
   });
 
   it("should show the model an identity conflict as a tool error, never a second action", async () => {
-    node.script({ status: 409, json: { error: "identity_conflict", message: "other data", task_id: "T-1",
+    fake().script({ status: 409, json: { error: "identity_conflict", message: "other data", task_id: "T-1",
       tool_call_id: "x", existing_digest: DIGEST_A, offered_digest: DIGEST_B } });
     const mock = model();
     const result = await generateText({ model: mock, prompt: "go", stopWhen: stepCountIs(3),
@@ -66,7 +59,7 @@ describe("ai-sdk gatedTool", () => {
     const failure = result.steps[0]!.content.find((part) => part.type === "tool-error");
     assert.ok(failure, JSON.stringify(result.steps[0]!.content));
     assert.equal((failure.error as Error).name, "IdentityConflict");
-    assert.equal(proposals(node).length, 1);
+    assert.equal(proposals(fake()).length, 1);
     assert.match(JSON.stringify(mock.doGenerateCalls[1]!.prompt), /identity conflict/);
   });
 });

@@ -1,7 +1,7 @@
 // The LangGraph.js adapter in a graph of LangGraph's own (StateGraph, ToolNode, MemorySaver) on LangChain's fake
 // chat model: no model service.
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 
 import type { ToolMessage } from "@langchain/core/messages";
 import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
@@ -12,22 +12,15 @@ import { gatedTool } from "@actiongate/client/langgraph";
 import type { Receipt } from "@actiongate/client";
 
 import { langGraphModel } from "../../examples/scripted-models.js";
-import { FakeNode } from "../fake-node.js";
+import { useFakeNode } from "../fake-node.js";
 import { EMAIL, REVIEW, approvingNode, clientOf, proposals } from "./support.js";
 
 describe("langgraph gatedTool", () => {
-  let node: FakeNode;
-  before(async () => {
-    node = await FakeNode.start();
-  });
-  after(() => node.close());
-  beforeEach(() => {
-    node.requests.length = 0;
-  });
+  const fake = useFakeNode();
 
   function graph(onProposed?: (r: Receipt) => void) {
     const sendEmail = gatedTool<{ to: string; body: string }>({
-      client: clientOf(node), name: "send_email", description: "Send an email",
+      client: clientOf(fake()), name: "send_email", description: "Send an email",
       schema: z.object({ to: z.string(), body: z.string() }),
       taskId: "T-1", provider: "smtp", operation: "send_email", toolSchemaHash: "sha256:demo-send-email-v1",
       summary: (input) => `Email ${input.to}: ${input.body}`, ...(onProposed ? { onProposed } : {}),
@@ -41,13 +34,13 @@ describe("langgraph gatedTool", () => {
   }
 
   it("should propose the graph's tool call and put the settled receipt in the tool message", async () => {
-    approvingNode(node);
+    approvingNode(fake());
     const seen: string[] = [];
     const result = await graph((r) => seen.push(`${r.status} ${r.review_url}`)).invoke(
       { messages: [{ role: "user", content: "Tell ops the disk is full" }] },
       { configurable: { thread_id: "thread-1" } });
-    const id = clientOf(node).callId("send_email", { frameworkCallId: "lc-call-1" });
-    const [sent] = proposals(node);
+    const id = clientOf(fake()).callId("send_email", { frameworkCallId: "lc-call-1" });
+    const [sent] = proposals(fake());
     assert.equal(sent!.tool_call_id, id);
     assert.deepEqual(sent!.input, EMAIL);
     assert.deepEqual(seen, [`WAITING_APPROVAL ${REVIEW}${id}`]);
@@ -58,7 +51,7 @@ describe("langgraph gatedTool", () => {
   });
 
   it("should propose the same action again when the graph reruns the same checkpointed call", async () => {
-    approvingNode(node);
+    approvingNode(fake());
     const app = graph();
     const config = { configurable: { thread_id: "thread-2" } };
     await app.invoke({ messages: [{ role: "user", content: "go" }] }, config);
@@ -69,7 +62,7 @@ describe("langgraph gatedTool", () => {
     }
     const beforeTools = history.find((s) => s.next.includes("tools"))!;
     await app.invoke(null, beforeTools.config);
-    const ids = proposals(node).map((p) => p.tool_call_id);
+    const ids = proposals(fake()).map((p) => p.tool_call_id);
     assert.equal(ids.length, 2);
     assert.equal(ids[0], ids[1], "a redelivery of the same action, which actiongate runs at most once");
   });

@@ -1,6 +1,6 @@
 // The OpenAI Agents SDK adapter, the agent run by the SDK's own Runner on a scripted Model: no model service.
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 
 import { Agent, run, setTracingDisabled } from "@openai/agents";
 import { z } from "zod";
@@ -8,24 +8,17 @@ import { z } from "zod";
 import { gatedTool } from "@actiongate/client/openai-agents";
 
 import { AgentsScriptedModel } from "../../examples/scripted-models.js";
-import { FakeNode, answer } from "../fake-node.js";
+import { answer, useFakeNode } from "../fake-node.js";
 import { EMAIL, REVIEW, approvingNode, clientOf, proposals } from "./support.js";
 
 setTracingDisabled(true);
 
 describe("openai-agents gatedTool", () => {
-  let node: FakeNode;
-  before(async () => {
-    node = await FakeNode.start();
-  });
-  after(() => node.close());
-  beforeEach(() => {
-    node.requests.length = 0;
-  });
+  const fake = useFakeNode();
 
   function agent(model: AgentsScriptedModel, onProposed?: (r: { status: string; review_url?: string }) => void) {
     const sendEmail = gatedTool({
-      client: clientOf(node), name: "send_email", description: "Send an email",
+      client: clientOf(fake()), name: "send_email", description: "Send an email",
       parameters: z.object({ to: z.string(), body: z.string() }),
       taskId: "T-1", provider: "smtp", operation: "send_email", toolSchemaHash: "sha256:demo-send-email-v1",
       summary: (input) => `Email ${input.to}: ${input.body}`, ...(onProposed ? { onProposed } : {}),
@@ -34,12 +27,12 @@ describe("openai-agents gatedTool", () => {
   }
 
   it("should propose the agent's call and return the settled receipt as the tool's output", async () => {
-    approvingNode(node);
+    approvingNode(fake());
     const model = new AgentsScriptedModel({ callId: "call_1", tool: "send_email", args: EMAIL }, "Sent.");
     const seen: string[] = [];
     const result = await run(agent(model, (r) => seen.push(`${r.status} ${r.review_url}`)), "Tell ops the disk is full");
-    const id = clientOf(node).callId("send_email", { frameworkCallId: "call_1" });
-    const [sent] = proposals(node);
+    const id = clientOf(fake()).callId("send_email", { frameworkCallId: "call_1" });
+    const [sent] = proposals(fake());
     assert.equal(sent!.tool_call_id, id);
     assert.deepEqual(sent!.input, EMAIL);
     assert.equal(sent!.summary, "Email ops@example.com: disk is full");
@@ -53,12 +46,12 @@ describe("openai-agents gatedTool", () => {
   });
 
   it("should tell the model a rejected proposal's reason code, and act on nothing", async () => {
-    node.on((r) => ({ status: 200, json: answer("T-1", JSON.parse(r.body).tool_call_id, "REJECTED",
+    fake().on((r) => ({ status: 200, json: answer("T-1", JSON.parse(r.body).tool_call_id, "REJECTED",
       { reason_code: "PROFILE_NOT_GRANTED" }) }));
     const model = new AgentsScriptedModel({ callId: "call_2", tool: "send_email", args: EMAIL });
     await run(agent(model), "go");
-    assert.equal(proposals(node).length, 1);
-    assert.equal(node.requests.length, 1, "no wait after a refusal");
+    assert.equal(proposals(fake()).length, 1);
+    assert.equal(fake().requests.length, 1, "no wait after a refusal");
     assert.match(JSON.stringify(model.requests[1]!.input), /rejected: PROFILE_NOT_GRANTED/);
   });
 });

@@ -1,9 +1,6 @@
 package io.actiongate.http;
 
-import static io.actiongate.executor.ItSupport.createTopics;
-import static io.actiongate.executor.ItSupport.produce;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -15,12 +12,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,25 +35,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.actiongate.avro.ApprovalMode;
-import io.actiongate.avro.AuthorizationEpoch;
-import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
-import io.actiongate.avro.Grant;
-import io.actiongate.avro.GrantMode;
-import io.actiongate.avro.Integration;
-import io.actiongate.avro.LifecycleStatus;
-import io.actiongate.avro.PolicyRecord;
-import io.actiongate.avro.TaskState;
-import io.actiongate.avro.ToolDescriptor;
-import io.actiongate.digest.DecisionSigning;
-import io.actiongate.key.ActionKey;
-import io.actiongate.node.ActiongateNode;
-import io.actiongate.node.Role;
-import io.actiongate.sandbox.SandboxWebhookProvider;
-import io.actiongate.serde.AvroSetup;
 import io.actiongate.testing.KafkaBrokerExtension;
-import io.actiongate.topics.Topics;
 
 /**
  * The tool host packages under {@code clients/} against a real node (gate and executor on the embedded broker, the
@@ -84,22 +59,15 @@ class ClientPackagesIT {
     static Path dir;
 
     static final String PREFIX = "client-packages-it.";
-    static final String ORG = "acme";
-    static final String TASK = "T-1";
-    static final String TOOL = "send_email";
-    static final String SCHEMA = "sha256:schema-v1";
+    static final String TASK = ProposalsNode.TASK;
     static final String HOST_TOKEN = "host-token-acme-0001";
-    static final String KEY_ID = "owner-key";
-    static final Duration WAIT = Duration.ofSeconds(90);
     static final ObjectMapper JSON = new ObjectMapper();
     static final OpenApiContract CONTRACT = new OpenApiContract();
     static final Path CLIENTS = Path.of("..", "clients").toAbsolutePath().normalize();
     static final Path TYPESCRIPT = CLIENTS.resolve("typescript");
     static final Path PYTHON = CLIENTS.resolve("python");
 
-    static SandboxWebhookProvider sandbox;
-    static KeyPair ownerKey;
-    static ActiongateNode node;
+    static ProposalsNode node;
     static HttpServer hook;
     static boolean typescriptBuilt;
     static Path venvPython;
@@ -108,34 +76,9 @@ class ClientPackagesIT {
 
     @BeforeAll
     static void startNode() throws Exception {
-        AvroSetup.install();
-        Class.forName(GateHttpServer.class.getName(), true, ClientPackagesIT.class.getClassLoader());
-        sandbox = SandboxWebhookProvider.start();
-        ownerKey = KeyPairGenerator.getInstance(DecisionSigning.ALGORITHM).generateKeyPair();
-        createTopics(KAFKA.admin(), PREFIX, 2);
-        publishPolicy();
-        Path hosts = Files.writeString(dir.resolve("hosts"), HOST_TOKEN + " user-1 " + ORG + " chat-default\n");
-        Map<String, String> c = new HashMap<>();
-        c.put("bootstrap.servers", KAFKA.bootstrapServers());
-        c.put("topic.prefix", PREFIX);
-        c.put("application.id", "client-packages-it");
-        c.put("executor.group.id", "client-packages-it-executor");
-        c.put("state.dir", dir.resolve("state").toString());
-        c.put("http.port", "0");
-        c.put("http.bind.address", "127.0.0.1");
-        c.put("http.proposals.tokens.file", hosts.toString());
-        c.put("http.proposals.review.url", "http://127.0.0.1:8081/review/{task_id}/{tool_call_id}");
-        c.put("http.proposals.answer.timeout.ms", "30000");
-        c.put("node.shutdown.timeout.ms", "5000");
-        c.put("gate.trusted.keys", KEY_ID + "=" + Base64.getEncoder().encodeToString(
-                ownerKey.getPublic().getEncoded()));
-        c.put("gate.punctuate.interval", "200ms");
-        c.put("gate.streams.commit.interval.ms", "100");
-        c.put("executor.poll.timeout", "100");
-        c.put("connectors.webhook.base-url", sandbox.baseUri().toString());
-        c.put("connectors.webhook.operations", TOOL);
-        node = ActiongateNode.start(c, Role.parse("gate,executor"));
-        await().atMost(WAIT).until(node::ready);
+        Path hosts = Files.writeString(dir.resolve("hosts"), HOST_TOKEN + " user-1 " + ProposalsNode.ORG
+                + " chat-default\n");
+        node = ProposalsNode.start(KAFKA, PREFIX, dir, hosts, Map.of());
         hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         hook.createContext("/decide", ClientPackagesIT::decideHook);
         hook.createContext("/effects", ClientPackagesIT::effectsHook);
@@ -150,14 +93,11 @@ class ClientPackagesIT {
         if (node != null) {
             node.close();
         }
-        if (sandbox != null) {
-            sandbox.close();
-        }
     }
 
     @BeforeEach
     void startProxy() throws IOException {
-        proxy = new ContractProxy(CONTRACT, node.httpPort());
+        proxy = new ContractProxy(CONTRACT, node.port());
     }
 
     @AfterEach
@@ -226,22 +166,22 @@ class ClientPackagesIT {
     private void runExample(List<String> command, Path directory, String prefix, boolean showsConflict)
             throws Exception {
         String call = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-        int effectsBefore = sandbox.effectCount();
+        int effectsBefore = node.sandbox.effectCount();
         Map<String, String> env = new HashMap<>(nodeEnvironment());
         env.put("TASK_ID", TASK);
         env.put("TOOL_CALL_ID", call);
         env.put("PROVIDER", "webhook");
-        env.put("TOOL_SCHEMA_HASH", SCHEMA);
+        env.put("TOOL_SCHEMA_HASH", ProposalsNode.SCHEMA);
         Run run = run(command, directory, env, line -> {
             String[] words = line.split(" ");
             if (words.length > 1 && words[0].equals("state") && words[1].equals("WAITING_APPROVAL")) {
                 String[] id = words[3].substring(words[3].indexOf("/review/") + "/review/".length()).split("/");
-                decide(id[0], id[1], words[words.length - 1], DecisionType.APPROVE);
+                node.decide(id[0], id[1], words[words.length - 1], DecisionType.APPROVE);
             }
         });
         assertThat(run.exit).as(run.output()).isZero();
         assertThat(run.lines).as(run.output())
-                .anySatisfy(l -> assertThat(l).startsWith("state WAITING_APPROVAL review http://127.0.0.1:8081/review/"
+                .anySatisfy(l -> assertThat(l).startsWith("state WAITING_APPROVAL review " + ProposalsNode.REVIEW
                         + TASK + "/"))
                 .anySatisfy(l -> assertThat(l).startsWith("final SUCCEEDED"));
         if (showsConflict) {
@@ -250,7 +190,8 @@ class ClientPackagesIT {
         }
         assertThat(proxy.violations()).isEmpty();
         assertThat(proxy.exchanges()).contains("POST /v1/proposals 200");
-        assertThat(sandbox.effectCount()).as("one email; a conflicting offer never acts").isEqualTo(effectsBefore + 1);
+        assertThat(node.sandbox.effectCount()).as("one email; a conflicting offer never acts")
+                .isEqualTo(effectsBefore + 1);
     }
 
     // ---- what the packages need ----
@@ -305,7 +246,7 @@ class ClientPackagesIT {
         env.put("ACTIONGATE_TEST_HOOK", "http://127.0.0.1:" + hook.getAddress().getPort());
         env.put("ACTIONGATE_TEST_TASK", TASK);
         env.put("ACTIONGATE_TEST_PROVIDER", "webhook");
-        env.put("ACTIONGATE_TEST_SCHEMA", SCHEMA);
+        env.put("ACTIONGATE_TEST_SCHEMA", ProposalsNode.SCHEMA);
         return env;
     }
 
@@ -343,7 +284,7 @@ class ClientPackagesIT {
     private static void decideHook(HttpExchange exchange) throws IOException {
         try (exchange) {
             JsonNode body = JSON.readTree(exchange.getRequestBody());
-            decide(body.path("task_id").asText(), body.path("tool_call_id").asText(),
+            node.decide(body.path("task_id").asText(), body.path("tool_call_id").asText(),
                     body.path("action_digest").asText(), DecisionType.valueOf(body.path("type").asText()));
             exchange.sendResponseHeaders(204, -1);
         }
@@ -353,46 +294,14 @@ class ClientPackagesIT {
         try (exchange) {
             String query = exchange.getRequestURI().getRawQuery();
             String key = URLDecoder.decode(query.substring(query.indexOf("key=") + 4), StandardCharsets.UTF_8);
-            byte[] answer = JSON.writeValueAsBytes(Map.of("effects", sandbox.effects(key),
-                    "applied", sandbox.appliedRequests(key)));
+            byte[] answer = JSON.writeValueAsBytes(Map.of("effects", node.sandbox.effects(key),
+                    "applied", node.sandbox.appliedRequests(key)));
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, answer.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(answer);
             }
         }
-    }
-
-    private static void decide(String task, String call, String actionDigest, DecisionType type) {
-        Instant now = Instant.now();
-        Decision decision = DecisionSigning.sign(Decision.newBuilder().setDecisionId("d-" + UUID.randomUUID())
-                .setTaskId(task).setToolCallId(call).setType(type).setActionDigest(actionDigest)
-                .setApproverSubject("owner@acme").setApproverOrg(ORG).setAuthMethod("test").setIssuedAt(now)
-                .setExpiresAt(now.plus(Duration.ofMinutes(5))).setKeyId(KEY_ID)
-                .setSignature(java.nio.ByteBuffer.allocate(0)).build(), ownerKey.getPrivate());
-        produce(KAFKA.bootstrapServers(), Topics.DECISIONS.name(PREFIX), Topics.DECISIONS,
-                Map.of(ActionKey.format(task, call), decision));
-    }
-
-    private static void publishPolicy() {
-        Map<String, PolicyRecord> policy = new HashMap<>();
-        policy.put("epoch:" + ORG, record("epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()));
-        policy.put("task:" + TASK, record("task", TaskState.newBuilder().setTaskId(TASK).setOrgId(ORG).setVersion(1)
-                .setStatus(LifecycleStatus.ACTIVE).build()));
-        policy.put("grant:" + ORG + ":chat-default", record("grant", Grant.newBuilder().setOrgId(ORG)
-                .setProfileId("chat-default").setTools(List.of(TOOL)).setMode(GrantMode.FULL_ACCESS)
-                .setChatEnabled(true).build()));
-        policy.put("integration:" + ORG + ":webhook", record("integration", Integration.newBuilder().setOrgId(ORG)
-                .setProvider("webhook").setEnabled(true).setScopes(List.of()).build()));
-        policy.put("tool:webhook:" + TOOL, record("tool", ToolDescriptor.newBuilder().setProvider("webhook")
-                .setToolName(TOOL).setOperation(TOOL).setSchemaHash(SCHEMA)
-                .setReadOnlyHint(false).setDestructiveHint(null).setIdempotentHint(null).setOpenWorldHint(null)
-                .setApproval(ApprovalMode.HUMAN).setMaxInputBytes(4096).setEnabled(true).build()));
-        produce(KAFKA.bootstrapServers(), Topics.POLICY.name(PREFIX), Topics.POLICY, policy);
-    }
-
-    private static PolicyRecord record(String kind, Object body) {
-        return PolicyRecord.newBuilder().setKind(kind).setBody(body).build();
     }
 
     private static boolean onPath(String program) {

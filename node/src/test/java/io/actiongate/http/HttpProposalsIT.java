@@ -1,10 +1,8 @@
 package io.actiongate.http;
 
 import static io.actiongate.executor.ItSupport.createTopics;
-import static io.actiongate.executor.ItSupport.produce;
 import static io.actiongate.executor.ItSupport.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,12 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -37,24 +30,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.actiongate.avro.ActionProposal;
-import io.actiongate.avro.ApprovalMode;
-import io.actiongate.avro.AuthorizationEpoch;
-import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
-import io.actiongate.avro.Grant;
-import io.actiongate.avro.GrantMode;
-import io.actiongate.avro.Integration;
-import io.actiongate.avro.LifecycleStatus;
-import io.actiongate.avro.PolicyRecord;
-import io.actiongate.avro.TaskState;
-import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.testing.KafkaBrokerExtension;
-import io.actiongate.digest.DecisionSigning;
 import io.actiongate.key.ActionKey;
-import io.actiongate.node.ActiongateNode;
-import io.actiongate.node.Role;
 import io.actiongate.sandbox.SandboxWebhookProvider;
-import io.actiongate.serde.AvroSetup;
 import io.actiongate.topics.Topics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -73,73 +52,39 @@ class HttpProposalsIT {
     static Path dir;
 
     static final String PREFIX = "http-proposals-it.";
-    static final String ORG = "acme";
-    static final String TASK = "T-1";
-    static final String TOOL = "send_email";
-    static final String SCHEMA = "sha256:schema-v1";
+    static final String ORG = ProposalsNode.ORG;
+    static final String TASK = ProposalsNode.TASK;
+    static final String TOOL = ProposalsNode.TOOL;
+    static final String SCHEMA = ProposalsNode.SCHEMA;
     static final String HOST_TOKEN = "host-token-acme-0001";
     static final String OTHER_ORG_TOKEN = "host-token-globex-01";
     static final String NODE_TOKEN = "node-operator-token-01";
-    static final String KEY_ID = "owner-key";
-    static final Duration WAIT = Duration.ofSeconds(90);
     static final ObjectMapper JSON = new ObjectMapper();
     static final OpenApiContract CONTRACT = new OpenApiContract();
 
     static final java.net.http.HttpClient CLIENT = java.net.http.HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(5)).build();
 
+    static ProposalsNode node;
     static SandboxWebhookProvider sandbox;
-    static KeyPair ownerKey;
-    static ActiongateNode node;
     static int port;
 
     @BeforeAll
     static void startNode() throws Exception {
-        AvroSetup.install();
-        // as in a node's main: the HTTP surface's read timeouts are set before any JDK HTTP server (the sandbox's
-        // included) reads them
-        Class.forName(GateHttpServer.class.getName(), true, HttpProposalsIT.class.getClassLoader());
-        sandbox = SandboxWebhookProvider.start();
-        ownerKey = KeyPairGenerator.getInstance(DecisionSigning.ALGORITHM).generateKeyPair();
-        createTopics(KAFKA.admin(), PREFIX, 2);
-        publishPolicy();
         Path hosts = Files.writeString(dir.resolve("hosts"), "# TOKEN PRINCIPAL_ID ORG_ID PROFILE_ID\n"
                 + HOST_TOKEN + " user-1 " + ORG + " chat-default\n"
                 + OTHER_ORG_TOKEN + " user-9 globex chat-default\n");
         Path nodeTokens = Files.writeString(dir.resolve("node-tokens"), NODE_TOKEN + "\n");
-        Map<String, String> c = new HashMap<>();
-        c.put("bootstrap.servers", KAFKA.bootstrapServers());
-        c.put("topic.prefix", PREFIX);
-        c.put("application.id", "http-proposals-it");
-        c.put("executor.group.id", "http-proposals-it-executor");
-        c.put("state.dir", dir.resolve("state").toString());
-        c.put("http.port", "0");
-        c.put("http.bind.address", "127.0.0.1");
-        c.put("http.auth.tokens.file", nodeTokens.toString());
-        c.put("http.proposals.tokens.file", hosts.toString());
-        c.put("http.proposals.review.url", "http://127.0.0.1:8081/review/{task_id}/{tool_call_id}");
-        c.put("http.proposals.answer.timeout.ms", "30000");
-        c.put("http.proposals.max.body.bytes", "8192");
-        c.put("node.shutdown.timeout.ms", "5000");
-        c.put("gate.trusted.keys", KEY_ID + "=" + Base64.getEncoder().encodeToString(
-                ownerKey.getPublic().getEncoded()));
-        c.put("gate.punctuate.interval", "200ms");
-        c.put("gate.streams.commit.interval.ms", "100");
-        c.put("executor.poll.timeout", "100");
-        c.put("connectors.webhook.base-url", sandbox.baseUri().toString());
-        c.put("connectors.webhook.operations", TOOL);
-        node = ActiongateNode.start(c, Role.parse("gate,executor"));
-        await().atMost(WAIT).until(node::ready);
-        port = node.httpPort();
+        node = ProposalsNode.start(KAFKA, PREFIX, dir, hosts, Map.of("http.auth.tokens.file", nodeTokens.toString(),
+                "http.proposals.max.body.bytes", "8192"));
+        sandbox = node.sandbox;
+        port = node.port();
     }
 
     @AfterAll
     static void stopNode() {
         if (node != null) {
             node.close();
-        }
-        if (sandbox != null) {
-            sandbox.close();
         }
     }
 
@@ -159,7 +104,7 @@ class HttpProposalsIT {
         Thread.sleep(500);
         assertThat(decided).isNotDone();
         long approvedAt = System.nanoTime();
-        approve("c-approve", digest);
+        node.decide(TASK, "c-approve", digest, DecisionType.APPROVE);
         Answer afterApproval = decided.get(60, TimeUnit.SECONDS);
         assertThat(Duration.ofNanos(System.nanoTime() - approvedAt)).isLessThan(Duration.ofSeconds(30));
         assertThat(afterApproval.status).isEqualTo(200);
@@ -289,7 +234,7 @@ class HttpProposalsIT {
     void shouldAnswer202ProposedWhenNoReceiptArrivesWithinTheBound() throws Exception {
         // a second prefix with topics but no gate: nothing ever answers
         createTopics(KAFKA.admin(), "http-proposals-it-nogate.", 1);
-        publishPolicy("http-proposals-it-nogate."); // the task is the host's org's, or nothing is published
+        ProposalsNode.publishPolicy(KAFKA.bootstrapServers(), "http-proposals-it-nogate."); // the task is the host's org's, or nothing is published
         Map<String, String> c = Map.of("bootstrap.servers", KAFKA.bootstrapServers(),
                 "topic.prefix", "http-proposals-it-nogate.",
                 "http.proposals.tokens.file", dir.resolve("hosts").toString(),
@@ -398,41 +343,5 @@ class HttpProposalsIT {
         } catch (IOException e) {
             throw new AssertionError(response.body(), e);
         }
-    }
-
-    private static void approve(String call, String actionDigest) {
-        Instant now = Instant.now();
-        Decision decision = DecisionSigning.sign(Decision.newBuilder().setDecisionId("d-" + java.util.UUID.randomUUID())
-                .setTaskId(TASK).setToolCallId(call).setType(DecisionType.APPROVE).setActionDigest(actionDigest)
-                .setApproverSubject("owner@acme").setApproverOrg(ORG).setAuthMethod("test").setIssuedAt(now)
-                .setExpiresAt(now.plus(Duration.ofMinutes(5))).setKeyId(KEY_ID)
-                .setSignature(java.nio.ByteBuffer.allocate(0)).build(), ownerKey.getPrivate());
-        produce(KAFKA.bootstrapServers(), Topics.DECISIONS.name(PREFIX), Topics.DECISIONS,
-                Map.of(ActionKey.format(TASK, call), decision));
-    }
-
-    private static void publishPolicy() {
-        publishPolicy(PREFIX);
-    }
-
-    private static void publishPolicy(String prefix) {
-        Map<String, PolicyRecord> policy = new HashMap<>();
-        policy.put("epoch:" + ORG, record("epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()));
-        policy.put("task:" + TASK, record("task", TaskState.newBuilder().setTaskId(TASK).setOrgId(ORG).setVersion(1)
-                .setStatus(LifecycleStatus.ACTIVE).build()));
-        policy.put("grant:" + ORG + ":chat-default", record("grant", Grant.newBuilder().setOrgId(ORG)
-                .setProfileId("chat-default").setTools(List.of(TOOL)).setMode(GrantMode.FULL_ACCESS)
-                .setChatEnabled(true).build()));
-        policy.put("integration:" + ORG + ":webhook", record("integration", Integration.newBuilder().setOrgId(ORG)
-                .setProvider("webhook").setEnabled(true).setScopes(List.of()).build()));
-        policy.put("tool:webhook:" + TOOL, record("tool", ToolDescriptor.newBuilder().setProvider("webhook")
-                .setToolName(TOOL).setOperation(TOOL).setSchemaHash(SCHEMA)
-                .setReadOnlyHint(false).setDestructiveHint(null).setIdempotentHint(null).setOpenWorldHint(null)
-                .setApproval(ApprovalMode.HUMAN).setMaxInputBytes(4096).setEnabled(true).build()));
-        produce(KAFKA.bootstrapServers(), Topics.POLICY.name(prefix), Topics.POLICY, policy);
-    }
-
-    private static PolicyRecord record(String kind, Object body) {
-        return PolicyRecord.newBuilder().setKind(kind).setBody(body).build();
     }
 }
