@@ -5,7 +5,7 @@ import time
 import unittest
 from unittest import mock
 
-from actiongate_client import (ActionGateClient, IdentityConflict, InvalidProposal, NotFound, NotOwned, Rejected,
+from actiongate_client import (ActionGateClient, ActionGateError, IdentityConflict, InvalidProposal, NotFound, NotOwned, Rejected,
                                Timeout, Unauthorized, Unavailable)
 
 from .fake_node import DIGEST_A, DIGEST_B, RESET, FakeNode, answer, state
@@ -83,6 +83,10 @@ class ClientTest(unittest.TestCase):
                                 "task_id": "T-1"}))
         with self.assertRaises(NotOwned):
             self.client.propose(proposal())
+        self.node.script((400, {"error": "bad_request", "message": "invalid wait"}))
+        with self.assertRaisesRegex(ActionGateError, "invalid wait") as bad:
+            self.client.get("T-1", "c-1")
+        self.assertNotIsInstance(bad.exception, InvalidProposal)
         self.node.script((401, {"error": "unauthorized", "message": "no token"}))
         with self.assertRaises(Unauthorized):
             self.client.propose(proposal())
@@ -164,6 +168,8 @@ class ClientTest(unittest.TestCase):
                 ActionGateClient(self.node.url)
         with self.assertRaisesRegex(ValueError, "attempts"):
             ActionGateClient(self.node.url, TOKEN, attempts=0)
+        with self.assertRaisesRegex(ValueError, "poll_seconds"):
+            ActionGateClient(self.node.url, TOKEN, poll_seconds=7200)
 
 
 if __name__ == "__main__":

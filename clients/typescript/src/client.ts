@@ -88,6 +88,9 @@ export class ActionGateClient {
     this.retryDelayMs = nonNegative(options.retryDelayMs ?? 200, "retryDelayMs");
     this.requestTimeoutMs = positive(options.requestTimeoutMs ?? 30_000, "requestTimeoutMs");
     this.pollSeconds = positive(options.pollSeconds ?? 30, "pollSeconds");
+    if (this.pollSeconds > 3600) {
+      throw new TypeError(`pollSeconds must be at most 3600, not ${this.pollSeconds}`);
+    }
     const f = options.fetch ?? globalThis.fetch;
     if (typeof f !== "function") {
       throw new TypeError("no fetch: Node 20 or later, or pass fetch");
@@ -215,7 +218,7 @@ export class ActionGateClient {
             ...(body === undefined ? {} : { "Content-Type": "application/json" }),
           },
           body,
-          signal: signal ? AbortSignal.any([signal, limit]) : limit,
+          signal: signal ? anySignal(signal, limit) : limit,
         });
         const text = await response.text();
         const answer: Answer = { status: response.status, json: parseObject(text), text };
@@ -324,7 +327,10 @@ function refusal(answer: Answer, taskId: string, toolCallId: string): ActionGate
   const message = text("message") ?? answer.text.slice(0, 200);
   switch (answer.status) {
     case 400:
-      return new InvalidProposal(text("reason_code") ?? text("error") ?? "BAD_REQUEST", message, {
+      if (text("reason_code") === undefined) { // not a proposal's refusal: a request this client should not send
+        return new ActionGateError(`the node refused the request (400): ${message}`, { status: 400, body: json });
+      }
+      return new InvalidProposal(text("reason_code")!, message, {
         member: text("member"), computedDigest: text("computed_digest"), offeredDigest: text("offered_digest"),
         status: 400, body: json,
       });
@@ -358,6 +364,21 @@ function describe(failure: unknown): string {
     return failure.message + (cause instanceof Error ? ` (${cause.message})` : "");
   }
   return String(failure);
+}
+
+/** Aborts when either does (AbortSignal.any, which Node has from 20.3 on). */
+function anySignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === "function") {
+    return AbortSignal.any([a, b]);
+  }
+  const controller = new AbortController();
+  for (const signal of [a, b]) {
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+    }
+    signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+  }
+  return controller.signal;
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

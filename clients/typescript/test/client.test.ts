@@ -94,6 +94,9 @@ describe("ActionGateClient against a scripted node", () => {
       task_id: "T-1" } });
     await assert.rejects(client.propose(proposal()), (error: unknown) => error instanceof NotOwned
       && error.taskId === "T-1");
+    node.script({ status: 400, json: { error: "bad_request", message: "invalid wait" } });
+    await assert.rejects(client.get("T-1", "c-1"), (error: unknown) => !(error instanceof InvalidProposal)
+      && error instanceof Error && error.name === "ActionGateError" && /invalid wait/.test(error.message));
     node.script({ status: 401, json: { error: "unauthorized", message: "no token" } });
     await assert.rejects(client.propose(proposal()), Unauthorized);
     node.script({ status: 200, json: answer("T-1", "c-1", "REJECTED", { reason_code: "PROFILE_NOT_GRANTED" }) });
@@ -195,6 +198,7 @@ describe("ActionGateClient against a scripted node", () => {
       }
     }
     assert.throws(() => new ActionGateClient({ token: TOKEN, attempts: 0 }), /attempts/);
+    assert.throws(() => new ActionGateClient({ token: TOKEN, pollSeconds: 7200 }), /pollSeconds/);
   });
 
   it("should stop at once when the caller aborts", async () => {

@@ -96,6 +96,8 @@ class ActionGateClient:
                             ("poll_seconds", poll_seconds)):
             if not value > 0:
                 raise ValueError("%s must be positive, not %r" % (name, value))
+        if poll_seconds > 3600:
+            raise ValueError("poll_seconds must be at most 3600, not %r" % poll_seconds)
         if retry_delay < 0:
             raise ValueError("retry_delay must not be negative, not %r" % retry_delay)
         self.attempts = int(attempts)
@@ -280,9 +282,11 @@ def _refusal(answer: _Answer, task_id: str, tool_call_id: str) -> ActionGateErro
         return value if isinstance(value, str) else None
 
     message = text("message") or answer.text[:200]
+    if answer.status == 400 and text("reason_code") is None:  # not a proposal's refusal
+        return ActionGateError("the node refused the request (400): %s" % message, 400, data)
     if answer.status == 400:
-        return InvalidProposal(text("reason_code") or text("error") or "BAD_REQUEST", message, text("member"),
-                               text("computed_digest"), text("offered_digest"), 400, data)
+        return InvalidProposal(text("reason_code") or "", message, text("member"), text("computed_digest"),
+                               text("offered_digest"), 400, data)
     if answer.status == 401:
         return Unauthorized("the node refused the credential (401): %s" % message, 401, data)
     if answer.status == 403:
