@@ -94,7 +94,7 @@ public final class DevStack implements DevComponent {
         // the HTTP API's bearer token: generated once per data directory, printed below
         tokenFile = secrets.resolve("http-token");
         String token = secret(tokenFile);
-        // a tool host's token for POST /v1/proposals (examples/python-host, examples/typescript-host): org demo,
+        // a tool host's token for POST /v1/proposals (the packages under clients/ and their examples): org demo,
         // profile assistant, in the MCP gateway's token-file format
         String hostToken = secret(secrets.resolve("host-token"));
         Path hostTokens = secrets.resolve("host-tokens");
@@ -152,7 +152,8 @@ public final class DevStack implements DevComponent {
         context.hint("gate API token: " + token + "   (in " + tokenFile + "; curl -H 'Authorization: Bearer "
                 + token + "' " + gate + "/v1/actions/T-1/CALL)");
         context.hint("tool host token:  " + hostToken + "   (POST " + gate + "/v1/proposals, " + gate
-                + "/v1/openapi.json; ACTIONGATE_TOKEN=" + hostToken + " python3 examples/python-host/propose_email.py)");
+                + "/v1/openapi.json; ACTIONGATE_TOKEN=" + hostToken
+                + " PYTHONPATH=clients/python/src python3 clients/python/examples/propose_email.py)");
         context.hint("sandbox webhook provider: " + sandboxes.webhookUri() + "   sandbox SMTP: 127.0.0.1:"
                 + sandboxes.smtpPort() + "   IMAP: 127.0.0.1:" + sandboxes.imapPort() + "   sandbox MCP server: "
                 + sandboxes.mcp().url() + "/mcp");

@@ -10,26 +10,35 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-/** The HTTP tool host examples stay small, and the tool-host page (docs/tool-hosts.md) starts with them. */
+/**
+ * The tool host packages' examples (clients/python, clients/typescript) stay small, and the tool-host page
+ * (docs/tool-hosts.md) starts with the packages, then the HTTP API they speak.
+ */
 class HostExamplesTest {
 
-    private static final Path EXAMPLES = Path.of("..", "examples");
+    private static final Path CLIENTS = Path.of("..", "clients");
 
     @Test
     void shouldKeepEachExampleUnderThirtyLinesOfLogic() throws IOException {
-        assertThat(logicLines(EXAMPLES.resolve("python-host/propose_email.py"), "#")).isLessThan(30);
-        assertThat(logicLines(EXAMPLES.resolve("typescript-host/propose-email.mjs"), "//")).isLessThan(30);
+        assertThat(logicLines(CLIENTS.resolve("python/examples/propose_email.py"), "#")).isLessThan(30);
+        for (String example : List.of("propose-email", "openai-agents", "ai-sdk", "langgraph")) {
+            assertThat(logicLines(CLIENTS.resolve("typescript/examples/" + example + ".ts"), "//")).as(example)
+                    .isLessThan(30);
+        }
     }
 
     @Test
-    void shouldStartTheToolHostPageWithTheHttpExample() throws IOException {
+    void shouldStartTheToolHostPageWithThePackagesThenTheHttpApi() throws IOException {
         String page = Files.readString(Path.of("..", "docs", "tool-hosts.md"), StandardCharsets.UTF_8);
+        int packages = page.indexOf("\n## TypeScript and Python: the packages");
         int http = page.indexOf("\n## HTTP/JSON, any language");
         int java = page.indexOf("\n## Java: `actiongate-client`");
-        assertThat(http).isPositive();
+        assertThat(packages).isPositive();
+        assertThat(packages).isLessThan(http);
         assertThat(http).isLessThan(java).isLessThan(page.indexOf("\n## MCP: the gateway"));
-        assertThat(page.substring(http, java)).contains("/v1/proposals")
-                .contains("examples/python-host/propose_email.py").contains("examples/typescript-host/propose-email.mjs");
+        assertThat(page.substring(packages, http)).contains("clients/typescript/examples")
+                .contains("clients/python/examples/propose_email.py").contains("@actiongate/client/openai-agents");
+        assertThat(page.substring(http, java)).contains("/v1/proposals");
     }
 
     /** Lines that are not blank, comments, imports or (Python) the module docstring. */
