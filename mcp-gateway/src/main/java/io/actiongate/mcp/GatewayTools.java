@@ -31,8 +31,6 @@ import io.actiongate.client.ProposalRequest;
 import io.actiongate.client.ReceiptState;
 import io.actiongate.client.ReceiptTimeoutException;
 import io.actiongate.client.Until;
-import io.actiongate.digest.Digests;
-import io.actiongate.digest.Jcs;
 import io.actiongate.key.ActionKey;
 import io.actiongate.policy.PolicyTopicReader;
 import io.actiongate.policy.TrustedRead;
@@ -42,7 +40,9 @@ import io.actiongate.policy.TrustedRead;
  * imported the tool as {@code read_only_hint=true}, approval {@code NONE}, and its schema is unchanged), passed
  * straight upstream with its result marked as data, or a proposal to the gate, answered at once with the action's
  * current state. The upstream's own annotations never decide anything. A proposal is made only under a task of the
- * host's own org (the task header names it); any other task is refused here, before anything reaches the gate.
+ * host's own org (the header, the token or the org's session task names it: {@link CallIdentity}); any other task is
+ * refused here, before anything reaches the gate. A call waiting for a person asks a client that can open URLs to
+ * open the review page and waits for the outcome ({@link ClientApproval}).
  */
 final class GatewayTools {
 
@@ -50,6 +50,10 @@ final class GatewayTools {
     static final String DATA_META = "actiongate/data";
     static final String CONTEXT_IDENTITY = "identity";
     static final String CONTEXT_TASK = "task";
+    static final String CONTEXT_TOKEN_TASK = "token-task";
+    /** Ends the description of every gated tool: the model reads it before it calls (docs/contract.md section 6). */
+    static final String REVIEW_NOTE = "Runs only after a person approves this exact call on actiongate's review page; "
+            + "until then the call answers its state (WAITING_APPROVAL with a review_url).";
     /** The reason code of a conflict answer: the call id already names a different call (an IdentityConflict). */
     static final String IDENTITY_CONFLICT = "IDENTITY_CONFLICT";
     /** Answers that say the action will not run: {@code isError: true}. */
@@ -85,15 +89,23 @@ final class GatewayTools {
     private final Duration answerTimeout;
     private final ReadChecks reads;
     private final GatewayMetrics metrics;
+    private final String sessionTask;
+    private final ClientApproval approvals;
 
+    /**
+     * @param sessionTask the task of a call whose request names none ({@code mcp.gateway.session.task}), blank for none
+     * @param approvals   asks clients with URL elicitation to open the review page
+     */
     GatewayTools(ActionGateClient client, PolicyTopicReader policy, String reviewUrl, Duration answerTimeout,
-            GatewayMetrics metrics) {
+            GatewayMetrics metrics, String sessionTask, ClientApproval approvals) {
         this.client = client;
         this.policy = policy;
         this.reviewUrl = reviewUrl;
         this.answerTimeout = answerTimeout;
         this.reads = new ReadChecks(policy);
         this.metrics = metrics;
+        this.sessionTask = sessionTask;
+        this.approvals = approvals;
     }
 
     /** A refused read: a JSON-RPC error whose data names the reason code; nothing reached the upstream. */
@@ -124,7 +136,8 @@ final class GatewayTools {
      * The tool as the gateway offers it: a trusted read (as the policy says at start) answers the upstream's own
      * result, so it keeps the upstream's {@code outputSchema}; every other tool answers the gateway's state object,
      * so it advertises {@link #STATE_SCHEMA} instead, and an MCP client that validates results can read every
-     * answer. The upstream's own {@code outputSchema} is kept in {@code _meta} under {@link #UPSTREAM_OUTPUT_META}.
+     * answer. The upstream's own {@code outputSchema} is kept in {@code _meta} under {@link #UPSTREAM_OUTPUT_META},
+     * and its description ends with {@link #REVIEW_NOTE}.
      */
     McpSchema.Tool advertised(Upstream upstream, McpSchema.Tool tool) {
         boolean trustedRead = policy.tool(upstream.provider(), tool.name())
@@ -139,7 +152,9 @@ final class GatewayTools {
         if (tool.outputSchema() != null) {
             meta.put(UPSTREAM_OUTPUT_META, tool.outputSchema());
         }
-        return new McpSchema.Tool(tool.name(), tool.title(), tool.description(), tool.inputSchema(), STATE_SCHEMA,
+        String description = tool.description() == null || tool.description().isBlank() ? REVIEW_NOTE
+                : tool.description().strip() + "\n\n" + REVIEW_NOTE;
+        return new McpSchema.Tool(tool.name(), tool.title(), description, tool.inputSchema(), STATE_SCHEMA,
                 tool.annotations(), meta.isEmpty() ? null : meta, tool.icons());
     }
 
@@ -157,9 +172,10 @@ final class GatewayTools {
                 .filter(t -> TrustedRead.byDescriptor(t, schemaHash));
         boolean trustedRead = trusted.isPresent()
                 && policy.allows(identity.orgId(), identity.profileId(), upstream.provider(), tool.name());
+        CallIdentity.Task task = CallIdentity.task(identity, context.get(CONTEXT_TASK), context.get(CONTEXT_TOKEN_TASK),
+                sessionTask);
         if (trustedRead) {
-            Optional<ReadChecks.Refusal> refused = reads.check(identity, context.get(CONTEXT_TASK), trusted.get(),
-                    arguments);
+            Optional<ReadChecks.Refusal> refused = reads.check(identity, task.taskId(), trusted.get(), arguments);
             if (refused.isPresent()) {
                 metrics.call(tool.name(), "read_refused");
                 LOG.info("read of {} refused: {}", tool.name(), refused.get().code());
@@ -180,26 +196,32 @@ final class GatewayTools {
             metrics.call(tool.name(), Boolean.TRUE.equals(answer.isError()) ? "read_error" : "read");
             return asData(answer);
         }
-        Object task = context.get(CONTEXT_TASK);
-        if (!(task instanceof String taskId) || !ActionKey.isValidId(taskId)) {
-            return error("this tool needs approval: the session must name its task in the "
-                    + BearerAuthFilter.TASK_HEADER + " header (" + ActionKey.ID_PATTERN.pattern() + ")");
+        String taskId = task.taskId();
+        if (taskId == null || !ActionKey.isValidId(taskId)) {
+            return error("this tool needs approval under a task: name it in the " + BearerAuthFilter.TASK_HEADER
+                    + " header (" + ActionKey.ID_PATTERN.pattern() + "), or let the token or "
+                    + GatewayConfig.SESSION_TASK_CONFIG + " name it");
         }
         if (!policy.ownsTask(identity.orgId(), taskId)) {
             // said the same way for a task of another org and an unknown one: the header reveals nothing
             LOG.info("refused a call of host {} (org {}) under a task that is not its org's", identity.principalId(),
                     identity.orgId());
-            return error("task " + taskId + " is not a task of this host's org; nothing was proposed");
+            return error("task " + taskId + " is not a task of this host's org; nothing was proposed"
+                    + (task.source() == CallIdentity.TaskSource.SESSION_TASK ? " (the org's session task, "
+                    + GatewayConfig.SESSION_TASK_CONFIG + ": create it with org_id " + identity.orgId() + ")" : ""));
         }
-        String callId = callId(identity, tool.name(), arguments, request.meta());
+        String callId = CallIdentity.callId(identity, task, exchange.sessionId(), tool.name(), arguments,
+                request.meta());
         if (!ActionKey.isValidId(callId)) {
             return error("_meta." + CALL_ID_META + " must match " + ActionKey.ID_PATTERN.pattern());
         }
-        return propose(upstream, tool, schemaHash, identity, taskId, callId, arguments);
+        return propose(upstream, tool, schemaHash, identity, taskId, callId, arguments, exchange,
+                request.progressToken());
     }
 
     private McpSchema.CallToolResult propose(Upstream upstream, McpSchema.Tool tool, String schemaHash,
-            HostIdentity identity, String taskId, String callId, Map<String, Object> arguments) {
+            HostIdentity identity, String taskId, String callId, Map<String, Object> arguments,
+            McpSyncServerExchange exchange, Object progressToken) {
         ProposalRequest request = ProposalRequest.builder()
                 .action(taskId, callId)
                 // absent policy proposes 0, which the gate rejects (TASK_VERSION_CHANGED, AUTHORIZATION_EPOCH_CHANGED)
@@ -227,6 +249,17 @@ final class GatewayTools {
         try {
             ActionReceipt receipt = handle.await();
             describe(state, receipt);
+            Optional<ClientApproval.Outcome> through = approvals.await(exchange, request, receipt,
+                    reviewUrl(handle.actionKey()), tool.name(), progressToken);
+            through.ifPresent(outcome -> {
+                if (outcome.receipt() != null) {
+                    state.remove("review_url");
+                    describe(state, outcome.receipt());
+                }
+                if (outcome.detail() != null) {
+                    state.put("detail", outcome.detail());
+                }
+            });
         } catch (IdentityConflictException e) {
             LOG.info("identity conflict on {}", handle.actionKey());
             metrics.call(tool.name(), "conflict");
@@ -237,7 +270,8 @@ final class GatewayTools {
             return structured(state, true);
         } catch (ReceiptTimeoutException e) {
             state.put("state", "PROPOSED");
-            state.put("detail", "the gate has not answered yet; call again with the same tool_call_id");
+            state.put("detail", "the gate has not answered yet; call again (the same tool, arguments and _meta, "
+                    + "in this session)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return error("interrupted");
@@ -287,26 +321,6 @@ final class GatewayTools {
         }
         return reviewUrl.contains("{action_key}") ? reviewUrl.replace("{action_key}", encoded)
                 : reviewUrl + (reviewUrl.contains("?") ? "&" : "?") + "action=" + encoded;
-    }
-
-    /**
-     * The call's id from {@code _meta.tool_call_id}; without one, an id derived from the host's identity, the tool
-     * and its arguments, so a redelivered call (same host, tool and arguments) still lands on the same action and
-     * never acts twice, while the same call of another host (another principal, profile or org) is another action.
-     */
-    static String callId(HostIdentity host, String tool, Map<String, Object> arguments, Map<String, Object> meta) {
-        Object given = meta == null ? null : meta.get(CALL_ID_META);
-        if (given != null) {
-            return given.toString();
-        }
-        ObjectNode call = JSON.createObjectNode();
-        call.put("org_id", host.orgId());
-        call.put("principal_id", host.principalId());
-        call.put("profile_id", host.profileId());
-        call.put("tool", tool);
-        call.set("arguments", JSON.valueToTree(arguments));
-        String hex = Digests.sha256Hex(Jcs.canonicalize(call).getBytes(StandardCharsets.UTF_8));
-        return "mcp-" + hex.substring(0, 40);
     }
 
     private static String summary(Upstream upstream, McpSchema.Tool tool) {

@@ -34,13 +34,14 @@ final class JsonRpcErrorHandler extends org.eclipse.jetty.ee10.servlet.ErrorHand
     static String message(int status) {
         return switch (status) {
             case 400 -> "bad request (an MCP session starts with initialize; later requests name its Mcp-Session-Id)";
-            case 401 -> "a tool host token is required";
-            case 403 -> "forbidden";
+            case 401 -> "a valid bearer token is required (WWW-Authenticate says why)";
+            case 403 -> "forbidden (WWW-Authenticate names what is missing)";
             case 404 -> "not found (the MCP endpoint is /mcp)";
             case 405 -> "method not allowed";
             case 406 -> "not acceptable (send Accept: application/json, text/event-stream)";
             case 413 -> "request too large";
             case 415 -> "unsupported media type (send Content-Type: application/json)";
+            case 503 -> "unavailable for now; try again";
             default -> status >= 500 ? "internal error" : "request refused";
         };
     }

@@ -40,8 +40,9 @@ import io.actiongate.runtime.Shutdown;
 
 /**
  * Role {@code mcp-gateway}: an MCP server over Streamable HTTP at {@code /mcp} (the runtime's Jetty,
- * {@link HttpSurface}) that fronts the configured upstream MCP servers. Tool hosts authenticate with a bearer token
- * (the runtime's token files, re-read on change); see {@link GatewayTools} for what a call does. The limits for slow
+ * {@link HttpSurface}) that fronts the configured upstream MCP servers. Tool hosts authenticate with a bearer token:
+ * a static one (the runtime's token files, re-read on change) or an OAuth access token ({@link AccessTokens}, with
+ * the Protected Resource Metadata of {@link ProtectedResource}); see {@link GatewayTools} for what a call does. The limits for slow
  * clients are the runtime's, under {@value #LIMITS_PREFIX}; every open MCP request (a tool call waiting for its
  * answer, a stream) takes a turn. Closing stops the HTTP server, the upstream clients, the policy view and the
  * actiongate client.
@@ -58,6 +59,7 @@ public final class McpGateway implements AutoCloseable {
     private GatewayMetrics metrics;
     private GatewayHealth health;
     private PolicyTopicReader policyView;
+    private java.net.URI resourceUri;
 
     private McpGateway() {
     }
@@ -80,7 +82,22 @@ public final class McpGateway implements AutoCloseable {
     }
 
     private void startAll(GatewayConfig config, HttpLimits limits) throws Exception {
-        BearerTokens<HostIdentity> tokens = HostTokens.load(GatewayConfig.TOKENS_FILE_CONFIG, config.tokensFile());
+        if (config.approvalMaxWaiting() > limits.maxThreads() / 2) {
+            throw new IllegalArgumentException(GatewayConfig.APPROVAL_MAX_WAITING_CONFIG + " is "
+                    + config.approvalMaxWaiting() + ": at most half of " + LIMITS_PREFIX + HttpLimits.THREADS_MAX + " ("
+                    + limits.maxThreads() + "), each waiting call holds one of them");
+        }
+        BearerTokens<HostIdentity> tokens = config.tokensFile() == null ? null
+                : HostTokens.load(GatewayConfig.TOKENS_FILE_CONFIG, config.tokensFile());
+        int bindPort = config.port();
+        OAuthSettings oauth = config.oauth();
+        if (oauth != null && oauth.resource() == null) {
+            // the resource URI names the port clients use: pick the free port now, before the URI is derived
+            bindPort = bindPort == 0 ? freePort(config.host()) : bindPort;
+            oauth = oauth.withResource(OAuthSettings.derivedResource(config.host(), bindPort));
+        }
+        AccessTokens accessTokens = oauth == null ? null : new AccessTokens(oauth, AccessTokens.jwksUrl(oauth));
+        ProtectedResource resource = oauth == null ? null : new ProtectedResource(oauth);
         ActionGateClient client = ActionGateClient.builder().kafkaProperties(config.kafkaClient())
                 .bootstrapServers(config.bootstrapServers()).topicPrefix(config.topicPrefix()).build();
         started.push(client);
@@ -95,7 +112,9 @@ public final class McpGateway implements AutoCloseable {
             upstreams.add(upstream.connect());
         }
         metrics = new GatewayMetrics(new PrometheusRegistry());
-        GatewayTools tools = new GatewayTools(client, policy, config.reviewUrl(), config.answerTimeout(), metrics);
+        ClientApproval approvals = new ClientApproval(client, config.approvalWait(), config.approvalMaxWaiting());
+        GatewayTools tools = new GatewayTools(client, policy, config.reviewUrl(), config.answerTimeout(), metrics,
+                config.sessionTask(), approvals);
         health = new GatewayHealth(policy, upstreams, metrics);
 
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
@@ -112,6 +131,10 @@ public final class McpGateway implements AutoCloseable {
                     if (task != null) {
                         context.put(GatewayTools.CONTEXT_TASK, task);
                     }
+                    Object tokenTask = request.getAttribute(BearerAuthFilter.TOKEN_TASK_ATTRIBUTE);
+                    if (tokenTask != null) {
+                        context.put(GatewayTools.CONTEXT_TOKEN_TASK, tokenTask);
+                    }
                     return McpTransportContext.create(context);
                 })
                 .build();
@@ -119,27 +142,40 @@ public final class McpGateway implements AutoCloseable {
                 .serverInfo("actiongate-mcp-gateway", "1")
                 .jsonMapper(new JacksonMcpJsonMapper(new ObjectMapper()))
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                // a client asked to open the review page may take this long to answer (a person reads the prompt)
+                .requestTimeout(config.approvalWait())
                 .tools(tools.specifications(upstreams))
                 .build();
         started.push(server::closeGracefully);
+        approvals.completion((session, elicitation) -> server.sendElicitationComplete(session,
+                new McpSchema.ElicitationCompleteNotification(elicitation)));
 
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
         FilterHolder errors = new FilterHolder(new JsonRpcErrorFilter());
         errors.setAsyncSupported(true);
         context.addFilter(errors, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
-        FilterHolder auth = new FilterHolder(new BearerAuthFilter(tokens));
+        FilterHolder auth = new FilterHolder(new BearerAuthFilter(tokens, accessTokens, resource,
+                new SessionOwners(SessionOwners.DEFAULT_CAPACITY)));
         auth.setAsyncSupported(true);
         context.addFilter(auth, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
         ServletHolder mcp = new ServletHolder(transport);
         mcp.setAsyncSupported(true);
         context.addServlet(mcp, ENDPOINT);
         context.addServlet(new ServletHolder(health), GatewayHealth.METRICS);
+        if (resource != null) {
+            // RFC 9728: the plain well-known path and the one suffixed with the resource's path, without a token
+            ServletHolder metadata = new ServletHolder(resource);
+            context.addServlet(metadata, ProtectedResource.WELL_KNOWN);
+            if (!resource.metadataPath().equals(ProtectedResource.WELL_KNOWN)) {
+                context.addServlet(metadata, resource.metadataPath());
+            }
+        }
         // every error body is a JSON-RPC error object: never a stack trace, a class name or an HTML page
         context.setErrorHandler(new JsonRpcErrorHandler());
         GatewayHealth probes = health;
         HttpSurface http = started.push(HttpSurface.builder("mcp-gateway")
-                .bind(config.host(), config.port())
+                .bind(config.host(), bindPort)
                 .limits(limits)
                 .probe(GatewayHealth.LIVE, probes::live)
                 .probe(GatewayHealth.READY, probes::ready)
@@ -148,14 +184,27 @@ public final class McpGateway implements AutoCloseable {
                 .build()
                 .start());
         port = http.port();
-        LOG.info("MCP gateway on port {} fronting {} upstream(s), {} tool(s)", port, upstreams.size(),
-                upstreams.stream().mapToInt(u -> u.tools().size()).sum());
+        resourceUri = oauth == null ? null : oauth.resource();
+        LOG.info("MCP gateway on port {} fronting {} upstream(s), {} tool(s){}", port, upstreams.size(),
+                upstreams.stream().mapToInt(u -> u.tools().size()).sum(), oauth == null ? ""
+                        : "; OAuth resource " + oauth.resource() + " of issuer " + oauth.issuer());
     }
 
     private static KafkaConsumer<String, byte[]> policyConsumer(GatewayConfig config) {
         return KafkaClients.of(config.bootstrapServers(), config.kafkaClient())
                 .consumer("actiongate-mcp-gateway-policy")
                 .create(new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private static int freePort(String host) throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** The canonical resource URI access tokens must name ({@code mcp.gateway.oauth.resource}), or null. */
+    public java.net.URI resource() {
+        return resourceUri;
     }
 
     /** The registry {@code /metrics} serves. */

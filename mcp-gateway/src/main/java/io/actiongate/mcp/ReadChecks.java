@@ -37,7 +37,8 @@ final class ReadChecks {
         this.policy = policy;
     }
 
-    Optional<Refusal> check(HostIdentity identity, Object task, ToolDescriptor tool,
+    /** @param task the session's task ({@link CallIdentity#task}), null when the request names none */
+    Optional<Refusal> check(HostIdentity identity, String task, ToolDescriptor tool,
             Map<String, Object> arguments) {
         String json;
         try {
@@ -58,10 +59,12 @@ final class ReadChecks {
                     + finding.get().detector() + ") at " + (finding.get().location().isEmpty() ? "/"
                     : finding.get().location())));
         }
-        if (!(task instanceof String taskId) || !ActionKey.isValidId(taskId)) {
-            return Optional.of(new Refusal(ReasonCode.INVALID_IDENTIFIER, "a read needs the session's task in the "
-                    + BearerAuthFilter.TASK_HEADER + " header (" + ActionKey.ID_PATTERN.pattern() + ")"));
+        if (task == null || !ActionKey.isValidId(task)) {
+            return Optional.of(new Refusal(ReasonCode.INVALID_IDENTIFIER, "a read needs the session's task: the "
+                    + BearerAuthFilter.TASK_HEADER + " header (" + ActionKey.ID_PATTERN.pattern() + "), the token's "
+                    + "task claim or " + GatewayConfig.SESSION_TASK_CONFIG));
         }
+        String taskId = task;
         if (!policy.ownsTask(identity.orgId(), taskId)) {
             // as for proposals: a task of another org and an unknown one are answered alike
             return Optional.of(new Refusal(ReasonCode.TASK_NOT_OWNED,

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,29 +46,5 @@ class HostTokensTest {
 
         assertThat(tokens.lookup("abcdefghijklmnop-1")).as("the revoked host").isEmpty();
         assertThat(tokens.lookup("abcdefghijklmnop-2")).contains(new HostIdentity("user-2", "acme", "p"));
-    }
-
-    @Test
-    void shouldDeriveTheSameCallIdForTheSameCallAndPreferTheGivenOne() {
-        HostIdentity host = new HostIdentity("user-1", "acme", "chat-default");
-        String a = GatewayTools.callId(host, "send_email", Map.of("to", "a@example.com", "body", "x"), null);
-        String b = GatewayTools.callId(host, "send_email", Map.of("body", "x", "to", "a@example.com"), Map.of());
-        assertThat(a).isEqualTo(b).startsWith("mcp-").hasSize(44);
-        assertThat(GatewayTools.callId(host, "send_email", Map.of("to", "b@example.com", "body", "x"), null))
-                .isNotEqualTo(a);
-        assertThat(GatewayTools.callId(host, "send_email", Map.of(), Map.of("tool_call_id", "c-9"))).isEqualTo("c-9");
-    }
-
-    @Test
-    void shouldDeriveAnotherCallIdForTheSameCallOfAnotherHost() {
-        // the same tool and arguments from another org, principal or profile is another action, never the same key
-        Map<String, Object> args = Map.of("to", "a@example.com", "body", "x");
-        String a = GatewayTools.callId(new HostIdentity("user-1", "acme", "chat-default"), "send_email", args, null);
-        assertThat(GatewayTools.callId(new HostIdentity("user-1", "globex", "chat-default"), "send_email", args, null))
-                .isNotEqualTo(a);
-        assertThat(GatewayTools.callId(new HostIdentity("user-2", "acme", "chat-default"), "send_email", args, null))
-                .isNotEqualTo(a);
-        assertThat(GatewayTools.callId(new HostIdentity("user-1", "acme", "admin"), "send_email", args, null))
-                .isNotEqualTo(a);
     }
 }

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class ReviewUrlTest {
 
     private static String review(String pattern, String actionKey) {
-        return new GatewayTools(null, null, pattern, Duration.ofSeconds(1), null).reviewUrl(actionKey);
+        return new GatewayTools(null, null, pattern, Duration.ofSeconds(1), null, "", null).reviewUrl(actionKey);
     }
 
     @Test
