@@ -17,8 +17,10 @@ import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
  * mock-oauth2-server in this process, on loopback, with a free port. It is a real provider (discovery, JWKS,
  * authorization code with PKCE and nonce, signed ID tokens) with a login form instead of passwords: the username a
  * person types becomes the subject ({@link #DEMO_SUBJECT} is the demo login), and every ID token it issues to
- * {@link #CLIENT_ID} carries the org claim {@link DemoPolicy#ORG}. Dev kit only: it must never reach the production
- * artifact (cli's enforcer rules and LayeringTest keep it out).
+ * {@link #CLIENT_ID} carries the org claim {@link DemoPolicy#ORG}. For MCP clients it is also the MCP gateway's
+ * authorization server ({@link DevMcpAuthorization}): RFC 8414 metadata with dynamic client registration, and access
+ * tokens for the resource a client names. Dev kit only: it must never reach the production artifact (cli's enforcer
+ * rules and LayeringTest keep it out).
  */
 public final class DevIdentityProvider implements AutoCloseable {
 
@@ -43,11 +45,12 @@ public final class DevIdentityProvider implements AutoCloseable {
     /** Starts the provider on 127.0.0.1 with a free port. */
     public static DevIdentityProvider start() {
         // the login form's username overrides this subject; the org claim and the audience stay
-        DefaultOAuth2TokenCallback tokens = new StepUpClaims();
+        DevMcpAuthorization mcp = new DevMcpAuthorization(ISSUER_ID);
+        DefaultOAuth2TokenCallback tokens = new StepUpClaims(mcp);
         NettyWrapper http = new NettyWrapper();
         OAuth2Config config = new OAuth2Config(true, null, null, false, new OAuth2TokenProvider(), Set.of(tokens),
                 http);
-        MockOAuth2Server server = new MockOAuth2Server(config);
+        MockOAuth2Server server = new MockOAuth2Server(config, mcp.routes());
         server.start(InetAddress.getLoopbackAddress(), 0);
         try {
             return new DevIdentityProvider(server, http.port());
@@ -64,11 +67,24 @@ public final class DevIdentityProvider implements AutoCloseable {
 
     /**
      * The org claim on every token, and what a step-up through the provider checks: {@code acr}, {@code amr} and an
-     * {@code auth_time} of the moment the token is issued (the login form authenticates anew each time).
+     * {@code auth_time} of the moment the token is issued (the login form authenticates anew each time). A token
+     * requested for a resource (RFC 8707: an MCP client asking for the gateway) names that resource as its audience
+     * and carries its scopes and the demo profile.
      */
     private static final class StepUpClaims extends DefaultOAuth2TokenCallback {
-        StepUpClaims() {
+        private final DevMcpAuthorization mcp;
+
+        StepUpClaims(DevMcpAuthorization mcp) {
             super(ISSUER_ID, DEMO_SUBJECT, "JWT", List.of(CLIENT_ID), Map.of(ORG_CLAIM, DemoPolicy.ORG), 3600);
+            this.mcp = mcp;
+        }
+
+        @Override
+        public List<String> audience(com.nimbusds.oauth2.sdk.TokenRequest request) {
+            if (request.getResources() != null && !request.getResources().isEmpty()) {
+                return request.getResources().stream().map(URI::toString).toList();
+            }
+            return super.audience(request);
         }
 
         @Override
@@ -77,6 +93,7 @@ public final class DevIdentityProvider implements AutoCloseable {
             claims.putIfAbsent("acr", ACR);
             claims.putIfAbsent("amr", AMR);
             claims.putIfAbsent("auth_time", java.time.Instant.now().getEpochSecond());
+            mcp.resourceClaims(request).forEach(claims::putIfAbsent);
             return claims;
         }
     }

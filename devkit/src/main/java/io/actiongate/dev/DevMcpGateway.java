@@ -34,7 +34,10 @@ import io.actiongate.sandbox.SandboxMcpServer;
  * imported as an operator would ({@code mcp import}): the sandbox's read and write tools, and for a user's upstream the
  * tools listed in {@code mcp.gateway.upstream.NAME.trust} (default: every tool it offers), granted to the demo profile.
  * The host token is generated once per data directory. {@code mcp.gateway.port} (default 8090, or a free port when
- * {@code http.port=0}) and {@code mcp.gateway.review.url} of the user's configuration win.
+ * {@code http.port=0}) and {@code mcp.gateway.review.url} of the user's configuration win. With dev's identity
+ * provider running, the gateway is also an OAuth resource server of that provider (scope
+ * {@value DevMcpAuthorization#MCP_SCOPE}), so a client given only the gateway's URL signs in there and calls under
+ * the demo org's session task, {@code mcp-demo}; {@code mcp.gateway.oauth.*} of the user's configuration win.
  */
 final class DevMcpGateway implements DevComponent {
 
@@ -45,14 +48,18 @@ final class DevMcpGateway implements DevComponent {
 
     private final Supplier<String> reviewUrl;
     private final Supplier<SandboxMcpServer> sandbox;
+    private final Supplier<DevIdentityProvider> identityProvider;
 
     /**
-     * @param reviewUrl the review page URL pattern, asked at start (after the approval service is up)
-     * @param sandbox   dev's sandbox MCP server, asked at start (the stack started it)
+     * @param reviewUrl        the review page URL pattern, asked at start (after the approval service is up)
+     * @param sandbox          dev's sandbox MCP server, asked at start (the stack started it)
+     * @param identityProvider dev's identity provider, asked at start; null when another one is configured
      */
-    DevMcpGateway(Supplier<String> reviewUrl, Supplier<SandboxMcpServer> sandbox) {
+    DevMcpGateway(Supplier<String> reviewUrl, Supplier<SandboxMcpServer> sandbox,
+            Supplier<DevIdentityProvider> identityProvider) {
         this.reviewUrl = reviewUrl;
         this.sandbox = sandbox;
+        this.identityProvider = identityProvider;
     }
 
     @Override
@@ -123,10 +130,18 @@ final class DevMcpGateway implements DevComponent {
         Map<String, String> user = context.config();
         Map<String, String> config = new HashMap<>();
         user.forEach((k, v) -> {
-            if (k.startsWith(GatewayConfig.UPSTREAM_PREFIX) && !k.endsWith(TRUST_SUFFIX)) {
+            if (k.startsWith(GatewayConfig.UPSTREAM_PREFIX) && !k.endsWith(TRUST_SUFFIX)
+                    || k.startsWith(GatewayConfig.OAUTH_PREFIX) || k.startsWith("mcp.gateway.approval.")
+                    || k.equals(GatewayConfig.SESSION_TASK_CONFIG)) {
                 config.put(k, v);
             }
         });
+        DevIdentityProvider provider = identityProvider.get();
+        if (provider != null && !config.containsKey(GatewayConfig.OAUTH_ISSUER_CONFIG)) {
+            // MCP clients sign in at dev's provider; the resource URI is the gateway's own loopback URL
+            config.put(GatewayConfig.OAUTH_ISSUER_CONFIG, provider.issuer().toString());
+            config.putIfAbsent(GatewayConfig.OAUTH_SCOPES_CONFIG, DevMcpAuthorization.MCP_SCOPE);
+        }
         config.put(GatewayConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
         config.put(GatewayConfig.TOPIC_PREFIX_CONFIG, context.topicPrefix());
         config.put(GatewayConfig.HOST_CONFIG, "127.0.0.1");
@@ -160,10 +175,23 @@ final class DevMcpGateway implements DevComponent {
             }
         }
         grant(context, granted);
+        // the demo org's session task: what calls of a client that names no task run under
+        if (!gatewayConfig.sessionTask().isBlank()) {
+            DevStack.publish(context, List.of(DemoPolicy.activeTask(gatewayConfig.sessionTask()
+                    .replace("{org_id}", DemoPolicy.ORG))));
+        }
         McpGateway gateway = McpGateway.start(gatewayConfig);
         context.hint("MCP gateway: http://127.0.0.1:" + gateway.port() + McpGateway.ENDPOINT
                 + "   headers: Authorization: Bearer " + token + " (in " + tokenFile
                 + "), X-ActionGate-Task-Id: T-1   tools: " + String.join(", ", described));
+        if (gateway.resource() != null) {
+            boolean devProvider = provider != null && provider.issuer().equals(gatewayConfig.oauth().issuer());
+            context.hint("MCP clients with OAuth: give them only " + gateway.resource() + " (they sign in at "
+                    + gatewayConfig.oauth().issuer() + (devProvider ? " with any username, org '" + DemoPolicy.ORG
+                    + "'" : "") + "; calls without a task header run under task '"
+                    + gatewayConfig.sessionTask().replace("{org_id}", DemoPolicy.ORG) + "'; a client that can open "
+                    + "URLs is asked to open the review page)");
+        }
         return gateway;
     }
 

@@ -42,7 +42,7 @@ class DevMcpUpstreamIT {
     static void start() throws Exception {
         stack = new DevStack(Map.of(), false);
         DevMcpGateway gateway = new DevMcpGateway(() -> stack.approver().publicUrl() + "/review/{task_id}/{tool_call_id}",
-                () -> stack.sandboxes().mcp());
+                () -> stack.sandboxes().mcp(), stack::identityProvider);
         // a response timeout below the sandbox's SLOW answer, so that a late answer is a timeout after sending
         env = DevEnvironment.start(new DevEnvironment.Settings(0, dir.resolve("data"), Map.of("http.port", "0",
                 "connectors.mcp.upstream.sandbox.response-timeout-ms", "1500")), List.of(stack, gateway));
