@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import io.actiongate.approver.ApproverConfig;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.cli.commands.PolicyJson;
@@ -80,7 +81,8 @@ final class DevMcpGateway implements DevComponent {
 
     /**
      * The {@code connectors.mcp.*} settings that let dev's executor run the tools of every {@code mcp} upstream of the
-     * gateway (the sandbox, with its status tool, and the user's); the user's own {@code connectors.mcp.*} keys win.
+     * gateway (the sandbox, with its status tool, and the user's), and the approval service's sender line for
+     * provider {@code mcp} (without one its review page cannot decide an MCP call); the user's own keys win.
      */
     static Map<String, String> connectorDefaults(Map<String, String> userConfig, String sandboxUrl) {
         Map<String, String> d = new LinkedHashMap<>();
@@ -106,6 +108,9 @@ final class DevMcpGateway implements DevComponent {
         }
         if (!mcp.isEmpty()) {
             d.put("connectors.mcp.upstreams", String.join(",", mcp));
+            d.put(ApproverConfig.SENDER_PREFIX + GatewayConfig.MCP_PROVIDER, "the MCP server "
+                    + String.join(", ", mcp.stream().map(n -> n + " (" + d.getOrDefault("connectors.mcp.upstream." + n
+                    + ".url", "?") + ")").toList()) + ", as the dev MCP gateway's upstream");
         }
         return d;
     }
