@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,17 +58,8 @@ class McpGatewayIT {
         Path tokens = Files.writeString(dir.resolve("tokens"),
                 "# token principal org profile\n" + TOKEN + " user-1 " + GateFixture.ORG + " " + GateFixture.PROFILE
                         + "\n" + UNGRANTED_TOKEN + " user-2 " + GateFixture.ORG + " no-grant\n");
-        Map<String, String> config = new HashMap<>();
-        config.put(GatewayConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-        config.put(GatewayConfig.TOPIC_PREFIX_CONFIG, gate.prefix());
-        config.put(GatewayConfig.HOST_CONFIG, "127.0.0.1");
-        config.put(GatewayConfig.PORT_CONFIG, "0");
+        Map<String, String> config = upstream.gatewayConfig(KAFKA.bootstrapServers(), gate.prefix());
         config.put(GatewayConfig.TOKENS_FILE_CONFIG, tokens.toString());
-        config.put(GatewayConfig.REVIEW_URL_CONFIG, "http://review.example/actions/{action_key}");
-        config.put(GatewayConfig.ANSWER_TIMEOUT_MS_CONFIG, "30000");
-        config.put(GatewayConfig.UPSTREAMS_CONFIG, "sandbox");
-        config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.url", upstream.url());
-        config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.provider", GateFixture.PROVIDER);
         config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.credential",
                 "file:" + Files.writeString(dir.resolve("upstream-token"), UPSTREAM_TOKEN + "\n"));
         GatewayConfig gatewayConfig = GatewayConfig.from(config);

@@ -28,12 +28,7 @@ import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,7 +46,9 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.avro.TaskState;
 import io.actiongate.client.GateFixture;
 import io.actiongate.key.ActionKey;
+import io.actiongate.runtime.Shutdown;
 import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.KeyRecords;
 import io.actiongate.testing.TestNames;
 import io.actiongate.topics.Topics;
 
@@ -74,6 +71,8 @@ class McpGatewayOAuthIT {
     @TempDir
     static Path dir;
 
+    /** What the tests started, closed in reverse order. */
+    static final Shutdown started = new Shutdown("McpGatewayOAuthIT");
     static GateFixture gate;
     static SandboxMcpServer upstream;
     static TestIssuer issuer;
@@ -82,47 +81,32 @@ class McpGatewayOAuthIT {
 
     @BeforeAll
     static void start(TestInfo test) throws Exception {
-        gate = new GateFixture(KAFKA, TestNames.topicPrefix(test), TestNames.applicationId(test), dir.resolve("state"));
+        gate = started.push(new GateFixture(KAFKA, TestNames.topicPrefix(test), TestNames.applicationId(test),
+                dir.resolve("state")));
         // the org's session task: what a call runs under when its request names no task
         gate.policy("task:" + SESSION_TASK, "task", TaskState.newBuilder().setTaskId(SESSION_TASK).setVersion(1)
                 .setStatus(LifecycleStatus.ACTIVE).setOrgId(GateFixture.ORG).build());
-        upstream = new SandboxMcpServer();
-        issuer = new TestIssuer();
-        Map<String, String> config = new HashMap<>();
-        config.put(GatewayConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-        config.put(GatewayConfig.TOPIC_PREFIX_CONFIG, gate.prefix());
-        config.put(GatewayConfig.HOST_CONFIG, "127.0.0.1");
-        config.put(GatewayConfig.PORT_CONFIG, "0");
+        upstream = started.push(new SandboxMcpServer());
+        issuer = started.push(new TestIssuer());
+        Map<String, String> config = upstream.gatewayConfig(KAFKA.bootstrapServers(), gate.prefix());
         // no token file: OAuth alone
         config.put(GatewayConfig.OAUTH_ISSUER_CONFIG, issuer.issuer());
         config.put(GatewayConfig.OAUTH_SCOPES_CONFIG, TestIssuer.SCOPE);
         config.put(GatewayConfig.REVIEW_URL_CONFIG, "http://review.example/review/{task_id}/{tool_call_id}");
-        config.put(GatewayConfig.ANSWER_TIMEOUT_MS_CONFIG, "30000");
         config.put(GatewayConfig.APPROVAL_WAIT_MS_CONFIG, Long.toString(APPROVAL_WAIT.toMillis()));
-        config.put(GatewayConfig.UPSTREAMS_CONFIG, "sandbox");
-        config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.url", upstream.url());
-        config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.provider", GateFixture.PROVIDER);
         config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.credential",
                 "file:" + Files.writeString(dir.resolve("upstream-token"), UPSTREAM_TOKEN + "\n"));
         GatewayConfig gatewayConfig = GatewayConfig.from(config);
         assertThat(gatewayConfig.tokensFile()).isNull();
         McpImport.run(gatewayConfig, "sandbox", Set.of(GateFixture.LOOKUP, GateFixture.SEND));
-        gateway = McpGateway.start(gatewayConfig);
+        gateway = started.push(McpGateway.start(gatewayConfig));
         resource = gateway.resource().toString();
         assertThat(resource).isEqualTo("http://127.0.0.1:" + gateway.port() + "/mcp");
     }
 
     @AfterAll
     static void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {gateway, upstream, issuer, gate}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                // keep closing the rest
-            }
-        }
+        started.close();
     }
 
     // ---- helpers --------------------------------------------------------------------------------------------
@@ -138,6 +122,16 @@ class McpGatewayOAuthIT {
                 .addHttpRequestCustomizer((b, method, uri, body, ctx) -> b.header("Authorization", "Bearer " + token))
                 .build()).requestTimeout(Duration.ofSeconds(60));
         return spec.apply(s).build();
+    }
+
+    /** A client with only URL elicitation declared, answering each request with {@code answer}. */
+    private static McpSyncClient eliciting(String token,
+            Function<McpSchema.ElicitUrlRequest, McpSchema.ElicitResult.Action> answer,
+            java.util.function.Consumer<McpSchema.ElicitationCompleteNotification> completed) {
+        return client(token, s -> s
+                .capabilities(McpSchema.ClientCapabilities.builder().elicitation(false, true).build())
+                .urlElicitation(request -> McpSchema.ElicitResult.builder(answer.apply(request)).build())
+                .elicitationCompleteConsumer(completed));
     }
 
     private static HttpResponse<String> post(String token, String body, Map<String, String> headers)
@@ -175,28 +169,12 @@ class McpGatewayOAuthIT {
                 .arguments(Map.of("to", "ops@example.com", "body", body)).build());
     }
 
-    /** The latest receipt the gate published under {@code key}. */
+    /** The latest receipt the gate published under {@code key}, or null. */
     private static Receipt latestReceipt(String key) {
-        Map<String, Object> props = KAFKA.clientProperties();
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         String topic = Topics.RECEIPTS.name(gate.prefix());
-        Receipt latest = null;
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(props, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = c.partitionsFor(topic).stream()
-                    .map(i -> new TopicPartition(topic, i.partition())).toList();
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    if (key.equals(r.key())) {
-                        latest = Topics.RECEIPTS.valueSerde().deserializer().deserialize(topic, r.value());
-                    }
-                }
-            }
-        }
-        return latest;
+        List<byte[]> values = KeyRecords.values(KAFKA.clientProperties(), topic, key);
+        return values.isEmpty() ? null
+                : Topics.RECEIPTS.valueSerde().deserializer().deserialize(topic, values.get(values.size() - 1));
     }
 
     /** Approves the action the review URL names once the gate holds it, and answers its attempt as an executor. */
@@ -359,15 +337,12 @@ class McpGatewayOAuthIT {
         List<McpSchema.ElicitUrlRequest> asked = new CopyOnWriteArrayList<>();
         List<String> completed = new CopyOnWriteArrayList<>();
         List<CompletableFuture<Void>> approvals = new CopyOnWriteArrayList<>();
-        McpSyncClient host = client(token(), s -> s
-                .capabilities(McpSchema.ClientCapabilities.builder().elicitation(false, true).build())
-                .urlElicitation(request -> {
-                    asked.add(request);
-                    // the person opens the page and approves there
-                    approvals.add(approveLater(request.url()));
-                    return McpSchema.ElicitResult.builder(McpSchema.ElicitResult.Action.ACCEPT).build();
-                })
-                .elicitationCompleteConsumer(n -> completed.add(n.elicitationId())));
+        McpSyncClient host = eliciting(token(), request -> {
+            asked.add(request);
+            // the person opens the page and approves there
+            approvals.add(approveLater(request.url()));
+            return McpSchema.ElicitResult.Action.ACCEPT;
+        }, n -> completed.add(n.elicitationId()));
         try {
             host.initialize();
             long decisions = records("decisions");
@@ -392,13 +367,10 @@ class McpGatewayOAuthIT {
     @Test
     void shouldChangeNothingAtTheGateWhenTheClientDeclines() throws Exception {
         List<McpSchema.ElicitUrlRequest> asked = new CopyOnWriteArrayList<>();
-        McpSyncClient host = client(token(), s -> s
-                .capabilities(McpSchema.ClientCapabilities.builder().elicitation(false, true).build())
-                .urlElicitation(request -> {
-                    asked.add(request);
-                    return McpSchema.ElicitResult.builder(asked.size() == 1 ? McpSchema.ElicitResult.Action.DECLINE
-                            : McpSchema.ElicitResult.Action.CANCEL).build();
-                }));
+        McpSyncClient host = eliciting(token(), request -> {
+            asked.add(request);
+            return asked.size() == 1 ? McpSchema.ElicitResult.Action.DECLINE : McpSchema.ElicitResult.Action.CANCEL;
+        }, n -> { });
         try {
             host.initialize();
             long decisions = records("decisions");
@@ -426,12 +398,10 @@ class McpGatewayOAuthIT {
     @Test
     void shouldAnswerTheStateAfterTheBoundedWaitAndTheSettledResultToTheRetry() throws Exception {
         List<McpSchema.ElicitUrlRequest> asked = new CopyOnWriteArrayList<>();
-        McpSyncClient host = client(token(), s -> s
-                .capabilities(McpSchema.ClientCapabilities.builder().elicitation(false, true).build())
-                .urlElicitation(request -> {
-                    asked.add(request);
-                    return McpSchema.ElicitResult.builder(McpSchema.ElicitResult.Action.ACCEPT).build();
-                }));
+        McpSyncClient host = eliciting(token(), request -> {
+            asked.add(request);
+            return McpSchema.ElicitResult.Action.ACCEPT;
+        }, n -> { });
         McpSyncClient plain = client(token(), s -> s);
         try {
             host.initialize();

@@ -86,6 +86,24 @@ final class SandboxMcpServer implements AutoCloseable {
                 .build();
     }
 
+    /**
+     * A gateway's settings in front of this server as upstream {@code sandbox} (provider {@code webhook}, the
+     * fixture's), on loopback with a free port and the gate's topics under {@code prefix}; a test adds its hosts.
+     */
+    Map<String, String> gatewayConfig(String bootstrapServers, String prefix) {
+        Map<String, String> config = new java.util.HashMap<>();
+        config.put(GatewayConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(GatewayConfig.TOPIC_PREFIX_CONFIG, prefix);
+        config.put(GatewayConfig.HOST_CONFIG, "127.0.0.1");
+        config.put(GatewayConfig.PORT_CONFIG, "0");
+        config.put(GatewayConfig.REVIEW_URL_CONFIG, "http://review.example/actions/{action_key}");
+        config.put(GatewayConfig.ANSWER_TIMEOUT_MS_CONFIG, "30000");
+        config.put(GatewayConfig.UPSTREAMS_CONFIG, "sandbox");
+        config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.url", url());
+        config.put(GatewayConfig.UPSTREAM_PREFIX + "sandbox.provider", io.actiongate.client.GateFixture.PROVIDER);
+        return config;
+    }
+
     /** The {@code Authorization} header of the last request ({@code ""} without one). */
     String lastAuthorization() {
         return lastAuthorization;

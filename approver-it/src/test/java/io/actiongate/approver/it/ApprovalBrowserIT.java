@@ -20,16 +20,10 @@ import java.util.Properties;
 import java.util.function.Predicate;
 
 import com.sun.net.httpserver.HttpServer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -57,6 +51,7 @@ import io.actiongate.avro.DecisionType;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.KeyRecords;
 import io.actiongate.testing.TestNames;
 import io.actiongate.dev.DemoPolicy;
 import io.actiongate.dev.DevStack;
@@ -534,29 +529,11 @@ class ApprovalBrowserIT {
 
     private static <T> List<T> readAll(String topic, String key,
                                        Class<? extends org.apache.avro.specific.SpecificRecordBase> type) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<T> out = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = c.partitionsFor(topic).stream()
-                    .map(i -> new TopicPartition(topic, i.partition())).toList();
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))
-                    && System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    if (key.equals(r.key()) && r.value() != null) {
-                        @SuppressWarnings("unchecked")
-                        T v = (T) AvroSerdes.serde(type).deserialize(topic, r.value());
-                        out.add(v);
-                    }
-                }
-            }
+        for (byte[] value : KeyRecords.values(KAFKA.clientProperties(), topic, key)) {
+            @SuppressWarnings("unchecked")
+            T v = (T) AvroSerdes.serde(type).deserialize(topic, value);
+            out.add(v);
         }
         return out;
     }
