@@ -35,7 +35,7 @@ final class CallIdentity {
     /**
      * @param header      the {@code X-ActionGate-Task-Id} header, or null
      * @param tokenTask   the task the access token names, or null
-     * @param sessionTask {@code mcp.gateway.session.task} ({@code {org_id}} to fill in), blank for none
+     * @param sessionTask {@code mcp.gateway.session.task} ({@code {org_id}} to fill in), empty for none
      */
     static Task task(HostIdentity host, Object header, Object tokenTask, String sessionTask) {
         if (header instanceof String h) {

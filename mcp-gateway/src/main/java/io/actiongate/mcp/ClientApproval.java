@@ -50,12 +50,13 @@ final class ClientApproval {
     static final String CALL_AGAIN = "call again with the same arguments in this session for the outcome";
     private static final Logger LOG = LoggerFactory.getLogger(ClientApproval.class);
     private static final Duration POLL = Duration.ofSeconds(1);
-    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(10);
+    static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
     private static final int REMEMBERED = 10_000;
 
     private final ActionGateClient client;
     private final Duration wait;
     private final Semaphore slots;
+    private final int maxWaiting;
     private volatile Completion completion = (session, id) -> { };
     /** (session, action key) -> the elicitation the client accepted: a second call waits without asking again. */
     private final Map<String, String> accepted = new LinkedHashMap<>(64, 0.75f, true) {
@@ -71,6 +72,7 @@ final class ClientApproval {
         this.client = client;
         this.wait = wait;
         this.slots = new Semaphore(maxWaiting);
+        this.maxWaiting = maxWaiting;
     }
 
     /** Set once the MCP server exists (it sends the completion notification). */
@@ -99,7 +101,8 @@ final class ClientApproval {
         }
         String actionKey = first.actionKey();
         if (!slots.tryAcquire()) {
-            LOG.info("{} calls wait for a decision already; {} answers at once", slots.availablePermits(), actionKey);
+            LOG.info("{} calls wait for a decision already ({}); {} answers at once", maxWaiting,
+                    GatewayConfig.APPROVAL_MAX_WAITING_CONFIG, actionKey);
             return Optional.empty();
         }
         try {

@@ -23,7 +23,7 @@ import io.actiongate.policy.TaskOwnership;
  * from them). {@code taskDefaultOrg} is the gate's
  * {@code gate.task.default.org}: the gateway decides task ownership by the gate's rule. {@code tokensFile} is null
  * without static tokens, {@code oauth} null without an authorization server (at least one is set);
- * {@code sessionTask} is the task of a call whose request names none ({@code {org_id}} filled in; blank: none).
+ * {@code sessionTask} is the task of a call whose request names none ({@code {org_id}} filled in; empty: none).
  */
 public record GatewayConfig(String bootstrapServers, String topicPrefix, String host, int port, Path tokensFile,
         String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams, Map<String, Object> kafkaClient,
@@ -72,7 +72,9 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
     public static final String SESSION_TASK_CONFIG = "mcp.gateway.session.task";
     public static final String SESSION_TASK_DOC = "The task of a call whose request names none (no "
             + "X-ActionGate-Task-Id header, no task claim in its token): {org_id} is replaced by the host's org. The "
-            + "operator creates that task (org_id set) once; blank: such calls are refused.";
+            + "operator creates that task (org_id set) once; none: such calls are refused.";
+    /** The {@link #SESSION_TASK_CONFIG} value that turns session tasks off (a blank value takes the default). */
+    public static final String NO_SESSION_TASK = "none";
     public static final String DEFAULT_SESSION_TASK = "mcp-{org_id}";
     public static final String APPROVAL_WAIT_MS_CONFIG = "mcp.gateway.approval.wait.ms";
     public static final String APPROVAL_WAIT_MS_DOC = "How long a call whose client opened the review page (URL "
@@ -243,6 +245,7 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
                     + ": set at least one, or no host can authenticate");
         }
         String sessionTask = ((String) v.get(SESSION_TASK_CONFIG)).strip();
+        sessionTask = sessionTask.equals(NO_SESSION_TASK) ? "" : sessionTask;
         if (!sessionTask.isEmpty() && !ActionKey.isValidId(sessionTask.replace("{org_id}", "org"))) {
             throw new IllegalArgumentException(SESSION_TASK_CONFIG + ": '" + sessionTask + "' is not a task id with "
                     + "an optional {org_id} (" + ActionKey.ID_PATTERN.pattern() + ")");

@@ -93,7 +93,7 @@ final class GatewayTools {
     private final ClientApproval approvals;
 
     /**
-     * @param sessionTask the task of a call whose request names none ({@code mcp.gateway.session.task}), blank for none
+     * @param sessionTask the task of a call whose request names none ({@code mcp.gateway.session.task}), empty for none
      * @param approvals   asks clients with URL elicitation to open the review page
      */
     GatewayTools(ActionGateClient client, PolicyTopicReader policy, String reviewUrl, Duration answerTimeout,

@@ -112,4 +112,51 @@ class GatewayConfigTest {
             assertThatThrownBy(() -> GatewayConfig.from(c)).as(key).hasMessageContaining(key);
         }
     }
+
+    @Test
+    void shouldNeedStaticTokensOrAnIssuerAndTakeOAuthAlone() {
+        Map<String, String> c = minimal();
+        c.remove("mcp.gateway.tokens.file");
+        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("mcp.gateway.tokens.file or "
+                + "mcp.gateway.oauth.issuer");
+        c.put("mcp.gateway.oauth.issuer", "https://login.acme.example/");
+        GatewayConfig config = GatewayConfig.from(c);
+        assertThat(config.tokensFile()).isNull();
+        assertThat(config.oauth().issuer()).hasToString("https://login.acme.example/");
+        assertThat(config.oauth().resource()).as("derived at start").isNull();
+        assertThat(config.oauth().principalClaim()).isEqualTo("sub");
+        assertThat(config.sessionTask()).isEqualTo("mcp-{org_id}");
+        assertThat(config.approvalWait()).hasSeconds(50);
+        c.put("mcp.gateway.oauth.issuer", "http://login.acme.example/");
+        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("must use https");
+    }
+
+    @Test
+    void shouldRefuseASessionTaskThatIsNoTaskId() {
+        Map<String, String> c = minimal();
+        c.put("mcp.gateway.session.task", "mcp/{org_id}");
+        assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("mcp.gateway.session.task");
+        c.put("mcp.gateway.session.task", "");
+        assertThat(GatewayConfig.from(c).sessionTask()).as("blank: the default").isEqualTo("mcp-{org_id}");
+        c.put("mcp.gateway.session.task", "none");
+        assertThat(GatewayConfig.from(c).sessionTask()).as("none: no session task").isEmpty();
+    }
+
+    @Test
+    void shouldDeriveTheResourceOnlyFromALoopbackBindAddress() {
+        assertThat(OAuthSettings.derivedResource("127.0.0.1", 8090)).hasToString("http://127.0.0.1:8090/mcp");
+        assertThatThrownBy(() -> OAuthSettings.derivedResource("0.0.0.0", 8090))
+                .hasMessageContaining("mcp.gateway.oauth.resource");
+    }
+
+    @Test
+    void shouldRefuseMoreWaitingCallsThanHalfTheHttpThreads() {
+        Map<String, String> c = minimal();
+        c.put("mcp.gateway.approval.max.waiting", "5");
+        GatewayConfig config = GatewayConfig.from(c);
+        // refused before anything connects: the brokers at 127.0.0.1:1 are never asked
+        assertThatThrownBy(() -> McpGateway.start(config, new io.actiongate.runtime.HttpLimits(8, 16, 64, 1_000,
+                1_000, 1_000))).hasMessageContaining("mcp.gateway.approval.max.waiting is 5: at most half of "
+                + "mcp.gateway.http.threads.max (8)");
+    }
 }

@@ -124,14 +124,18 @@ class McpGatewayOAuthIT {
         return spec.apply(s).build();
     }
 
-    /** A client with only URL elicitation declared, answering each request with {@code answer}. */
+    /**
+     * A client with only URL elicitation declared, answering each request with {@code answer}, handing completions
+     * and progress notifications to {@code completed} and {@code progress}.
+     */
     private static McpSyncClient eliciting(String token,
             Function<McpSchema.ElicitUrlRequest, McpSchema.ElicitResult.Action> answer,
-            java.util.function.Consumer<McpSchema.ElicitationCompleteNotification> completed) {
+            java.util.function.Consumer<McpSchema.ElicitationCompleteNotification> completed,
+            java.util.function.Consumer<McpSchema.ProgressNotification> progress) {
         return client(token, s -> s
                 .capabilities(McpSchema.ClientCapabilities.builder().elicitation(false, true).build())
                 .urlElicitation(request -> McpSchema.ElicitResult.builder(answer.apply(request)).build())
-                .elicitationCompleteConsumer(completed));
+                .elicitationCompleteConsumer(completed).progressConsumer(progress));
     }
 
     private static HttpResponse<String> post(String token, String body, Map<String, String> headers)
@@ -342,7 +346,7 @@ class McpGatewayOAuthIT {
             // the person opens the page and approves there
             approvals.add(approveLater(request.url()));
             return McpSchema.ElicitResult.Action.ACCEPT;
-        }, n -> completed.add(n.elicitationId()));
+        }, n -> completed.add(n.elicitationId()), n -> { });
         try {
             host.initialize();
             long decisions = records("decisions");
@@ -370,7 +374,7 @@ class McpGatewayOAuthIT {
         McpSyncClient host = eliciting(token(), request -> {
             asked.add(request);
             return asked.size() == 1 ? McpSchema.ElicitResult.Action.DECLINE : McpSchema.ElicitResult.Action.CANCEL;
-        }, n -> { });
+        }, n -> { }, n -> { });
         try {
             host.initialize();
             long decisions = records("decisions");
@@ -398,18 +402,24 @@ class McpGatewayOAuthIT {
     @Test
     void shouldAnswerTheStateAfterTheBoundedWaitAndTheSettledResultToTheRetry() throws Exception {
         List<McpSchema.ElicitUrlRequest> asked = new CopyOnWriteArrayList<>();
+        List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
         McpSyncClient host = eliciting(token(), request -> {
             asked.add(request);
             return McpSchema.ElicitResult.Action.ACCEPT;
-        }, n -> { });
+        }, n -> { }, progress::add);
         McpSyncClient plain = client(token(), s -> s);
         try {
             host.initialize();
             long started = System.nanoTime();
-            Map<String, Object> first = state(send(host, "nobody decides in time"));
+            Map<String, Object> first = state(host.callTool(McpSchema.CallToolRequest.builder("send_email")
+                    .arguments(Map.of("to", "ops@example.com", "body", "nobody decides in time"))
+                    .progressToken("p-wait").build()));
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(APPROVAL_WAIT);
             assertThat(first).containsEntry("state", "WAITING_APPROVAL")
                     .containsEntry("detail", ClientApproval.CALL_AGAIN);
+            // the request carried a progress token: the wait said so every few seconds (a client may reset its timeout)
+            assertThat(progress).isNotEmpty().allSatisfy(p -> assertThat(p.progressToken()).isEqualTo("p-wait"));
+            assertThat(APPROVAL_WAIT).isGreaterThan(ClientApproval.PROGRESS_EVERY);
             // the person approves now; the retry in the same session returns the outcome without asking again
             CompletableFuture<Void> approved = approveLater((String) first.get("review_url"));
             Map<String, Object> retry = state(send(host, "nobody decides in time"));
