@@ -315,6 +315,11 @@ public final class KafkaState implements SharedState, AutoCloseable {
     }
 
     @Override
+    public boolean claimed(String key) {
+        return claims.containsKey(key);
+    }
+
+    @Override
     public List<String> keys(String prefix) {
         java.util.Set<String> out = new java.util.TreeSet<>();
         values.keySet().stream().filter(k -> k.startsWith(prefix)).forEach(out::add);

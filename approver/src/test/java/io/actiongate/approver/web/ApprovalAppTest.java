@@ -169,9 +169,13 @@ class ApprovalAppTest {
 
         HttpResponse<String> second = browser.post(app.url("/review/T-1/email-1"), app.origin, form(tab2, "REJECT"));
 
+        // the two tabs of one session show the one open form of the action: the second finds it used
+        assertThat(WebClient.input(tab2, "challenge")).isEqualTo(WebClient.input(tab1, "challenge"));
         assertThat(second.statusCode()).isEqualTo(409);
-        assertThat(second.body()).contains("already published");
+        assertThat(second.body()).contains("already used");
         assertThat(app.published).hasSize(1);
+        // a tab loaded after the decision shows it decided
+        assertThat(browser.get(app.url("/review/T-1/email-1")).body()).contains("already published");
     }
 
     @Test
@@ -343,10 +347,33 @@ class ApprovalAppTest {
     }
 
     @Test
-    void shouldStopIssuingReviewFormsToASessionThatReloadsWithoutEnd() throws Exception {
+    void shouldStillDecideAfterAHundredReloadsOfTheReviewPage() throws Exception {
+        // issue 42 item 3: each reload minted a challenge, and after 32 the reviewer could decide nothing
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        byte[] secret = enrolTotp(browser);
+        String page = null;
+        for (int i = 0; i < 100; i++) {
+            page = browser.get(app.url("/review/T-1/email-1")).body();
+            assertThat(page).as("reload %d", i).contains("id=\"decide\"").doesNotContain("too many review forms");
+        }
+        assertThat(app.state.keys("challenge/")).hasSize(1);
+        Map<String, String> f = form(page, "APPROVE");
+        f.put("totp", code(secret));
+
+        assertThat(browser.post(app.url("/review/T-1/email-1"), app.origin, f).statusCode()).isEqualTo(200);
+        assertThat(app.published).hasSize(1);
+    }
+
+    @Test
+    void shouldBoundTheOpenReviewsOfASessionByActions() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
         for (int i = 0; i < Challenges.MAX_OPEN_PER_SESSION; i++) {
-            assertThat(browser.get(app.url("/review/T-1/email-1")).body()).contains("id=\"decide\"");
+            ActionProposal p = Fixtures.email("T-1", "bound-" + i);
+            app.book.proposal("T-1/bound-" + i, p);
+            app.book.receipt("T-1/bound-" + i, Fixtures.waiting(p, app.clock.instant()));
+            assertThat(browser.get(app.url("/review/T-1/bound-" + i)).body()).contains("id=\"decide\"");
+            assertThat(browser.get(app.url("/review/T-1/bound-" + i)).body()).as("a reload takes no new place")
+                    .contains("id=\"decide\"");
         }
         String page = browser.get(app.url("/review/T-1/email-1")).body();
         assertThat(page).doesNotContain("id=\"decide\"").contains("too many review forms open");
