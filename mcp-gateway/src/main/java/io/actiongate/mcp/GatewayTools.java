@@ -189,7 +189,7 @@ final class GatewayTools {
             // said the same way for a task of another org and an unknown one: the header reveals nothing
             LOG.info("refused a call of host {} (org {}) under a task that is not its org's", identity.principalId(),
                     identity.orgId());
-            return error("task " + taskId + " is not a task of this host's org; nothing was proposed");
+            return error("the session's task is not a task of this host's org; nothing was proposed");
         }
         String callId = callId(identity, tool.name(), arguments, request.meta());
         if (!ActionKey.isValidId(callId)) {
