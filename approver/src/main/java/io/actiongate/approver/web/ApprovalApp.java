@@ -603,8 +603,10 @@ public final class ApprovalApp implements ApproverHttpServer.App {
 
     private void refuse(Exchange ex, Session s, String key, String digest, Refusal r, String path) throws IOException {
         PageKit.audit(r, ex, s, key, digest);
+        // the path is request input: linked again only for an action the service knows, else the queue
+        boolean known = d.book().get(key).isPresent();
         ex.html(409, kit.message(s, "Nothing was published", r.message(), null,
-                PageKit.link(path, "Open the review again")));
+                known ? PageKit.link(path, "Open the review again") : PageKit.link("/queue", "Open the queue")));
     }
 
     private static String decidedKey(String key, String digest, ReviewBuilder.Kind kind) {

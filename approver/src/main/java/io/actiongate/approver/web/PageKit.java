@@ -57,12 +57,27 @@ final class PageKit {
                 safe(ex.path()), ex.remote());
     }
 
-    /** Log-safe: printable, bounded, no line breaks. */
+    /** {@code v} with its %xx escapes decoded (a path's), so that an escaped credential is masked too. */
+    private static String decoded(String v) {
+        if (v.indexOf('%') < 0) {
+            return v;
+        }
+        try {
+            return java.net.URLDecoder.decode(v.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return v.replace('%', '?'); // a malformed escape: nothing decoded, and no escape left to hide behind
+        }
+    }
+
+    /**
+     * Log-safe: a well-known credential shape masked (a path or field is request input, and a request may carry a
+     * token where an id belongs), printable, bounded, no line breaks.
+     */
     static String safe(String v) {
         if (v == null) {
             return "-";
         }
-        String s = v.replaceAll("[^\\x21-\\x7E]", "?");
+        String s = io.actiongate.secrets.Redaction.redact(decoded(v), 4096).replaceAll("[^\\x21-\\x7E]", "?");
         return s.length() > 160 ? s.substring(0, 160) + "..." : s;
     }
 }

@@ -381,6 +381,47 @@ class ApprovalAppTest {
     }
 
     @Test
+    void shouldNeverRepeatACredentialOfAFormOrPathInAnAnswerOrALogLine() throws Exception {
+        // issue 42 item 1: request fields and paths are input; a refusal page or an audit line never repeats a token
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
+                new ch.qos.logback.core.read.ListAppender<>();
+        logs.start();
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+                .getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(logs);
+        java.util.List<String> answers = new java.util.ArrayList<>();
+        try {
+            signIn(browser, "alice-sub", "demo", "alice@example.com");
+            String page = browser.get(app.url("/review/T-1/email-1")).body();
+            for (String token : io.actiongate.testing.TokenShapes.all().values()) {
+                String enc = java.net.URLEncoder.encode(token, java.nio.charset.StandardCharsets.UTF_8);
+                for (String path : java.util.List.of("/review/T-1/" + enc, "/review/" + enc + "/c-1",
+                        "/resolve/" + enc + "/c-1", "/login?return=" + enc, "/" + enc)) {
+                    HttpResponse<String> r = browser.get(app.url(path));
+                    answers.add(r.statusCode() + " " + r.headers().map() + " " + r.body());
+                }
+                for (Map<String, String> f : java.util.List.of(
+                        Map.of("csrf", WebClient.input(page, "csrf"), "challenge", token, "decision", "APPROVE",
+                                "totp", token),
+                        Map.of("csrf", token, "challenge", WebClient.input(page, "challenge"), "decision", token),
+                        Map.of("csrf", WebClient.input(page, "csrf"), "challenge", WebClient.input(page, "challenge"),
+                                "decision", token, token, token))) {
+                    HttpResponse<String> r = browser.post(app.url("/review/T-1/email-1"), app.origin, f);
+                    answers.add(r.statusCode() + " " + r.headers().map() + " " + r.body());
+                    HttpResponse<String> other = browser.post(app.url("/review/T-1/" + enc), app.origin, f);
+                    answers.add(other.statusCode() + " " + other.headers().map() + " " + other.body());
+                }
+            }
+        } finally {
+            root.detachAppender(logs);
+        }
+        assertThat(answers).hasSizeGreaterThan(40).noneMatch(io.actiongate.testing.TokenShapes::leaks);
+        assertThat(logs.list).isNotEmpty().extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .noneMatch(io.actiongate.testing.TokenShapes::leaks);
+        assertThat(app.published).isEmpty();
+    }
+
+    @Test
     void shouldNeverLandOnAnotherOriginAfterSignIn() throws Exception {
         for (String attack : new String[] {"/\t/evil.example/x", "/\\evil.example", "//evil.example",
                 "/\n/evil.example", " /queue", "https://evil.example/", "/queue\"><script>", "/%09/../x\u0000"}) {
