@@ -37,24 +37,13 @@ public final class FactorReset {
     }
 
     /**
-     * Against the state topic of the deployment at {@code bootstrapServers} with {@code topicPrefix} (the default
-     * name; see {@link #runOnTopic} for an {@code approver.state.topic} of another name).
+     * Against the existing state topic {@code stateTopic} of the deployment at {@code bootstrapServers}, with the
+     * {@code kafka.*} client settings {@code kafkaClient} (prefix removed). The topic is never created: when it is
+     * missing this throws and nothing is written.
      */
-    public static Result run(String bootstrapServers, Map<String, String> kafkaClient, String topicPrefix, String org,
+    public static Result run(String bootstrapServers, Map<String, String> kafkaClient, String stateTopic, String org,
                              String subject, String operator, String reason) throws InterruptedException {
-        try (KafkaState state = new KafkaState(bootstrapServers, kafkaClient, KafkaState.defaultTopic(topicPrefix))) {
-            if (!state.awaitCaughtUp(Duration.ofSeconds(60))) {
-                throw new IllegalStateException("the state topic " + state.topic() + " was not read in 60 s");
-            }
-            return run(state, org, subject, operator, reason, Instant.now());
-        }
-    }
-
-    /** Against the state topic {@code stateTopic}. */
-    public static Result runOnTopic(String bootstrapServers, Map<String, String> kafkaClient, String stateTopic,
-                                    String org, String subject, String operator, String reason)
-            throws InterruptedException {
-        try (KafkaState state = new KafkaState(bootstrapServers, kafkaClient, stateTopic)) {
+        try (KafkaState state = KafkaState.existing(bootstrapServers, kafkaClient, stateTopic)) {
             if (!state.awaitCaughtUp(Duration.ofSeconds(60))) {
                 throw new IllegalStateException("the state topic " + state.topic() + " was not read in 60 s");
             }

@@ -68,6 +68,7 @@ public final class Main implements Callable<Integer> {
         extraCommands.forEach(cl::addSubcommand);
         Subcommands.register(cl);
         everyCommandAnswersVersion(cl);
+        ExitCodes.listInHelp(cl);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler(new ErrorHandler());

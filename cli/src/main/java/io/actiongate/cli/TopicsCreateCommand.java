@@ -23,11 +23,14 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Create every actiongate topic on a Kafka cluster. Safe to run again: existing topics are left as they "
-                    + "are and compared with their specification (partitions, cleanup.policy, retention.ms).",
-            "",
-            "Exit codes: 0 all topics exist as specified, 4 a topic differs (DRIFT), 1 error, 2 usage error."
+                    + "are and compared with their specification (partitions, cleanup.policy, retention.ms)."
         })
-final class TopicsCreateCommand implements Callable<Integer> {
+final class TopicsCreateCommand implements Callable<Integer>, ExitCodes.Own {
+
+    @Override
+    public int[] ownExitCodes() {
+        return new int[] {ExitCodes.DRIFT};
+    }
 
     @Spec
     private CommandSpec spec;

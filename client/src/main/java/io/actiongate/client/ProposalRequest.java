@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.actiongate.json.JsonErrors;
 import io.actiongate.key.ActionKey;
 
 /**
@@ -159,7 +160,8 @@ public final class ProposalRequest {
             try {
                 this.input = MAPPER.readTree(inputJson);
             } catch (JsonProcessingException e) {
-                throw new InvalidProposalException("input", "is not JSON: " + e.getOriginalMessage());
+                // never Jackson's message: it quotes the input
+                throw new InvalidProposalException("input", "is not JSON: " + JsonErrors.describe(e));
             }
             return this;
         }

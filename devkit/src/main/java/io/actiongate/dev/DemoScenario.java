@@ -97,7 +97,8 @@ public final class DemoScenario {
             String who;
             try {
                 // factors are durable: a fresh one-time code app for this run needs the old one reset (audited)
-                io.actiongate.approver.FactorReset.run(bootstrapServers, Map.of(), prefix, DemoPolicy.ORG,
+                io.actiongate.approver.FactorReset.run(bootstrapServers, Map.of(),
+                        io.actiongate.approver.state.KafkaState.defaultTopic(prefix), DemoPolicy.ORG,
                         DevIdentityProvider.DEMO_SUBJECT, "actiongate demo", "the demo sets up a fresh code app");
                 who = reviewer.signIn(DevIdentityProvider.DEMO_SUBJECT);
                 reviewer.enrolTotp();

@@ -15,4 +15,12 @@ public interface DevComponent {
      * {@link DevContext#hint(String)}. A failure stops {@code dev}, closing everything started before.
      */
     AutoCloseable start(DevContext context) throws Exception;
+
+    /**
+     * Whether what {@link #start} started can serve now (a role answering its API, not only a thread running):
+     * {@code dev} announces that it runs only once every component is ready.
+     */
+    default boolean ready() {
+        return true;
+    }
 }

@@ -29,6 +29,8 @@ public final class DevEnvironment implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DevEnvironment.class);
     private static final long ADMIN_TIMEOUT_MS = 30_000;
+    /** How long the started components may take to serve before dev gives up (the gate's first rebalance, mostly). */
+    static final long READY_TIMEOUT_MS = 120_000;
 
     /** How to run: the broker's client port (0 = free port), its data directory (null = temporary). */
     public record Settings(int port, Path dataDir, Map<String, String> config) {
@@ -80,6 +82,7 @@ public final class DevEnvironment implements AutoCloseable {
                 LOG.info("Starting {}", component.name());
                 env.started.push(new Named(component.name(), component.start(env.context)));
             }
+            awaitReady(components, READY_TIMEOUT_MS);
             return env;
         } catch (Exception | Error e) {
             if (env != null) {
@@ -88,6 +91,24 @@ public final class DevEnvironment implements AutoCloseable {
                 broker.close();
             }
             throw e;
+        }
+    }
+
+    /**
+     * Waits until every component can serve: {@code dev} prints that it runs (and a script waiting for that line
+     * goes on) only then, so that the first request meets an API that answers, not a 503 while the gate's store is
+     * still being opened.
+     */
+    static void awaitReady(List<DevComponent> components, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        for (DevComponent component : components) {
+            while (!component.ready()) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException(component.name() + " did not become ready within "
+                            + timeoutMs + " ms");
+                }
+                Thread.sleep(25);
+            }
         }
     }
 

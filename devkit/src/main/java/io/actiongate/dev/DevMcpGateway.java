@@ -1,13 +1,8 @@
 package io.actiongate.dev;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,6 +45,7 @@ final class DevMcpGateway implements DevComponent {
     private final Supplier<String> reviewUrl;
     private final Supplier<SandboxMcpServer> sandbox;
     private final Supplier<DevIdentityProvider> identityProvider;
+    private volatile McpGateway gateway;
 
     /**
      * @param reviewUrl        the review page URL pattern, asked at start (after the approval service is up)
@@ -117,16 +113,9 @@ final class DevMcpGateway implements DevComponent {
 
     @Override
     public AutoCloseable start(DevContext context) throws Exception {
-        Path secrets = Files.createDirectories(context.workDir().resolve("secrets"));
+        Path secrets = OwnerOnlyFiles.directory(context.workDir().resolve("secrets"));
         Path tokenFile = secrets.resolve("mcp-host-token");
-        if (!Files.exists(tokenFile)) {
-            byte[] bytes = new byte[18];
-            new SecureRandom().nextBytes(bytes);
-            Files.createFile(tokenFile,
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            Files.writeString(tokenFile, HexFormat.of().formatHex(bytes), StandardCharsets.UTF_8);
-        }
-        String token = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
+        String token = OwnerOnlyFiles.secret(tokenFile);
         Path hosts = secrets.resolve("mcp-hosts");
         // the token file's secret in a second file: owner-only as well
         OwnerOnlyFiles.writeString(hosts, token + " " + HOST_PRINCIPAL + " " + DemoPolicy.ORG + " "
@@ -186,6 +175,7 @@ final class DevMcpGateway implements DevComponent {
                     .replace("{org_id}", DemoPolicy.ORG))));
         }
         McpGateway gateway = McpGateway.start(gatewayConfig);
+        this.gateway = gateway;
         context.hint("MCP gateway: http://127.0.0.1:" + gateway.port() + McpGateway.ENDPOINT
                 + "   headers: Authorization: Bearer " + token + " (in " + tokenFile
                 + "), X-ActionGate-Task-Id: T-1   tools: " + String.join(", ", described));
@@ -198,6 +188,12 @@ final class DevMcpGateway implements DevComponent {
                     + "URLs is asked to open the review page)");
         }
         return gateway;
+    }
+
+    @Override
+    public boolean ready() {
+        McpGateway g = gateway;
+        return g != null && g.ready();
     }
 
     /** The demo profile's grant, widened by the imported tools (the demo policy grants the sandbox's already). */

@@ -1,13 +1,10 @@
 package io.actiongate.dev;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -82,24 +79,24 @@ public final class DevStack implements DevComponent {
         Path work = context.workDir();
         // the gate trusts every public key in keys/trusted; the approver's private key stays apart from them
         Path keys = Files.createDirectories(work.resolve("keys").resolve("trusted"));
-        Path privateKeys = Files.createDirectories(work.resolve("keys").resolve("approver"));
+        Path privateKeys = OwnerOnlyFiles.directory(work.resolve("keys").resolve("approver"));
         approverKey = privateKeys.resolve(APPROVER_KEY_ID + KeyFiles.PRIVATE_SUFFIX);
         if (!Files.exists(approverKey)) {
             KeyFiles.GeneratedKey generated = KeyFiles.generate(privateKeys, APPROVER_KEY_ID);
             Files.move(generated.publicKeyFile(), keys.resolve(generated.publicKeyFile().getFileName()));
         }
-        Path secrets = Files.createDirectories(work.resolve("secrets"));
-        String smtpPassword = secret(secrets.resolve("smtp-password"));
-        String imapPassword = secret(secrets.resolve("imap-password"));
+        Path secrets = OwnerOnlyFiles.directory(work.resolve("secrets"));
+        String smtpPassword = OwnerOnlyFiles.secret(secrets.resolve("smtp-password"));
+        String imapPassword = OwnerOnlyFiles.secret(secrets.resolve("imap-password"));
         // the HTTP API's bearer token: generated once per data directory, printed below
         tokenFile = secrets.resolve("http-token");
-        String token = secret(tokenFile);
+        String token = OwnerOnlyFiles.secret(tokenFile);
         // a tool host's token for POST /v1/proposals (the packages under clients/ and their examples): org demo,
         // profile assistant, in the MCP gateway's token-file format
-        String hostToken = secret(secrets.resolve("host-token"));
+        String hostToken = OwnerOnlyFiles.secret(secrets.resolve("host-token"));
         Path hostTokens = secrets.resolve("host-tokens");
-        Files.writeString(hostTokens, hostToken + " assistant-host " + DemoPolicy.ORG + " " + DemoPolicy.PROFILE
-                + "\n", StandardCharsets.UTF_8);
+        OwnerOnlyFiles.writeString(hostTokens, hostToken + " assistant-host " + DemoPolicy.ORG + " "
+                + DemoPolicy.PROFILE + "\n");
 
         Sandboxes boxes = Sandboxes.start(smtpPassword, imapPassword);
         SandboxObjectStore objects = null;
@@ -149,11 +146,12 @@ public final class DevStack implements DevComponent {
         String gate = "http://127.0.0.1:" + node.httpPort();
         context.hint("gate HTTP: " + gate + "/v1/actions/{task_id}/{tool_call_id}, " + gate + "/metrics, "
                 + gate + "/health/ready");
-        context.hint("gate API token: " + token + "   (in " + tokenFile + "; curl -H 'Authorization: Bearer "
-                + token + "' " + gate + "/v1/actions/T-1/CALL)");
-        context.hint("tool host token:  " + hostToken + "   (POST " + gate + "/v1/proposals, " + gate
-                + "/v1/openapi.json; ACTIONGATE_TOKEN=" + hostToken
-                + " PYTHONPATH=clients/python/src python3 clients/python/examples/propose_email.py)");
+        context.hint(tokenHint("gate API token:", effectiveConfig, HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG,
+                tokenFile, token, "curl -H 'Authorization: Bearer TOKEN' " + gate + "/v1/actions/T-1/CALL"));
+        context.hint(tokenHint("tool host token: ", effectiveConfig, ProposalApiConfig.TOKENS_FILE_CONFIG,
+                hostTokens, hostToken, "POST " + gate + "/v1/proposals, " + gate + "/v1/openapi.json; "
+                        + "ACTIONGATE_TOKEN=TOKEN PYTHONPATH=clients/python/src python3 "
+                        + "clients/python/examples/propose_email.py"));
         context.hint("sandbox webhook provider: " + sandboxes.webhookUri() + "   sandbox SMTP: 127.0.0.1:"
                 + sandboxes.smtpPort() + "   IMAP: 127.0.0.1:" + sandboxes.imapPort() + "   sandbox MCP server: "
                 + sandboxes.mcp().url() + "/mcp");
@@ -188,6 +186,49 @@ public final class DevStack implements DevComponent {
                 + " --approver " + APPROVER_SUBJECT + " --org " + DemoPolicy.ORG + " --gate-url " + gate
                 + " --token-file " + tokenFile + " --bootstrap-servers " + context.bootstrapServers());
         return this::close;
+    }
+
+    /**
+     * The summary line of a credential dev made: the token and its file when {@code key} names that file in the
+     * configuration in force, else only the file that is in force (a {@code --config} of one's own), never a token
+     * that the server would refuse. {@code use} shows it in use, {@code TOKEN} standing for the token.
+     */
+    static String tokenHint(String label, Map<String, String> inForce, String key, Path devFile, String token,
+                            String use) {
+        String configured = inForce.get(key);
+        if (configured != null && sameFile(Path.of(configured.strip()), devFile)) {
+            return label + " " + token + "   (in " + devFile + "; " + use.replace("TOKEN", token) + ")";
+        }
+        if (configured == null || configured.isBlank()) {
+            return label + " none in force (" + key + " is not set)";
+        }
+        return label + " those of " + configured.strip() + " (" + key + " of your configuration; dev's own "
+                + devFile.getFileName() + " is not in force)";
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+    }
+
+    /**
+     * Every role of the node can serve (the gate's store answers queries), and the demo email this stack proposed is
+     * in the gate's store: the review URL dev prints then shows it at once.
+     */
+    @Override
+    public boolean ready() {
+        ActiongateNode n = node;
+        if (n == null || !n.ready()) {
+            return false;
+        }
+        if (!proposeDemoEmail) {
+            return true;
+        }
+        try {
+            return n.gate().map(g -> g.localReceipt(ActionKey.format(DEMO_TASK, DEMO_EMAIL_CALL)).isPresent())
+                    .orElse(true);
+        } catch (RuntimeException e) {
+            return false; // the store moved while we asked: ask again
+        }
     }
 
     private static Map<String, String> devDefaults(Sandboxes boxes, Path keys, Path secrets) {
@@ -265,19 +306,6 @@ public final class DevStack implements DevComponent {
                     + "dev-1=" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(key) + "\n");
         }
         return file;
-    }
-
-    /** A random password kept in an owner-only file, reused across runs with the same data directory. */
-    private static String secret(Path file) throws IOException {
-        if (Files.exists(file)) {
-            return Files.readString(file, StandardCharsets.UTF_8).strip();
-        }
-        byte[] bytes = new byte[18];
-        new SecureRandom().nextBytes(bytes);
-        String value = HexFormat.of().formatHex(bytes);
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(file, value, StandardCharsets.UTF_8);
-        return value;
     }
 
     /** Writes policy records to the policy topic and waits for the broker to take them. */

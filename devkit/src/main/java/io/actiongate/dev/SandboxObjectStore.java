@@ -70,14 +70,8 @@ public final class SandboxObjectStore implements AutoCloseable {
     }
 
     private static Path write(Path file, String value) throws IOException {
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, value);
-        try {
-            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system: the file stays with the default permissions of the dev work directory
-        }
-        return file;
+        OwnerOnlyFiles.directory(file.getParent());
+        return OwnerOnlyFiles.writeString(file, value);
     }
 
     private static String random(int bytes) {

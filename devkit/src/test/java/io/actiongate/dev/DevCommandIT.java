@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -64,6 +65,31 @@ class DevCommandIT {
         List<ILoggingEvent> beforeSummary;
         try {
             assertThat(env).as("dev started; stderr: %s", err).isNotNull();
+            // issue 42 item 9: once dev says it runs, its API answers (no 503 while the gate's store opens)
+            Path secretsDir = env.broker().dataDir().resolve("secrets");
+            String apiToken = Files.readString(secretsDir.resolve("http-token")).strip();
+            Matcher gateUrl = Pattern.compile("gate HTTP: (http://127\\.0\\.0\\.1:\\d+)/").matcher(out.toString());
+            assertThat(gateUrl.find()).as("gate URL in:%n%s", out).isTrue();
+            HttpClient api = HttpClient.newHttpClient();
+            HttpResponse<String> demoAction = api.send(HttpRequest.newBuilder(URI.create(gateUrl.group(1)
+                    + "/v1/actions/T-1/demo-email-1")).header("Authorization", "Bearer " + apiToken).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(demoAction.statusCode()).as(demoAction.body()).isEqualTo(200);
+            assertThat(demoAction.body()).contains("WAITING_APPROVAL");
+            assertThat(api.send(HttpRequest.newBuilder(URI.create(gateUrl.group(1) + "/health/ready")).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+            // issue 42 items 7 and 8: the printed tool host token is the one in force; every secret owner-only
+            String hostTokens = Files.readString(secretsDir.resolve("host-tokens"));
+            assertThat(out.toString()).contains("tool host token:  " + hostTokens.split(" ")[0] + " ");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secretsDir)))
+                    .isEqualTo("rwx------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                    env.broker().dataDir().resolve("keys").resolve("approver")))).isEqualTo("rwx------");
+            try (var files = Files.list(secretsDir)) {
+                assertThat(files.filter(Files::isRegularFile).toList()).isNotEmpty().allSatisfy(f ->
+                        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f))).as(f.toString())
+                                .isEqualTo("rw-------"));
+            }
             assertThat(out.toString()).contains("Kafka bootstrap servers: " + env.bootstrapServers(),
                     "actiongate.proposals", "actiongate.dead-letters", "Next steps:", "Ctrl-C");
             beforeSummary = List.copyOf(logs.list);

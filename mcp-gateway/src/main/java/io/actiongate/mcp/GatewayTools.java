@@ -206,7 +206,7 @@ final class GatewayTools {
             // said the same way for a task of another org and an unknown one: the header reveals nothing
             LOG.info("refused a call of host {} (org {}) under a task that is not its org's", identity.principalId(),
                     identity.orgId());
-            return error("task " + taskId + " is not a task of this host's org; nothing was proposed"
+            return error("the session's task is not a task of this host's org; nothing was proposed"
                     + (task.source() == CallIdentity.TaskSource.SESSION_TASK ? " (the org's session task, "
                     + GatewayConfig.SESSION_TASK_CONFIG + ": create it with org_id " + identity.orgId() + ")" : ""));
         }

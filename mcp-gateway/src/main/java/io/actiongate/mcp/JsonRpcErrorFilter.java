@@ -23,14 +23,20 @@ import jakarta.servlet.http.HttpServletResponseWrapper;
  */
 final class JsonRpcErrorFilter implements Filter {
 
+    /** A request attribute holding the JSON-RPC error body this gateway wrote itself for an error status. */
+    static final String BODY_ATTRIBUTE = "io.actiongate.mcp.jsonrpc-error-body";
+
     @Override
     public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
             throws IOException, ServletException {
         HttpServletResponse response = (HttpServletResponse) res;
         Guarded guarded = new Guarded(response);
         chain.doFilter(req, guarded);
-        if (guarded.swallowed && !response.isCommitted()) {
-            byte[] body = JsonRpcErrorHandler.body(guarded.getStatus()).getBytes(StandardCharsets.UTF_8);
+        if ((guarded.swallowed || req.getAttribute(BODY_ATTRIBUTE) != null) && !response.isCommitted()) {
+            // a body of this gateway's own (JsonRpcRequestGuard's parse error), else the fixed one of the status
+            Object own = req.getAttribute(BODY_ATTRIBUTE);
+            byte[] body = (own instanceof String text ? text : JsonRpcErrorHandler.body(guarded.getStatus()))
+                    .getBytes(StandardCharsets.UTF_8);
             response.resetBuffer();
             response.setContentType("application/json");
             response.setContentLength(body.length);

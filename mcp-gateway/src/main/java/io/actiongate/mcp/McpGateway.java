@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -138,13 +139,14 @@ public final class McpGateway implements AutoCloseable {
                     return McpTransportContext.create(context);
                 })
                 .build();
+        List<McpServerFeatures.SyncToolSpecification> specifications = tools.specifications(upstreams);
         McpSyncServer server = McpServer.sync(transport)
                 .serverInfo("actiongate-mcp-gateway", "1")
                 .jsonMapper(new JacksonMcpJsonMapper(new ObjectMapper()))
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 // a client asked to open the review page may take this long to answer (a person reads the prompt)
                 .requestTimeout(config.approvalWait())
-                .tools(tools.specifications(upstreams))
+                .tools(specifications)
                 .build();
         started.push(server::closeGracefully);
         approvals.completion((session, elicitation) -> server.sendElicitationComplete(session,
@@ -159,6 +161,12 @@ public final class McpGateway implements AutoCloseable {
                 new SessionOwners(SessionOwners.DEFAULT_CAPACITY)));
         auth.setAsyncSupported(true);
         context.addFilter(auth, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
+        // a body that is not JSON and a call of an unknown tool are answered without their input (the SDK's own
+        // answer and log repeat it)
+        FilterHolder unknownTools = new FilterHolder(new JsonRpcRequestGuard(specifications.stream()
+                .map(spec -> spec.tool().name()).collect(java.util.stream.Collectors.toSet())));
+        unknownTools.setAsyncSupported(true);
+        context.addFilter(unknownTools, ENDPOINT, EnumSet.of(DispatcherType.REQUEST));
         ServletHolder mcp = new ServletHolder(transport);
         mcp.setAsyncSupported(true);
         context.addServlet(mcp, ENDPOINT);

@@ -308,4 +308,98 @@ class McpGatewayIT {
         assertThat(upstream.calls("lookup")).as("nothing reached upstream for the refused hosts")
                 .isEqualTo(lookupsBefore);
     }
+
+    @Test
+    void shouldNeverEchoACredentialInAnyRefusal() throws Exception {
+        // issue 42 item 1: a token where a tool name, an argument, a member name, a task id or the JSON itself
+        // belongs comes back in no answer and no log line
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
+                new ch.qos.logback.core.read.ListAppender<>();
+        logs.start();
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+                .getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(logs);
+        List<String> answers = new java.util.ArrayList<>();
+        try {
+            for (String token : io.actiongate.testing.TokenShapes.all().values()) {
+                answers.add(refusal(() -> host.callTool(McpSchema.CallToolRequest.builder(token)
+                        .arguments(Map.of("q", "x")).build())));
+                answers.add(refusal(() -> host.callTool(McpSchema.CallToolRequest.builder("lookup")
+                        .arguments(Map.of("q", token)).build())));
+                answers.add(refusal(() -> host.callTool(McpSchema.CallToolRequest.builder("lookup")
+                        .arguments(Map.of(token, "x")).build())));
+                answers.add(refusal(() -> host.callTool(McpSchema.CallToolRequest.builder("send_email")
+                        .arguments(Map.of("to", token, token, 1)).build())));
+                if (token.matches("[A-Za-z0-9._:-]{1,128}")) {
+                    McpSyncClient other = client(TOKEN, token, false);
+                    answers.add(refusal(() -> other.callTool(McpSchema.CallToolRequest.builder("send_email")
+                            .arguments(Map.of("to", "ops@example.com")).build())));
+                    other.closeGracefully();
+                }
+                for (String body : List.of("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":" + token + "}",
+                        "{\"jsonrpc\":\"2.0\",\"id\":" + JSON_QUOTE.apply(token) + ",\"method\":\"tools/call\","
+                                + "\"params\":{\"name\":" + JSON_QUOTE.apply(token) + "}}", token)) {
+                    answers.add(inSession(body));
+                }
+                for (String body : List.of("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":" + token + "}",
+                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\""
+                                + token + "\"}}", token)) {
+                    java.net.http.HttpResponse<String> raw = java.net.http.HttpClient.newHttpClient().send(
+                            java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                                            + gateway.port() + McpGateway.ENDPOINT))
+                                    .header("Authorization", "Bearer " + TOKEN)
+                                    .header("Content-Type", "application/json")
+                                    .header("Accept", "application/json, text/event-stream")
+                                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
+                    answers.add(raw.statusCode() + " " + raw.headers().map() + " " + raw.body());
+                }
+            }
+        } finally {
+            root.detachAppender(logs);
+        }
+        assertThat(answers).hasSizeGreaterThan(20).noneMatch(io.actiongate.testing.TokenShapes::leaks)
+                .anyMatch(a -> a.contains("Unknown tool")).anyMatch(a -> a.contains("CREDENTIAL_MATERIAL"))
+                .anyMatch(a -> a.startsWith("400 ") && a.contains("-32700") && a.contains("not JSON: "));
+        assertThat(logs.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .noneMatch(io.actiongate.testing.TokenShapes::leaks);
+        assertThat(logs.list).extracting(e -> e.getThrowableProxy() == null ? null
+                : e.getThrowableProxy().getMessage()).noneMatch(io.actiongate.testing.TokenShapes::leaks);
+    }
+
+    private static final java.util.function.UnaryOperator<String> JSON_QUOTE = t -> "\""
+            + t.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+
+    /** {@code body} posted in a session of its own (initialized first), the answer as status, headers and body. */
+    private static String inSession(String body) throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.URI endpoint = java.net.URI.create("http://127.0.0.1:" + gateway.port() + McpGateway.ENDPOINT);
+        java.net.http.HttpResponse<String> init = http.send(java.net.http.HttpRequest.newBuilder(endpoint)
+                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":0,"
+                        + "\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                        + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow(() ->
+                new AssertionError("no session: " + init.statusCode() + " " + init.body()));
+        java.net.http.HttpResponse<String> raw = http.send(java.net.http.HttpRequest.newBuilder(endpoint)
+                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream").header("Mcp-Session-Id", session)
+                .header("Mcp-Protocol-Version", "2025-06-18")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        return raw.statusCode() + " " + raw.headers().map() + " " + raw.body();
+    }
+
+    /** What a call answered: its result as text, or the JSON-RPC error it raised. */
+    private static String refusal(java.util.concurrent.Callable<McpSchema.CallToolResult> call) {
+        try {
+            return String.valueOf(call.call());
+        } catch (io.modelcontextprotocol.spec.McpError e) {
+            return e.getMessage() + " " + e.getJsonRpcError();
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
 }

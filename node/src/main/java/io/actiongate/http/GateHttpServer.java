@@ -219,7 +219,7 @@ public final class GateHttpServer implements AutoCloseable {
             try {
                 handler.handle(call);
             } catch (IOException | RuntimeException e) {
-                LOG.warn("cannot answer {} {}: {}", call.method(), call.rawPath(), e.getClass().getName());
+                LOG.warn("cannot answer {} {}: {}", call.method(), Echo.forLog(call.rawPath()), e.getClass().getName());
                 call.close();
             }
             return true;

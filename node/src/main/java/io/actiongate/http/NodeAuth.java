@@ -61,7 +61,7 @@ final class NodeAuth {
         if (refusal == null) {
             return true;
         }
-        LOG.warn("refused {} {} from {}: {}", call.method(), call.rawPath(), call.remote(), refusal);
+        LOG.warn("refused {} {} from {}: {}", call.method(), Echo.forLog(call.rawPath()), call.remote(), refusal);
         call.setHeader("WWW-Authenticate", "Bearer realm=\"actiongate\"");
         Responses.json(call, 401, HttpJson.error("unauthorized",
                 "a bearer token or a trusted client certificate is required"));

@@ -9,9 +9,11 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 
-import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,6 +21,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.actiongate.client.ProposalRequest;
 import io.actiongate.digest.Digests;
+import io.actiongate.json.JsonErrors;
 import io.actiongate.key.ActionKey;
 
 /**
@@ -36,6 +39,8 @@ final class ProposalBody {
     private static final Set<String> ATTACHMENT_MEMBERS = Set.of("object_key", "sha256", "size_bytes",
             "content_type", "owner_invocation_id");
 
+    private static final java.util.regex.Pattern DIGEST_FORM = java.util.regex.Pattern.compile("sha256:[0-9a-f]{64}");
+
     private static final ObjectMapper STRICT = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -52,20 +57,21 @@ final class ProposalBody {
         JsonNode root;
         try {
             root = STRICT.readTree(body);
-        } catch (JsonParseException e) {
-            if (e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")) {
-                throw new ProposalBodyException(ProposalRefusal.DUPLICATE_KEY, null, e.getOriginalMessage());
+        } catch (JacksonException e) {
+            // the kind and the position only: Jackson's message quotes the input, which may hold a credential
+            if (JsonErrors.kind(e) == JsonErrors.Kind.DUPLICATE_MEMBER) {
+                throw new ProposalBodyException(ProposalRefusal.DUPLICATE_KEY, null, JsonErrors.describe(e),
+                        e.getLocation());
             }
-            throw new ProposalBodyException(ProposalRefusal.INVALID_JSON, null, "not JSON: " + e.getOriginalMessage());
-        } catch (JsonProcessingException e) {
-            throw new ProposalBodyException(ProposalRefusal.INVALID_JSON, null, "not JSON: " + e.getOriginalMessage());
+            throw new ProposalBodyException(ProposalRefusal.INVALID_JSON, null, "not JSON: " + JsonErrors.describe(e),
+                    e.getLocation());
         } catch (IOException e) {
             throw new ProposalBodyException(ProposalRefusal.INVALID_JSON, null, "cannot read the body");
         }
         if (root == null || !root.isObject()) {
             throw new ProposalBodyException(ProposalRefusal.INVALID_JSON, null, "the body must be a JSON object");
         }
-        onlyMembers(root, MEMBERS, "");
+        onlyMembers(body, root, MEMBERS, "");
         String taskId = id(root, "task_id");
         String toolCallId = id(root, "tool_call_id");
         JsonNode input = root.get("input");
@@ -85,8 +91,12 @@ final class ProposalBody {
         }
         String offered = optionalText(root, "input_digest");
         if (offered != null && !offered.equals(computed)) {
+            // the offered value is echoed only in the digest form, which no credential has
+            boolean digestForm = DIGEST_FORM.matcher(offered).matches();
             throw new ProposalBodyException(ProposalRefusal.DIGEST_MISMATCH, "input_digest",
-                    "input_digest is not the RFC 8785 digest of input", computed, offered);
+                    digestForm ? "input_digest is not the RFC 8785 digest of input"
+                            : "input_digest is not a digest (sha256:<64 hex digits>)",
+                    computed, digestForm ? offered : null);
         }
         OptionalLong taskVersion = OptionalLong.empty();
         JsonNode version = root.get("task_version");
@@ -111,28 +121,67 @@ final class ProposalBody {
                 .idempotencyKey(optionalText(root, "idempotency_key"))
                 .businessOperationId(optionalText(root, "business_operation_id"))
                 .claimedAnnotations(annotations(root))
-                .attachments(attachments(root));
+                .attachments(attachments(body, root));
         JsonNode origin = root.get("origin");
         if (origin != null && !origin.isNull()) {
             if (!origin.isObject()) {
                 throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "origin", "origin must be an object");
             }
-            onlyMembers(origin, ORIGIN_MEMBERS, "origin.");
+            onlyMembers(body, origin, ORIGIN_MEMBERS, "origin.");
             request.origin(requiredText(origin, "conversation_id", "origin.conversation_id"),
                     requiredText(origin, "turn_id", "origin.turn_id"));
         }
         return new Parsed(taskId, toolCallId, taskVersion, request, computed);
     }
 
-    private static void onlyMembers(JsonNode object, Set<String> allowed, String path) throws ProposalBodyException {
+    /**
+     * Refuses a member of {@code object} (at {@code path}: "", "origin.", "attachments[0].") that is not in
+     * {@code allowed}. The answer gives where the member is and which members the object takes, never its name: a
+     * member name is input the credential scan has not passed.
+     */
+    private static void onlyMembers(byte[] body, JsonNode object, Set<String> allowed, String path)
+            throws ProposalBodyException {
         Iterator<String> names = object.fieldNames();
+        int index = 0;
         while (names.hasNext()) {
             String name = names.next();
             if (!allowed.contains(name)) {
-                throw new ProposalBodyException(ProposalRefusal.UNKNOWN_MEMBER, path + name,
-                        "unknown member " + path + name);
+                String holder = path.isEmpty() ? null : path.substring(0, path.length() - 1);
+                JsonLocation at = memberLocation(body, pointer(path), index);
+                String where = JsonErrors.position(at);
+                throw new ProposalBodyException(ProposalRefusal.UNKNOWN_MEMBER, holder,
+                        "unknown member " + (where.isEmpty() ? "" : "at " + where + " ")
+                                + (holder == null ? "of the body" : "of " + holder) + " (it takes "
+                                + String.join(", ", new java.util.TreeSet<>(allowed)) + ")", at);
             }
+            index++;
         }
+    }
+
+    /** The JSON pointer of an object at {@code path} ("" the body, "origin." /origin, "attachments[0]." ...). */
+    private static String pointer(String path) {
+        if (path.isEmpty()) {
+            return "";
+        }
+        return "/" + path.substring(0, path.length() - 1).replace("[", "/").replace("]", "").replace(".", "/");
+    }
+
+    /** Where the {@code index}-th member name of the object at {@code pointer} starts, by a second streaming read. */
+    private static JsonLocation memberLocation(byte[] body, String pointer, int index) {
+        try (JsonParser p = STRICT.getFactory().createParser(body)) {
+            int seen = 0;
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if (t == JsonToken.FIELD_NAME
+                        && p.getParsingContext().getParent().pathAsPointer().toString().equals(pointer)) {
+                    if (seen++ == index) {
+                        return p.currentTokenLocation();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            return null; // the body parsed once already: no position then, and still no text
+        }
+        return null;
     }
 
     private static String id(JsonNode root, String member) throws ProposalBodyException {
@@ -183,7 +232,8 @@ final class ProposalBody {
         Map<String, String> annotations = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : value.properties()) {
             if (!e.getValue().isTextual()) {
-                throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "claimed_annotations." + e.getKey(),
+                // the annotation's name is input: not echoed
+                throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "claimed_annotations",
                         "claimed_annotations values must be strings");
             }
             annotations.put(e.getKey(), e.getValue().asText());
@@ -191,7 +241,8 @@ final class ProposalBody {
         return annotations;
     }
 
-    private static List<ProposalRequest.Attachment> attachments(JsonNode root) throws ProposalBodyException {
+    private static List<ProposalRequest.Attachment> attachments(byte[] body, JsonNode root)
+            throws ProposalBodyException {
         JsonNode value = root.get("attachments");
         if (value == null || value.isNull()) {
             return List.of();
@@ -208,7 +259,7 @@ final class ProposalBody {
                 throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "attachments[" + i + "]",
                         "each attachment must be an object");
             }
-            onlyMembers(a, ATTACHMENT_MEMBERS, path);
+            onlyMembers(body, a, ATTACHMENT_MEMBERS, path);
             JsonNode size = a.get("size_bytes");
             if (size == null || !size.canConvertToExactIntegral() || !size.canConvertToLong() || size.asLong() < 0) {
                 throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, path + "size_bytes",

@@ -151,7 +151,14 @@ final class ProposalsHandler implements CallHandler {
         }
         if (e.computedDigest() != null) {
             error.put("computed_digest", e.computedDigest());
-            error.put("offered_digest", e.offeredDigest());
+            if (e.offeredDigest() != null) {
+                error.put("offered_digest", e.offeredDigest());
+            }
+        }
+        if (e.location() != null && e.location().getLineNr() > 0) {
+            error.put("line", e.location().getLineNr());
+            error.put("column", e.location().getColumnNr());
+            error.put("offset", io.actiongate.json.JsonErrors.offset(e.location()));
         }
         Responses.json(exchange, 400, error);
     }
@@ -163,7 +170,7 @@ final class ProposalsHandler implements CallHandler {
             ObjectNode error = HttpJson.error("task_not_owned",
                     "the task is not one of your org's (or the policy topic does not show it yet); nothing was published");
             error.put("reason_code", "TASK_NOT_OWNED");
-            error.put("task_id", parsed.taskId());
+            Echo.ifScanned(parsed.taskId()).ifPresent(id -> error.put("task_id", id));
             Responses.json(exchange, 403, error);
             return false;
         }
@@ -214,10 +221,10 @@ final class ProposalsHandler implements CallHandler {
         if (cause == null) {
             Responses.json(exchange, 200, describe(key, handle, receipt));
         } else if (cause instanceof IdentityConflictException conflict) {
-            ObjectNode body = HttpJson.error("identity_conflict", "task " + key.taskId() + " tool call "
-                    + key.toolCallId() + " already names another action; nothing was proposed");
-            body.put("task_id", key.taskId());
-            body.put("tool_call_id", key.toolCallId());
+            ObjectNode body = HttpJson.error("identity_conflict",
+                    "the task and tool call ids already name another action; nothing was proposed");
+            Echo.ifScanned(key.taskId()).ifPresent(id -> body.put("task_id", id));
+            Echo.ifScanned(key.toolCallId()).ifPresent(id -> body.put("tool_call_id", id));
             body.put("existing_digest", conflict.existingDigest());
             body.put("offered_digest", conflict.offeredDigest());
             Responses.json(exchange, 409, body);

@@ -55,6 +55,23 @@ public final class StreamsActionStateQuery<V> implements ActionStateQuery {
         return new Remote(active.host(), active.port());
     }
 
+    /**
+     * Whether the store answers queries now: what readiness asks of the gate, so that {@code /health/ready} answers
+     * 200 only when {@code GET /v1/actions/...} would not answer 503 for a store that is not queryable yet.
+     */
+    public boolean queryable() {
+        if (streams.state() != KafkaStreams.State.RUNNING) {
+            return false;
+        }
+        try {
+            streams.store(StoreQueryParameters.fromNameAndType(storeName, QueryableStoreTypes.<String, V>keyValueStore()))
+                    .approximateNumEntries();
+            return true;
+        } catch (InvalidStateStoreException e) {
+            return false;
+        }
+    }
+
     @Override
     public Optional<JsonNode> localState(String actionKey) {
         V value;

@@ -152,8 +152,10 @@ public final class ActiongateNode implements AutoCloseable {
                 OperationClassifiers.of(ConnectorRegistry.classifiers(config)),
                 new ReceiptMetrics(metrics), storage.admissionCheck());
         gate = streams;
-        io.actiongate.runtime.Role role = new NodeRole("gate",
-                () -> streams.streams().state() == KafkaStreams.State.RUNNING,
+        StreamsActionStateQuery<Object> query = new StreamsActionStateQuery<>(streams.streams(), GateStores.ACTIONS,
+                self, ActionViews::ofStoreValue);
+        // ready once the actions store answers queries, not at RUNNING alone: a GET must not meet a 503 then
+        io.actiongate.runtime.Role role = new NodeRole("gate", query::queryable,
                 () -> {
                     KafkaStreams.State state = streams.streams().state();
                     if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
@@ -168,8 +170,7 @@ public final class ActiongateNode implements AutoCloseable {
         metrics.hangingTransactions(streams::hangingTransactions);
         // the store's values are the gate's internal model: ActionViews reads them through the gate's public read
         // model (io.actiongate.gate.ActionView), so the node names no gate.internal type
-        actions.set(new StreamsActionStateQuery<Object>(streams.streams(), GateStores.ACTIONS, self,
-                ActionViews::ofStoreValue));
+        actions.set(query);
         try {
             streams.start();
         } catch (RuntimeException e) {
@@ -218,7 +219,10 @@ public final class ActiongateNode implements AutoCloseable {
         return new NodeRole("mcp-gateway", gateway::ready, gateway::failure, gateway::close);
     }
 
-    /** Ready when every role is: the gate's Streams RUNNING, the consumer loops alive, the gateway's upstreams up. */
+    /**
+     * Ready when every role can serve: the gate's Streams RUNNING with its actions store queryable, the consumer
+     * loops alive, the approval service's state read, the gateway's upstreams up.
+     */
     public boolean ready() {
         for (io.actiongate.runtime.Role role : running) {
             if (!role.ready()) {

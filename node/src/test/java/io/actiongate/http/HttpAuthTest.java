@@ -162,6 +162,20 @@ class HttpAuthTest {
     }
 
     @Test
+    void shouldLogARefusedPathWithoutTheCredentialItHolds() throws Exception {
+        // issue 42 item 1: a path is input; a token where an id belongs stays out of the refusal's log line
+        start(Map.of(HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, tokens(NEW).toString()));
+        for (String token : io.actiongate.testing.TokenShapes.all().values()) {
+            String id = java.net.URLEncoder.encode(token, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+            assertThat(get("/v1/actions/T-1/" + id, null).statusCode()).isEqualTo(401);
+        }
+
+        assertThat(logs.list).hasSize(io.actiongate.testing.TokenShapes.all().size())
+                .extracting(ILoggingEvent::getFormattedMessage).noneMatch(io.actiongate.testing.TokenShapes::leaks)
+                .allSatisfy(m -> assertThat(m).contains("no credential presented"));
+    }
+
+    @Test
     void shouldAcceptARotatedTokenAndDropTheRetiredOneWithoutARestart() throws Exception {
         Path file = tokens(OLD);
         start(Map.of(HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, file.toString()));

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -181,6 +182,93 @@ class HttpProposalsIT {
     }
 
     @Test
+    void shouldNeverEchoACredentialInAnyRefusalAnswerLogLineOrTopic() {
+        // issue 42 item 1: Jackson's messages and member names passed through quoted the input. An attacker's (or a
+        // careless host's) token in every place a refusal could repeat it: no answer, log line or record holds it
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
+                new ch.qos.logback.core.read.ListAppender<>();
+        logs.start();
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+                .getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(logs);
+        List<String> answers = new ArrayList<>();
+        Map<String, Integer> reasons = new java.util.TreeMap<>();
+        try {
+            int n = 0;
+            for (String token : io.actiongate.testing.TokenShapes.all().values()) {
+                String quoted = JSON.getNodeFactory().textNode(token).toString();
+                String valid = body("c-leak-" + n++, "ops@example.com").toString();
+                List<String> bodies = List.of(
+                        // INVALID_JSON: unquoted, cut off inside a string, trailing, a bare token
+                        valid.replace("\"disk is full\"", token),
+                        "{\"task_id\":\"" + TASK + "\",\"summary\":" + quoted.substring(0, quoted.length() - 1),
+                        valid + " " + token,
+                        token,
+                        "{" + token + ":1}",
+                        // DUPLICATE_KEY: the token as a member name twice, at the top and inside input
+                        valid.replace("\"summary\"", quoted + ":1," + quoted + ":2,\"summary\""),
+                        valid.replace("\"to\":", quoted + ":1," + quoted + ":2,\"to\":"),
+                        // UNKNOWN_MEMBER: at the top, in origin, in an attachment
+                        valid.replace("\"summary\"", quoted + ":1,\"summary\""),
+                        valid.replace("\"summary\"", "\"origin\":{\"conversation_id\":\"c\",\"turn_id\":\"t\","
+                                + quoted + ":1},\"summary\""),
+                        valid.replace("\"summary\"", "\"attachments\":[{" + quoted + ":1}],\"summary\""),
+                        // INVALID_MEMBER, INPUT_NOT_OBJECT, INVALID_ID, DIGEST_MISMATCH, MISSING_MEMBER
+                        valid.replace("\"summary\"", "\"claimed_annotations\":{" + quoted + ":1},\"summary\""),
+                        valid.replace("\"summary\"", "\"task_version\":" + quoted + ",\"summary\""),
+                        valid.replaceAll("\"input\":\\{[^}]*}", "\"input\":" + quoted),
+                        valid.replace("\"" + TASK + "\"", JSON.getNodeFactory().textNode(token + " x").toString()),
+                        valid.replace("\"summary\"", "\"input_digest\":" + quoted + ",\"summary\""),
+                        valid.replace("\"provider\":\"webhook\",", "").replace("\"idem-", "\"" + token + " idem-"),
+                        valid.replace("\"summary\":\"", "\"summary\":\"" + token + " " + "y".repeat(300)),
+                        // TASK_NOT_OWNED: the token is a valid id, of no task of this org
+                        valid.replace("\"" + TASK + "\"", token.matches("[A-Za-z0-9._:-]{1,128}") ? quoted
+                                : "\"T-none\""));
+                for (String text : bodies) {
+                    Answer answer = post(HOST_TOKEN, text);
+                    answers.add(answer.status + " " + answer.json + " " + answer.headers.map());
+                    reasons.merge(answer.status + " " + answer.json.path("reason_code").asText(), 1, Integer::sum);
+                    assertThat(answer.status).as(text).isIn(400, 403);
+                }
+            }
+        } finally {
+            root.detachAppender(logs);
+        }
+        assertThat(reasons.keySet()).as("the refusal paths walked").contains("400 INVALID_JSON", "400 DUPLICATE_KEY",
+                "400 UNKNOWN_MEMBER", "400 INVALID_MEMBER", "400 INPUT_NOT_OBJECT", "400 INVALID_ID",
+                "400 DIGEST_MISMATCH", "400 MISSING_MEMBER", "403 TASK_NOT_OWNED");
+        assertThat(answers).noneMatch(io.actiongate.testing.TokenShapes::leaks);
+        assertThat(logs.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .noneMatch(io.actiongate.testing.TokenShapes::leaks);
+        assertThat(logs.list).extracting(e -> e.getThrowableProxy() == null ? null : e.getThrowableProxy().getMessage())
+                .noneMatch(io.actiongate.testing.TokenShapes::leaks);
+        // nothing was published; and no record of any topic the node writes holds a token
+        for (String topic : List.of(Topics.PROPOSALS.name(PREFIX), Topics.DEAD_LETTERS.name(PREFIX),
+                Topics.RECEIPTS.name(PREFIX))) {
+            assertThat(rawValues(topic)).as(topic).noneMatch(io.actiongate.testing.TokenShapes::leaks);
+        }
+    }
+
+    /** Every value of {@code topic} as text (Avro strings are UTF-8 in the bytes). */
+    private static List<String> rawValues(String topic) {
+        Map<String, Object> config = Map.of("bootstrap.servers", KAFKA.bootstrapServers(), "auto.offset.reset",
+                "earliest", "group.id", "leak-check-" + topic, "enable.auto.commit", "false");
+        List<String> values = new ArrayList<>();
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> consumer =
+                     new org.apache.kafka.clients.consumer.KafkaConsumer<>(config,
+                             new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                             new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value() == null ? ""
+                        : new String(r.value(), java.nio.charset.StandardCharsets.ISO_8859_1)));
+            }
+        }
+        return values;
+    }
+
+    @Test
     void shouldRefuseAProposalUnderAnotherOrgsTaskAndPublishNothing() {
         // a host of globex, with its own valid token, names acme's task: the gate would refuse it without a receipt
         Answer foreign = post(OTHER_ORG_TOKEN, body("c-foreign", "ops@example.com").toString());
@@ -273,6 +361,11 @@ class HttpProposalsIT {
             // answered 408 within the body deadline, then closed (readAllBytes returns at the close)
             String answer = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
             assertThat(answer).startsWith("HTTP/1.1 408").contains("body_timeout");
+            // the answer is one the OpenAPI document declares (issue 42 item 6: 408 was missing)
+            String head = answer.substring(0, answer.indexOf("\r\n\r\n"));
+            java.util.regex.Matcher type = java.util.regex.Pattern.compile("(?im)^content-type: *(.+)$").matcher(head);
+            CONTRACT.checkResponse("POST", "/v1/proposals", 408, type.find() ? type.group(1).strip() : null,
+                    answer.substring(head.length() + 4));
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(25));
         }
     }

@@ -30,11 +30,19 @@ class ProposalBodyTest {
 
     @Test
     void shouldRefuseAMismatchedDigestNamingBoth() {
+        String zeros = "sha256:" + "0".repeat(64);
+        assertThatThrownBy(() -> parse(VALID.replace("\"summary\"", "\"input_digest\":\"" + zeros + "\",\"summary\"")))
+                .isInstanceOfSatisfying(ProposalBodyException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ProposalRefusal.DIGEST_MISMATCH);
+                    assertThat(e.offeredDigest()).isEqualTo(zeros);
+                    assertThat(e.computedDigest()).startsWith("sha256:").hasSize(71);
+                });
+        // an offered value that is no digest is not echoed: it is input text, and might be anything
         assertThatThrownBy(() -> parse(VALID.replace("\"summary\"", "\"input_digest\":\"sha256:00\",\"summary\"")))
                 .isInstanceOfSatisfying(ProposalBodyException.class, e -> {
                     assertThat(e.reason()).isEqualTo(ProposalRefusal.DIGEST_MISMATCH);
-                    assertThat(e.offeredDigest()).isEqualTo("sha256:00");
-                    assertThat(e.computedDigest()).startsWith("sha256:").hasSize(71);
+                    assertThat(e.offeredDigest()).isNull();
+                    assertThat(e.getMessage()).doesNotContain("sha256:00");
                 });
     }
 
@@ -45,10 +53,11 @@ class ProposalBodyTest {
         refused(VALID + "{}", ProposalRefusal.INVALID_JSON, null);
         refused(VALID.replace("\"summary\"", "\"task_id\":\"T-2\",\"summary\""), ProposalRefusal.DUPLICATE_KEY, null);
         refused(VALID.replace("\"a\":\"y\"", "\"a\":\"y\",\"a\":\"z\""), ProposalRefusal.DUPLICATE_KEY, null);
+        // an unknown member is not named (its name is input): the object holding it and where it is are
         refused(VALID.replace("\"summary\"", "\"org_id\":\"evil\",\"summary\""), ProposalRefusal.UNKNOWN_MEMBER,
-                "org_id");
+                null);
         refused(VALID.replace("\"summary\"", "\"origin\":{\"conversation_id\":\"c\",\"turn_id\":\"t\",\"x\":1},"
-                + "\"summary\""), ProposalRefusal.UNKNOWN_MEMBER, "origin.x");
+                + "\"summary\""), ProposalRefusal.UNKNOWN_MEMBER, "origin");
         refused(VALID.replace("{\"to\":\"ops@example.com\",\"amount\":1.0,\"\uD83D\uDE00\":\"x\",\"a\":\"y\"}",
                 "\"text\""), ProposalRefusal.INPUT_NOT_OBJECT, "input");
         refused(VALID.replace("\"T-1\"", "\"T 1\""), ProposalRefusal.INVALID_ID, "task_id");
@@ -60,6 +69,24 @@ class ProposalBodyTest {
                 "task_version");
         refused(VALID.replace("\"summary\"", "\"attachments\":[{\"object_key\":\"k\"}],\"summary\""),
                 ProposalRefusal.INVALID_MEMBER, "attachments[0].size_bytes");
+    }
+
+    @Test
+    void shouldPlaceAnUnknownMemberWithoutNamingIt() {
+        String body = VALID.replace("\"summary\"", "\"org_id\":\"evil\",\"summary\"");
+        // offsets count bytes: VALID holds an emoji (2 chars, 4 bytes) before the member
+        int at = body.substring(0, body.indexOf("\"org_id\"")).getBytes(StandardCharsets.UTF_8).length;
+        assertThatThrownBy(() -> parse(body)).isInstanceOfSatisfying(ProposalBodyException.class, e -> {
+            assertThat(e.getMessage()).doesNotContain("org_id").contains("unknown member at line 1, column "
+                    + (at + 1) + " (offset " + at + ") of the body");
+            assertThat(e.location().getByteOffset()).isEqualTo(at);
+        });
+        String nested = VALID.replace("\"summary\"", "\"attachments\":[{\"object_key\":\"k\",\"zz\":1}],\"summary\"");
+        assertThatThrownBy(() -> parse(nested)).isInstanceOfSatisfying(ProposalBodyException.class, e -> {
+            assertThat(e.member()).isEqualTo("attachments[0]");
+            assertThat(e.getMessage()).doesNotContain("zz").contains("offset "
+                    + nested.substring(0, nested.indexOf("\"zz\"")).getBytes(StandardCharsets.UTF_8).length);
+        });
     }
 
     private static void refused(String body, ProposalRefusal reason, String member) {

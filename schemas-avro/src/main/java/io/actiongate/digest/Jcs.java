@@ -50,9 +50,10 @@ public final class Jcs {
             }
             return node;
         } catch (IOException e) {
-            // the original message names the problem and position without echoing the document
-            String why = e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage();
-            throw new IllegalArgumentException("not valid JSON: " + why, e);
+            // kind and position only, and not Jackson's exception as the cause: its message quotes the document
+            String why = e instanceof JsonProcessingException jpe ? io.actiongate.json.JsonErrors.describe(jpe)
+                    : "cannot be read";
+            throw new IllegalArgumentException("not valid JSON: " + why);
         }
     }
 

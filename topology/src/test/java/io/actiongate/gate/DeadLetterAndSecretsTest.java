@@ -175,4 +175,49 @@ class DeadLetterAndSecretsTest {
         assertThat(new String(gate.rawAttempts.readValue(), StandardCharsets.UTF_8))
                 .as("only the executor's reservation carries the input").contains(marker);
     }
+
+    @Test
+    void shouldRepeatNoCredentialOfARefusedRecordInAnyReceiptConflictOrDeadLetter() {
+        // issue 42 item 1: every refusal path of the gate, fed the six token shapes where input goes
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
+                new ch.qos.logback.core.read.ListAppender<>();
+        logs.start();
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+                .getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(logs);
+        int n = 0;
+        try {
+            for (String token : io.actiongate.testing.TokenShapes.all().values()) {
+                String q = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.textNode(token).toString();
+                for (String input : List.of("{\"body\":" + token + "}", "{" + q + ":1," + q + ":2}", q,
+                        "{" + q + ":\"x\"}", "{\"body\":" + q + "}", "[" + q + "]")) {
+                    String call = "c-" + n++;
+                    gate.propose(proposal(call).setInputJson(input)
+                            .setInputDigest(Digests.PREFIX + Digests.sha256Hex(input.getBytes(StandardCharsets.UTF_8))));
+                }
+                gate.propose(proposal("c-" + n++).setSummary("rotate " + token));
+                gate.propose(proposal("c-" + n++).setIdempotencyKey(token));
+                gate.propose(proposal("c-" + n++).setBusinessOperationId(token));
+                gate.propose(proposal("c-" + n++).setInputDigest(token));
+                gate.propose(proposal("c-" + n++).setTaskId(token + " x"));
+                gate.propose(proposal("c-" + n++).setAttachments(List.of(io.actiongate.avro.Attachment.newBuilder()
+                        .setObjectKey("../" + token).setSha256(token).setSizeBytes(1).setContentType(token)
+                        .setOwnerInvocationId(token).build())));
+                gate.propose(withInput(proposal("c-0"), "{\"other\":" + q + "}")); // a conflict with c-0
+                gate.rawProposals.pipeInput(("T-1/c-" + n++).getBytes(StandardCharsets.UTF_8),
+                        ("junk " + token).getBytes(StandardCharsets.UTF_8));
+                gate.rawDecisions.pipeInput("T-1/c-0".getBytes(StandardCharsets.UTF_8),
+                        ("junk " + token).getBytes(StandardCharsets.UTF_8));
+            }
+        } finally {
+            root.detachAppender(logs);
+        }
+        List<String> outputs = gate.redactedOutputsAsText();
+        assertThat(String.join("\n", outputs)).contains(ReasonCode.CREDENTIAL_MATERIAL.name(),
+                ReasonCode.SCHEMA_INVALID.name(), ReasonCode.DIGEST_MISMATCH.name(),
+                ReasonCode.ATTACHMENT_INVALID.name());
+        assertThat(outputs).noneMatch(io.actiongate.testing.TokenShapes::leaks);
+        assertThat(logs.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .noneMatch(io.actiongate.testing.TokenShapes::leaks);
+    }
 }

@@ -50,6 +50,8 @@ class ScannerPerformanceTest {
                 Arguments.of("url userinfo", fill("a://b:")),
                 Arguments.of("url schemes", fill("ab+c.d-")),
                 Arguments.of("assignments", fill("password=")),
+                Arguments.of("nested assignments", fill("note: password=")),
+                Arguments.of("names and separators", fill("a:")),
                 Arguments.of("quoted assignments", fill("api_key: \"")),
                 Arguments.of("long identifier", fill("secret_") + "=x"),
                 Arguments.of("bearer", fill("Bearer ")),

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.actiongate.approver.ApproverConfig;
 import io.actiongate.approver.ApproverService;
 import io.actiongate.approver.FactorReset;
+import io.actiongate.approver.state.KafkaState;
 import io.actiongate.approver.Fixtures;
 import io.actiongate.approver.TestIdp;
 import io.actiongate.approver.stepup.Totp;
@@ -215,7 +216,8 @@ class ApproverReplicasIT {
                 .doesNotContain(Totp.base32(secret)).doesNotContain(Tokens.b64(secret));
 
         // the person lost their phone: the operator resets their factors, audited; the old app approves nothing
-        FactorReset.Result reset = FactorReset.run(KAFKA.bootstrapServers(), Map.of(), prefix, "demo", "alice-sub",
+        FactorReset.Result reset = FactorReset.run(KAFKA.bootstrapServers(), Map.of(), KafkaState.defaultTopic(prefix), "demo",
+                "alice-sub",
                 "it-operator", "lost phone");
         assertThat(reset.hadFactors()).isTrue();
         // a code of a step never used, so that only the reset can refuse it

@@ -59,7 +59,8 @@ import io.actiongate.approver.web.Tokens;
  * discovery document ({@link OIDCProviderMetadata}), the authorization request ({@link AuthenticationRequest}), the
  * token request with the code and the PKCE verifier ({@link TokenRequest}) and the ID token's validation
  * ({@link IDTokenValidator}: a signature by the issuer's JWKS with an asymmetric algorithm only, {@code iss},
- * {@code aud}, {@code exp}, {@code iat}, {@code nonce}). This service's own: the pending sign-in sealed into a
+ * {@code aud}, {@code nonce}), then this service's own time check ({@link #checkTimes}: {@code exp}, {@code iat},
+ * {@code nbf} within {@link #CLOCK_SKEW}). This service's own: the pending sign-in sealed into a
  * cookie, the return target, and who the person is (subject and the configured org claim). Nothing about the person
  * comes from a form field or a query parameter.
  */
@@ -97,6 +98,11 @@ public final class OidcClient {
     }
 
     private static final Duration LOGIN_TTL = Duration.ofMinutes(10);
+    /**
+     * The clock skew allowed between this service and the identity provider, for every time claim of an ID token
+     * ({@code exp}, {@code iat}, {@code nbf}): docs/approving.md states it.
+     */
+    public static final Duration CLOCK_SKEW = Duration.ofSeconds(60);
     private static final int CONNECT_TIMEOUT_MS = 5_000;
     private static final int READ_TIMEOUT_MS = 10_000;
     /** The ID token's signature algorithms: asymmetric only (never {@code none}, never an HMAC over a public key). */
@@ -275,9 +281,34 @@ public final class OidcClient {
         }
         try {
             IDTokenClaimsSet claims = prov.validator().validate(idToken, new Nonce(p.nonce()));
-            return new Verified(claims, claims.toJWTClaimsSet(), p);
+            JWTClaimsSet jwt = claims.toJWTClaimsSet();
+            checkTimes(jwt, clock.instant());
+            return new Verified(claims, jwt, p);
         } catch (BadJOSEException | JOSEException | ParseException e) {
             throw new OidcException("the ID token does not verify: " + e.getClass().getSimpleName());
+        }
+    }
+
+    /**
+     * The ID token's time claims against this service's clock, whatever the library checked: {@code exp} and
+     * {@code iat} required, the token not expired, not issued in the future, and not valid only later
+     * ({@code nbf}), each within {@link #CLOCK_SKEW}. The one check of every sign-in and step-up.
+     */
+    static void checkTimes(JWTClaimsSet claims, Instant now) throws OidcException {
+        Date exp = claims.getExpirationTime();
+        Date iat = claims.getIssueTime();
+        Date nbf = claims.getNotBeforeTime();
+        if (exp == null || iat == null) {
+            throw new OidcException("the ID token does not verify: it has no exp or no iat");
+        }
+        if (!now.minus(CLOCK_SKEW).isBefore(exp.toInstant())) {
+            throw new OidcException("the ID token does not verify: it expired (exp)");
+        }
+        if (iat.toInstant().isAfter(now.plus(CLOCK_SKEW))) {
+            throw new OidcException("the ID token does not verify: it is issued in the future (iat)");
+        }
+        if (nbf != null && nbf.toInstant().isAfter(now.plus(CLOCK_SKEW))) {
+            throw new OidcException("the ID token does not verify: it is not valid yet (nbf)");
         }
     }
 
@@ -352,9 +383,10 @@ public final class OidcClient {
         } catch (MalformedURLException | IllegalArgumentException e) {
             throw new OidcException("the discovery document's jwks_uri is not a URL", e);
         }
-        return new Provider(meta.getAuthorizationEndpointURI(), meta.getTokenEndpointURI(),
-                new IDTokenValidator(meta.getIssuer(), new ClientID(clientId),
-                        new JWSVerificationKeySelector<>(ALGORITHMS, keys), null));
+        IDTokenValidator validator = new IDTokenValidator(meta.getIssuer(), new ClientID(clientId),
+                new JWSVerificationKeySelector<>(ALGORITHMS, keys), null);
+        validator.setMaxClockSkew((int) CLOCK_SKEW.toSeconds());
+        return new Provider(meta.getAuthorizationEndpointURI(), meta.getTokenEndpointURI(), validator);
     }
 
     private static String stripSlash(String s) {

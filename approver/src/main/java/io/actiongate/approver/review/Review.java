@@ -41,9 +41,12 @@ public record Review(
         refusals = List.copyOf(refusals);
     }
 
-    /** A review that shows nothing of the action but its key, refused for {@code why}. */
+    /**
+     * A review that shows nothing of the action but its key, refused for {@code why}. The key is the page's path,
+     * input of the request for an action nobody knows: a well-known credential shape in it is masked (issue 42).
+     */
     public static Review nothing(String key, Refusal why) {
-        return new Review(key, null, null, "unknown", null, null, null, null, null, null, null, null, List.of(),
+        return new Review(io.actiongate.secrets.Redaction.redact(key), null, null, "unknown", null, null, null, null, null, null, null, null, List.of(),
                 List.of(), null, null, null, null, List.of(), List.of(why), false);
     }
 

@@ -86,9 +86,27 @@ public final class KafkaState implements SharedState, AutoCloseable {
      * pass-through settings, then what correctness needs is set on top.
      */
     public KafkaState(String bootstrapServers, Map<String, String> clientOverrides, String topic) {
+        this(bootstrapServers, clientOverrides, topic, true);
+    }
+
+    /**
+     * The state on {@code topic} as it exists: never created here. What an operator's command works on
+     * ({@code approver reset-factors}): a topic missing under the name it resolved means a wrong prefix or cluster,
+     * and creating it would make an empty state that no replica reads.
+     *
+     * @throws IllegalStateException when the topic does not exist or the cluster does not answer
+     */
+    public static KafkaState existing(String bootstrapServers, Map<String, String> clientOverrides, String topic) {
+        requireTopic(bootstrapServers, clientOverrides, topic);
+        return new KafkaState(bootstrapServers, clientOverrides, topic, false);
+    }
+
+    private KafkaState(String bootstrapServers, Map<String, String> clientOverrides, String topic, boolean create) {
         this.topic = topic;
         this.partition = new TopicPartition(topic, 0);
-        ensureTopic(bootstrapServers, clientOverrides);
+        if (create) {
+            ensureTopic(bootstrapServers, clientOverrides);
+        }
         KafkaClients clients = KafkaClients.of(bootstrapServers, clientOverrides);
         this.producer = clients.producer("actiongate-approver-state")
                 .defaultTo(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000)
@@ -100,6 +118,25 @@ public final class KafkaState implements SharedState, AutoCloseable {
         this.reader = new Thread(this::read, "approver-state");
         this.reader.setDaemon(true);
         this.reader.start();
+    }
+
+    private static void requireTopic(String bootstrapServers, Map<String, String> clientOverrides, String topic) {
+        try (Admin admin = KafkaClients.of(bootstrapServers, clientOverrides).admin("actiongate-approver-state-admin")
+                .create()) {
+            admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+                throw new IllegalStateException("the approval service's state topic " + topic + " does not exist at "
+                        + bootstrapServers + " (wrong topic.prefix or approver.state.topic? nothing was changed)");
+            }
+            throw new IllegalStateException("cannot read the state topic " + topic + ": " + e.getCause(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the broker did not answer describing " + topic, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     private void ensureTopic(String bootstrapServers, Map<String, String> clientOverrides) {
@@ -275,6 +312,11 @@ public final class KafkaState implements SharedState, AutoCloseable {
         awaitApplied(send(key, record(CLAIM, nonce, 0, new byte[0])));
         byte[] winner = claims.get(key);
         return winner != null && Arrays.equals(winner, nonce);
+    }
+
+    @Override
+    public boolean claimed(String key) {
+        return claims.containsKey(key);
     }
 
     @Override

@@ -34,6 +34,11 @@ public final class LocalState implements SharedState {
     }
 
     @Override
+    public boolean claimed(String key) {
+        return claims.containsKey(key);
+    }
+
+    @Override
     public java.util.List<String> keys(String prefix) {
         java.util.Set<String> out = new java.util.TreeSet<>();
         values.keySet().stream().filter(k -> k.startsWith(prefix)).forEach(out::add);

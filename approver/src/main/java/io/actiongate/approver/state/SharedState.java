@@ -29,6 +29,9 @@ public interface SharedState {
      */
     boolean claim(String key);
 
+    /** Whether {@code key} was claimed, as this replica knows it now (a claim made elsewhere shows once read). */
+    boolean claimed(String key);
+
     /** The keys (values and claims) starting with {@code prefix}, as this replica knows them now (for sweeping). */
     java.util.List<String> keys(String prefix);
 

@@ -81,10 +81,10 @@ public final class ApprovalApp implements ApproverHttpServer.App {
         try {
             route(ex);
         } catch (Exchange.BodyException e) {
-            LOG.info("request {} {} refused: {}", ex.method(), PageKit.safe(ex.path()), e.getMessage());
+            LOG.info("request {} {} refused: {}", ex.method(), PageKit.input(ex.path()), e.getMessage());
             answerFailure(ex, e.status(), "The request could not be read", e.getMessage());
         } catch (IOException | RuntimeException e) {
-            LOG.warn("request {} {} failed: {}", ex.method(), PageKit.safe(ex.path()), e.toString());
+            LOG.warn("request {} {} failed: {}", ex.method(), PageKit.input(ex.path()), e.toString());
             answerFailure(ex, 500, "Something went wrong", null);
         }
     }
@@ -189,8 +189,8 @@ public final class ApprovalApp implements ApproverHttpServer.App {
         String origin = ex.header("Origin");
         String fetchSite = ex.header("Sec-Fetch-Site");
         if (origin == null || !origin.equals(d.origin()) || (fetchSite != null && !fetchSite.equals("same-origin"))) {
-            PageKit.AUDIT.info("origin check: Origin={} Sec-Fetch-Site={} expected {}", PageKit.safe(origin),
-                    PageKit.safe(fetchSite),
+            PageKit.AUDIT.info("origin check: Origin={} Sec-Fetch-Site={} expected {}", PageKit.input(origin),
+                    PageKit.input(fetchSite),
                     d.origin());
             return Refusal.ORIGIN_REFUSED;
         }
@@ -484,7 +484,7 @@ public final class ApprovalApp implements ApproverHttpServer.App {
         }
         if (ex.query("error") != null) {
             PageKit.AUDIT.info("step-up at the identity provider refused by the provider error={} subject={} "
-                    + "remote={}", PageKit.safe(ex.query("error")), PageKit.safe(p.subject()), ex.remote());
+                    + "remote={}", PageKit.input(ex.query("error")), PageKit.safe(p.subject()), ex.remote());
             failedStepUp(ex, who, p, Refusal.STEP_UP_FAILED);
             return;
         }
@@ -603,8 +603,10 @@ public final class ApprovalApp implements ApproverHttpServer.App {
 
     private void refuse(Exchange ex, Session s, String key, String digest, Refusal r, String path) throws IOException {
         PageKit.audit(r, ex, s, key, digest);
+        // the path is request input: linked again only for an action the service knows, else the queue
+        boolean known = d.book().get(key).isPresent();
         ex.html(409, kit.message(s, "Nothing was published", r.message(), null,
-                PageKit.link(path, "Open the review again")));
+                known ? PageKit.link(path, "Open the review again") : PageKit.link("/queue", "Open the queue")));
     }
 
     private static String decidedKey(String key, String digest, ReviewBuilder.Kind kind) {

@@ -52,12 +52,39 @@ final class PageKit {
 
     static void audit(Refusal r, Exchange ex, Session s, String key, String digest) {
         AUDIT.info("refused reason={} reason_code={} action={} action_digest={} subject={} org={} path={} remote={}",
-                r.name(), r.reasonCode() == null ? "-" : r.reasonCode().name(), safe(key), safe(digest),
+                r.name(), r.reasonCode() == null ? "-" : r.reasonCode().name(), input(key), safe(digest),
                 s == null ? "-" : safe(s.identity().subject()), s == null ? "-" : safe(s.identity().org()),
-                safe(ex.path()), ex.remote());
+                input(ex.path()), ex.remote());
     }
 
-    /** Log-safe: printable, bounded, no line breaks. */
+    /**
+     * Log-safe request input (a path, a key taken from a path, a query or form value): %xx escapes decoded, then a
+     * well-known credential shape masked by the one redaction library (a request may carry a token where an id
+     * belongs; issue 42), then {@link #safe}.
+     */
+    static String input(String v) {
+        if (v == null) {
+            return "-";
+        }
+        return safe(io.actiongate.secrets.Redaction.redact(decoded(v), 4096));
+    }
+
+    /** {@code v} with its %xx escapes decoded, so that an escaped credential is masked too. */
+    private static String decoded(String v) {
+        if (v.indexOf('%') < 0) {
+            return v;
+        }
+        try {
+            return java.net.URLDecoder.decode(v.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return v.replace('%', '?'); // a malformed escape: nothing decoded, and no escape left to hide behind
+        }
+    }
+
+    /**
+     * Log-safe: printable, bounded, no line breaks. For values this service vouches for (a verified subject, a
+     * digest it computed); request input goes through {@link #input}.
+     */
     static String safe(String v) {
         if (v == null) {
             return "-";

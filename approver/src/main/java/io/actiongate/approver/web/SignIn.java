@@ -46,7 +46,7 @@ final class SignIn {
         ex.clearCookie(ApprovalApp.LOGIN_COOKIE, Exchange.SameSite.LAX);
         if (ex.query("error") != null) {
             PageKit.AUDIT.info("refused sign-in: the identity provider answered error={} remote={}",
-                    PageKit.safe(ex.query("error")), ex.remote());
+                    PageKit.input(ex.query("error")), ex.remote());
             ex.html(401, kit.message(null, "Not signed in", "The identity provider did not sign you in.", null,
                     PageKit.link("/login", "Try again")));
             return;

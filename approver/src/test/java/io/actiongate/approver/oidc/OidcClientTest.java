@@ -272,4 +272,82 @@ class OidcClientTest {
         assertThatThrownBy(() -> client.complete(state, begin.loginCookie(), "code-2"))
                 .isInstanceOf(OidcException.class);
     }
+
+    /** The two ways an ID token reaches this service; both run the one validation (issue 42 item 4). */
+    enum Mode {
+        PAGE_LOGIN, IDP_STEP_UP
+    }
+
+    /** Signs in (or steps up) with the ID token {@code token} makes from the request's nonce. */
+    private Object attempt(Mode mode, Function<String, String> token) throws Exception {
+        OidcClient.Begin begin = mode == Mode.PAGE_LOGIN ? client.begin("/queue")
+                : client.beginStepUp("cGF5bG9hZA", "urn:acme:mfa");
+        String nonce = query(begin.authorizationUrl(), "nonce");
+        idToken.set(code -> token.apply(nonce));
+        String state = query(begin.authorizationUrl(), "state");
+        return mode == Mode.PAGE_LOGIN ? client.complete(state, begin.loginCookie(), "code-1")
+                : client.completeStepUp(state, begin.loginCookie(), "code-1");
+    }
+
+    /** A hostile identity provider's tokens, every other claim right: each is refused in both modes. */
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> hostileTokens() {
+        Instant now = Instant.now();
+        List<Object[]> cases = List.of(
+                new Object[] {"not valid for an hour (nbf)", (Hostile) (c, n, k) -> c.claims(n)
+                        .notBeforeTime(Date.from(now.plusSeconds(3600))).build()},
+                new Object[] {"not valid for 2 minutes (nbf beyond the skew)", (Hostile) (c, n, k) -> c.claims(n)
+                        .notBeforeTime(Date.from(now.plusSeconds(120))).build()},
+                new Object[] {"issued an hour from now (iat)", (Hostile) (c, n, k) -> c.claims(n)
+                        .issueTime(Date.from(now.plusSeconds(3600))).expirationTime(Date.from(now.plusSeconds(7200)))
+                        .build()},
+                new Object[] {"without iat", (Hostile) (c, n, k) -> c.claims(n).issueTime(null).build()},
+                new Object[] {"without exp", (Hostile) (c, n, k) -> c.claims(n).expirationTime(null).build()},
+                new Object[] {"expired", (Hostile) (c, n, k) -> c.claims(n)
+                        .expirationTime(Date.from(now.minusSeconds(120))).build()},
+                new Object[] {"another issuer", (Hostile) (c, n, k) -> c.claims(n).issuer("https://evil.example")
+                        .build()},
+                new Object[] {"another audience", (Hostile) (c, n, k) -> c.claims(n).audience("another-client")
+                        .build()},
+                new Object[] {"another sign-in's nonce", (Hostile) (c, n, k) -> c.claims("another-sign-in").build()},
+                new Object[] {"no org", (Hostile) (c, n, k) -> c.claims(n).claim("org", null).build()});
+        return cases.stream().flatMap(h -> java.util.Arrays.stream(Mode.values())
+                .map(m -> org.junit.jupiter.params.provider.Arguments.of(m, h[0], h[1])));
+    }
+
+    /** Claims of a hostile token from the test's builder, the nonce and the provider's key. */
+    interface Hostile {
+        JWTClaimsSet claims(OidcClientTest test, String nonce, RSAKey key) throws Exception;
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}: {1}")
+    @org.junit.jupiter.params.provider.MethodSource("hostileTokens")
+    void shouldRefuseAHostileProvidersTokenInEveryMode(Mode mode, String what, Hostile hostile) {
+        assertThatThrownBy(() -> attempt(mode, t(n -> signed(hostile.claims(this, n, key), key))))
+                .as(what).isInstanceOf(OidcException.class);
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(Mode.class)
+    void shouldRefuseAnUnsignedOrKeyConfusedTokenInEveryMode(Mode mode) {
+        assertThatThrownBy(() -> attempt(mode, t(n -> new PlainJWT(claims(n).build()).serialize())))
+                .as("alg none").isInstanceOf(OidcException.class).hasMessageContaining("does not verify");
+        assertThatThrownBy(() -> attempt(mode, t(n -> {
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID("k1").build(),
+                    claims(n).build());
+            jwt.sign(new MACSigner(key.toPublicKey().getEncoded()));
+            return jwt.serialize();
+        }))).as("HS256 keyed with the public key").isInstanceOf(OidcException.class)
+                .hasMessageContaining("does not verify");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(Mode.class)
+    void shouldAcceptTimeClaimsWithinTheStatedSkewInEveryMode(Mode mode) throws Exception {
+        Instant now = Instant.now();
+        Object done = attempt(mode, t(n -> signed(claims(n).notBeforeTime(Date.from(now.plusSeconds(30)))
+                .issueTime(Date.from(now.plusSeconds(30))).build(), key)));
+
+        assertThat(done).isNotNull();
+        assertThat(OidcClient.CLOCK_SKEW).isEqualTo(java.time.Duration.ofSeconds(60));
+    }
 }

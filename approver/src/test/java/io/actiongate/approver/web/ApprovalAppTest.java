@@ -169,9 +169,13 @@ class ApprovalAppTest {
 
         HttpResponse<String> second = browser.post(app.url("/review/T-1/email-1"), app.origin, form(tab2, "REJECT"));
 
+        // the two tabs of one session show the one open form of the action: the second finds it used
+        assertThat(WebClient.input(tab2, "challenge")).isEqualTo(WebClient.input(tab1, "challenge"));
         assertThat(second.statusCode()).isEqualTo(409);
-        assertThat(second.body()).contains("already published");
+        assertThat(second.body()).contains("already used");
         assertThat(app.published).hasSize(1);
+        // a tab loaded after the decision shows it decided
+        assertThat(browser.get(app.url("/review/T-1/email-1")).body()).contains("already published");
     }
 
     @Test
@@ -343,14 +347,78 @@ class ApprovalAppTest {
     }
 
     @Test
-    void shouldStopIssuingReviewFormsToASessionThatReloadsWithoutEnd() throws Exception {
+    void shouldStillDecideAfterAHundredReloadsOfTheReviewPage() throws Exception {
+        // issue 42 item 3: each reload minted a challenge, and after 32 the reviewer could decide nothing
+        signIn(browser, "alice-sub", "demo", "alice@example.com");
+        byte[] secret = enrolTotp(browser);
+        String page = null;
+        for (int i = 0; i < 100; i++) {
+            page = browser.get(app.url("/review/T-1/email-1")).body();
+            assertThat(page).as("reload %d", i).contains("id=\"decide\"").doesNotContain("too many review forms");
+        }
+        assertThat(app.state.keys("challenge/")).hasSize(1);
+        Map<String, String> f = form(page, "APPROVE");
+        f.put("totp", code(secret));
+
+        assertThat(browser.post(app.url("/review/T-1/email-1"), app.origin, f).statusCode()).isEqualTo(200);
+        assertThat(app.published).hasSize(1);
+    }
+
+    @Test
+    void shouldBoundTheOpenReviewsOfASessionByActions() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
         for (int i = 0; i < Challenges.MAX_OPEN_PER_SESSION; i++) {
-            assertThat(browser.get(app.url("/review/T-1/email-1")).body()).contains("id=\"decide\"");
+            ActionProposal p = Fixtures.email("T-1", "bound-" + i);
+            app.book.proposal("T-1/bound-" + i, p);
+            app.book.receipt("T-1/bound-" + i, Fixtures.waiting(p, app.clock.instant()));
+            assertThat(browser.get(app.url("/review/T-1/bound-" + i)).body()).contains("id=\"decide\"");
+            assertThat(browser.get(app.url("/review/T-1/bound-" + i)).body()).as("a reload takes no new place")
+                    .contains("id=\"decide\"");
         }
         String page = browser.get(app.url("/review/T-1/email-1")).body();
         assertThat(page).doesNotContain("id=\"decide\"").contains("too many review forms open");
         assertThat(app.state.keys("challenge/")).hasSize(Challenges.MAX_OPEN_PER_SESSION);
+    }
+
+    @Test
+    void shouldNeverRepeatACredentialOfAFormOrPathInAnAnswerOrALogLine() throws Exception {
+        // issue 42 item 1: request fields and paths are input; a refusal page or an audit line never repeats a token
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
+                new ch.qos.logback.core.read.ListAppender<>();
+        logs.start();
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+                .getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(logs);
+        java.util.List<String> answers = new java.util.ArrayList<>();
+        try {
+            signIn(browser, "alice-sub", "demo", "alice@example.com");
+            String page = browser.get(app.url("/review/T-1/email-1")).body();
+            for (String token : io.actiongate.testing.TokenShapes.all().values()) {
+                String enc = java.net.URLEncoder.encode(token, java.nio.charset.StandardCharsets.UTF_8);
+                for (String path : java.util.List.of("/review/T-1/" + enc, "/review/" + enc + "/c-1",
+                        "/resolve/" + enc + "/c-1", "/login?return=" + enc, "/" + enc)) {
+                    HttpResponse<String> r = browser.get(app.url(path));
+                    answers.add(r.statusCode() + " " + r.headers().map() + " " + r.body());
+                }
+                for (Map<String, String> f : java.util.List.of(
+                        Map.of("csrf", WebClient.input(page, "csrf"), "challenge", token, "decision", "APPROVE",
+                                "totp", token),
+                        Map.of("csrf", token, "challenge", WebClient.input(page, "challenge"), "decision", token),
+                        Map.of("csrf", WebClient.input(page, "csrf"), "challenge", WebClient.input(page, "challenge"),
+                                "decision", token, token, token))) {
+                    HttpResponse<String> r = browser.post(app.url("/review/T-1/email-1"), app.origin, f);
+                    answers.add(r.statusCode() + " " + r.headers().map() + " " + r.body());
+                    HttpResponse<String> other = browser.post(app.url("/review/T-1/" + enc), app.origin, f);
+                    answers.add(other.statusCode() + " " + other.headers().map() + " " + other.body());
+                }
+            }
+        } finally {
+            root.detachAppender(logs);
+        }
+        assertThat(answers).hasSizeGreaterThan(40).noneMatch(io.actiongate.testing.TokenShapes::leaks);
+        assertThat(logs.list).isNotEmpty().extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .noneMatch(io.actiongate.testing.TokenShapes::leaks);
+        assertThat(app.published).isEmpty();
     }
 
     @Test

@@ -18,6 +18,45 @@ class ChallengesAndSessionsTest {
     private final Sealer sealer = Sealer.random();
 
     @Test
+    void shouldShowTheSameOpenChallengeOnEveryReloadOnEveryReplica() {
+        // issue 42 item 3: reloading a review page used to mint a new challenge each time, locking the reviewer out
+        Challenges other = new Challenges(state, Duration.ofMinutes(5), clock);
+        Challenges.Challenge first = challenges.issue("s1", "alice", "T-1/c-1", "sha256:aa");
+        for (int i = 0; i < 100; i++) {
+            clock.advance(Duration.ofSeconds(1));
+            assertThat((i % 2 == 0 ? other : challenges).issue("s1", "alice", "T-1/c-1", "sha256:aa"))
+                    .as("reload %d", i).isEqualTo(first);
+        }
+        assertThat(challenges.size()).isOne();
+        // every other action still gets its place: the bound counts actions under review
+        for (int i = 1; i < Challenges.MAX_OPEN_PER_SESSION; i++) {
+            assertThat(challenges.issue("s1", "alice", "T-1/o-" + i, "sha256:aa")).as("action %d", i).isNotNull();
+        }
+        assertThat(challenges.issue("s1", "alice", "T-1/o-x", "sha256:aa")).isNull();
+        assertThat(challenges.consume(first.id(), "s1", "alice", "T-1/c-1").ok()).isTrue();
+    }
+
+    @Test
+    void shouldReplaceTheOpenChallengeOnlyOncePostedOrExpired() {
+        Challenges.Challenge first = challenges.issue("s1", "alice", "T-1/c-1", "sha256:aa");
+        assertThat(challenges.consume(first.id(), "s1", "alice", "T-1/c-1").ok()).isTrue();
+        Challenges.Challenge afterPost = challenges.issue("s1", "alice", "T-1/c-1", "sha256:aa");
+        assertThat(afterPost.id()).isNotEqualTo(first.id());
+
+        clock.advance(Duration.ofMinutes(5));
+        Challenges.Challenge afterExpiry = challenges.issue("s1", "alice", "T-1/c-1", "sha256:aa");
+        assertThat(afterExpiry.id()).isNotEqualTo(afterPost.id());
+        assertThat(challenges.consume(afterExpiry.id(), "s1", "alice", "T-1/c-1").ok()).isTrue();
+        // another session, another subject or another digest never shares a challenge
+        Challenges.Challenge mine = challenges.issue("s1", "alice", "T-1/c-2", "sha256:aa");
+        assertThat(challenges.issue("s2", "alice", "T-1/c-2", "sha256:aa")).isNotEqualTo(mine);
+        Challenges.Challenge otherDigest = challenges.issue("s1", "alice", "T-1/c-2", "sha256:bb");
+        assertThat(otherDigest).isNotEqualTo(mine);
+        assertThat(challenges.consume(mine.id(), "s1", "alice", "T-1/c-2").ok()).as("the replaced form").isFalse();
+        challenges.sweep();
+    }
+
+    @Test
     void shouldConsumeAChallengeOnlyOnce() {
         Challenges.Challenge c = challenges.issue("s1", "alice", "T-1/c-1", "sha256:aa");
 

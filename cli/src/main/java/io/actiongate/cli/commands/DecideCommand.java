@@ -1,5 +1,7 @@
 package io.actiongate.cli.commands;
 
+import io.actiongate.cli.ExitCodes;
+
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.PrivateKey;
@@ -36,7 +38,12 @@ import io.actiongate.topics.Topics;
  * is what gets approved) unless {@code --digest} gives it.
  */
 @Command(name = "decide", description = "Sign and publish an approval, rejection or owner resolution for an action.")
-public final class DecideCommand extends OperatorCommand {
+public final class DecideCommand extends OperatorCommand implements ExitCodes.Own {
+
+    @Override
+    public int[] ownExitCodes() {
+        return new int[] {ExitCodes.NOT_FOUND};
+    }
 
     static final Pattern DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
 

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.actiongate.json.JsonErrors;
+
 /** Reads one JSON document from a file, or from standard input for {@code -}. */
 final class JsonInput {
 
@@ -28,9 +30,7 @@ final class JsonInput {
             }
             return nonEmpty(MAPPER.readTree(file.toFile()), file.toString());
         } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? ""
-                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
-            throw new CommandFailure(file + " is not valid JSON" + where, e);
+            throw invalid(file.toString(), e);
         }
     }
 
@@ -38,8 +38,16 @@ final class JsonInput {
         try {
             return nonEmpty(MAPPER.readTree(text), what);
         } catch (JsonProcessingException e) {
-            throw new CommandFailure(what + " is not valid JSON", e);
+            throw invalid(what, e);
         }
+    }
+
+    /**
+     * The failure said by kind and position, without Jackson's exception as the cause: its message (printed with
+     * {@code --verbose}) quotes the input, and the input may hold a credential.
+     */
+    private static CommandFailure invalid(String what, JsonProcessingException e) {
+        return new CommandFailure(what + " is not valid JSON (" + JsonErrors.describe(e) + ")");
     }
 
     private static JsonNode nonEmpty(JsonNode node, String what) {

@@ -88,6 +88,11 @@ public final class KafkaOptions {
         return String.valueOf(resolved().client().get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG));
     }
 
+    /** The resolved topic prefix ({@code --prefix}, else {@code topic.prefix}, else the default). */
+    public String topicPrefix() {
+        return resolved().topicPrefix();
+    }
+
     public String topic(TopicSpec<?, ?> spec) {
         return spec.name(resolved().topicPrefix());
     }

@@ -38,10 +38,13 @@ import io.actiongate.topics.Topics;
                 + "and wait for the gate's first receipt.",
         "input_json, input_digest and (by default) proposed_at are computed. Flags override the file. Prints the "
                 + "action key and digests, then the receipt's state, reason code and, while a human must act, the "
-                + "review URL.",
-        "Exit codes: 0 a receipt (WAITING_APPROVAL, APPROVED, ...); 4 REJECTED; 5 identity conflict (the key holds "
-                + "another action); 6 no receipt within --wait; 1 any other error."})
-public final class ProposeCommand extends OperatorCommand {
+                + "review URL; exit 0 for any receipt but REJECTED."})
+public final class ProposeCommand extends OperatorCommand implements ExitCodes.Own {
+
+    @Override
+    public int[] ownExitCodes() {
+        return new int[] {ExitCodes.REJECTED, ExitCodes.CONFLICT, ExitCodes.NO_RECEIPT};
+    }
 
     /** The gate refused the proposal at admission. */
     static final int EXIT_REJECTED = ExitCodes.REJECTED;

@@ -1,5 +1,7 @@
 package io.actiongate.cli.commands;
 
+import io.actiongate.cli.ExitCodes;
+
 import java.io.PrintWriter;
 import java.util.Optional;
 
@@ -13,8 +15,13 @@ import picocli.CommandLine.Parameters;
 import io.actiongate.key.ActionKey;
 
 /** {@code actiongate status TASK CALL}: the action's current state from the gate's HTTP surface. */
-@Command(name = "status", description = "Show an action's current state (exit 3 when the gate does not know it).")
-public final class StatusCommand extends OperatorCommand {
+@Command(name = "status", description = "Show an action's current state.")
+public final class StatusCommand extends OperatorCommand implements ExitCodes.Own {
+
+    @Override
+    public int[] ownExitCodes() {
+        return new int[] {ExitCodes.NOT_FOUND};
+    }
 
     private static final String[] DETAILS = {"reason", "tool_name", "provider", "operation", "action_digest",
         "input_digest", "decision_id", "provider_receipt_id", "resolved_by", "updated_at"};

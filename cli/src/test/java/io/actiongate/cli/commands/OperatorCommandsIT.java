@@ -127,6 +127,59 @@ class OperatorCommandsIT {
     }
 
     @Test
+    void approverResetFactorsShouldResolveThePrefixFromConfigAsDocumented() throws Exception {
+        // issue 42 item 5: as docs/approving.md writes it (no --prefix), with topic.prefix in --config
+        String topic = io.actiongate.approver.state.KafkaState.defaultTopic(prefix);
+        try (var state = new io.actiongate.approver.state.KafkaState(KAFKA.bootstrapServers(), Map.of(), topic)) {
+            assertThat(state.awaitCaughtUp(Duration.ofSeconds(30))).isTrue();
+            assertThat(new io.actiongate.approver.stepup.StepUpStore(state, io.actiongate.approver.web.Sealer.random())
+                    .setTotp("acme", "bob", new byte[20], 1, true)).isTrue();
+        }
+        Path config = Files.writeString(dir.resolve("actiongate.properties"), "bootstrap.servers="
+                + KAFKA.bootstrapServers() + "\ntopic.prefix=" + prefix + "\n");
+
+        Cli.Result reset = Cli.run("approver", "reset-factors", "--org", "acme", "--subject", "bob", "--config",
+                config.toString());
+
+        assertThat(reset.exitCode()).as(reset.err()).isZero();
+        assertThat(reset.out()).contains("reset the step-up factors of bob in acme on " + topic);
+        try (var state = io.actiongate.approver.state.KafkaState.existing(KAFKA.bootstrapServers(), Map.of(), topic)) {
+            assertThat(state.awaitCaughtUp(Duration.ofSeconds(30))).isTrue();
+            assertThat(new io.actiongate.approver.stepup.StepUpStore(state, io.actiongate.approver.web.Sealer.random())
+                    .hasAny("acme", "bob")).isFalse();
+        }
+        assertThat(KAFKA.admin().listTopics().names().get(10, java.util.concurrent.TimeUnit.SECONDS))
+                .noneMatch(name -> name.startsWith("null"));
+    }
+
+    @Test
+    void approverResetFactorsShouldFailAndCreateNothingWhenTheStateTopicIsMissing() throws Exception {
+        String missing = prefix + "nowhere.";
+
+        Cli.Result reset = Cli.run("approver", "reset-factors", "--org", "acme", "--subject", "bob",
+                "--bootstrap-servers", KAFKA.bootstrapServers(), "--prefix", missing);
+
+        assertThat(reset.exitCode()).isEqualTo(1);
+        assertThat(reset.out()).doesNotContain("reset");
+        assertThat(reset.err()).contains(missing + "approver-state", "does not exist");
+        assertThat(KAFKA.admin().listTopics().names().get(10, java.util.concurrent.TimeUnit.SECONDS))
+                .noneMatch(name -> name.startsWith(missing) || name.startsWith("null"));
+    }
+
+    @Test
+    void approverResetFactorsShouldUseTheKafkaConfigsClientSettings() throws Exception {
+        // a client setting that cannot work against this plaintext broker: honoured, the command fails
+        Path kafkaConfig = Files.writeString(dir.resolve("client.properties"),
+                "security.protocol=SSL\ndefault.api.timeout.ms=3000\nrequest.timeout.ms=2000\n");
+
+        Cli.Result reset = Cli.run(kafkaArgs("approver", "reset-factors", "--org", "acme", "--subject", "bob",
+                "--kafka-config", kafkaConfig.toString()));
+
+        assertThat(reset.exitCode()).as(reset.out()).isEqualTo(1);
+        assertThat(reset.out()).doesNotContain("reset");
+    }
+
+    @Test
     void policyPutAndDeleteShouldPublishDecodableRecordsAndTombstones() throws Exception {
         Path file = dir.resolve("policy.json");
         Files.writeString(file, """

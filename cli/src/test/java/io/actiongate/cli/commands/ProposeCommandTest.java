@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +51,27 @@ class ProposeCommandTest {
     }
 
     @Test
+    void shouldNeverPrintACredentialOfAnInvalidInputOrFileEvenVerbose() throws Exception {
+        // issue 42 item 1: a JSON failure is said by kind and position; Jackson's message (and so a --verbose trace
+        // of it) would quote the token
+        for (String token : io.actiongate.testing.TokenShapes.all().values()) {
+            Path file = dir.resolve("bad.json");
+            Files.writeString(file, "{\"task_id\": " + token + "}");
+            List<Cli.Result> results = List.of(
+                    Cli.run("--verbose", "propose", "--dry-run", "--task-id", "T-1", "--input", "{\"to\": " + token + "}"),
+                    Cli.run("--verbose", "propose", "--dry-run", "--file", file.toString()),
+                    Cli.run("--verbose", "policy", "put", "--file", file.toString()),
+                    Cli.run("propose", "--dry-run", "--input", token));
+            for (Cli.Result r : results) {
+                assertThat(r.exitCode()).isNotZero();
+                assertThat(r.err()).contains("is not valid JSON (");
+                assertThat(r.out() + r.err()).as(r.err()).satisfies(text ->
+                        assertThat(io.actiongate.testing.TokenShapes.leaks(text)).isFalse());
+            }
+        }
+    }
+
+    @Test
     void shouldPointAtTheSyntaxErrorOfAnInvalidFile() throws Exception {
         Path file = dir.resolve("broken.json");
         Files.writeString(file, "{\n  \"task_id\": \"T-1\",,\n}");
@@ -57,7 +79,8 @@ class ProposeCommandTest {
         Cli.Result result = Cli.run("propose", "--file", file.toString(), "--dry-run");
 
         assertThat(result.exitCode()).isEqualTo(1);
-        assertThat(result.err()).startsWith("error: " + file + " is not valid JSON (line 2").hasLineCount(1);
+        assertThat(result.err()).startsWith("error: " + file + " is not valid JSON (unexpected character at line 2")
+                .hasLineCount(1);
     }
 
     @Test

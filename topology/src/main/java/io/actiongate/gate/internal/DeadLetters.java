@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.DeadLetter;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
+import io.actiongate.scan.CredentialScanner;
 
 /**
  * The one dead-letter handler of the gate. Every record the gate cannot use (undecodable bytes, invalid keys,
@@ -27,7 +28,23 @@ public final class DeadLetters {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
     private static final String NO_PAYLOAD_SHA256 = Digests.sha256Hex(new byte[0]);
 
+    private static final CredentialScanner KEYS = CredentialScanner.defaults();
+    /** What a dead letter's key starts with when the source key held credential material. */
+    public static final String REDACTED_KEY_PREFIX = "redacted-key:sha256:";
+
     private DeadLetters() {
+    }
+
+    /**
+     * The key a dead letter goes out under: the source key's bytes as they were, unless the credential scanner finds
+     * credential material in them (a producer's token where an id belongs): then {@value #REDACTED_KEY_PREFIX} and
+     * the SHA-256 of those bytes, which finds the record without repeating the token (issue 42 item 1).
+     */
+    static byte[] letterKey(byte[] rawKey) {
+        if (rawKey == null || KEYS.scan(new String(rawKey, java.nio.charset.StandardCharsets.UTF_8)).isEmpty()) {
+            return rawKey;
+        }
+        return (REDACTED_KEY_PREFIX + Digests.sha256Hex(rawKey)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Builds the dead letter for the record being processed. {@code reason} must not quote the payload. */
@@ -67,7 +84,7 @@ public final class DeadLetters {
                 code, reason, now);
         LOG.warn("dead letter from {}-{}@{}: {} ({})", letter.getSourceTopic(), letter.getPartition(),
                 letter.getOffset(), code, reason);
-        context.forward(new Record<Object, Object>(rawKey, letter, now), SINK);
+        context.forward(new Record<Object, Object>(letterKey(rawKey), letter, now), SINK);
     }
 
     private static RecordMetadata asMetadata(Origin origin) {
