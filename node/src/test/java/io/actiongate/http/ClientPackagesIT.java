@@ -175,8 +175,9 @@ class ClientPackagesIT {
         Run run = run(command, directory, env, line -> {
             String[] words = line.split(" ");
             if (words.length > 1 && words[0].equals("state") && words[1].equals("WAITING_APPROVAL")) {
-                String[] id = words[3].substring(words[3].indexOf("/review/") + "/review/".length()).split("/");
-                node.decide(id[0], id[1], words[words.length - 1], DecisionType.APPROVE);
+                io.actiongate.key.ActionKey key = io.actiongate.key.ActionKey.parse(
+                        words[3].substring(words[3].indexOf("/review/") + "/review/".length()));
+                node.decide(key.taskId(), key.toolCallId(), words[words.length - 1], DecisionType.APPROVE);
             }
         });
         assertThat(run.exit).as(run.output()).isZero();
