@@ -183,12 +183,12 @@ class McpGatewayOAuthIT {
 
     /** Approves the action the review URL names once the gate holds it, and answers its attempt as an executor. */
     private static CompletableFuture<Void> approveLater(String reviewUrl) {
-        String[] parts = reviewUrl.substring(reviewUrl.indexOf("/review/") + "/review/".length()).split("/");
+        ActionKey key = ActionKey.parse(reviewUrl.substring(reviewUrl.indexOf("/review/") + "/review/".length()));
         return CompletableFuture.runAsync(() -> {
             Receipt waiting = org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
-                    .until(() -> latestReceipt(ActionKey.format(parts[0], parts[1])), r -> r != null);
-            gate.approve(parts[0], parts[1], waiting.getActionDigest());
-            gate.succeed(parts[0], parts[1], 1);
+                    .until(() -> latestReceipt(key.toString()), r -> r != null);
+            gate.approve(key.taskId(), key.toolCallId(), waiting.getActionDigest());
+            gate.succeed(key.taskId(), key.toolCallId(), 1);
         });
     }
 
