@@ -63,7 +63,7 @@ public final class Benchmark {
     /** The parts in the order they run; each runs when the options name it. */
     static List<BenchPart> parts() {
         return List.of(new TopologyPart(), new BrokerPart(), new PhysicalPart(), new PostgresPart(), new OpenLoopPart(),
-                new ApprovalPart(), new ScalePart(), new MemoryPart());
+                new ClosedLoopPart(), new ApprovalPart(), new ScalePart(), new MemoryPart());
     }
 
     /** Runs every part {@code options} asks for, printing to {@code out}; false when an invariant failed. */
