@@ -60,6 +60,8 @@ final class ReceiptWatcher implements AutoCloseable {
     private final String conflictsTopic;
     private final Map<String, List<Waiter>> waiting = new ConcurrentHashMap<>();
     private final Map<String, ActionReceipt> latest = new ConcurrentHashMap<>();
+    /** Listeners of {@link #listen}, by action key. */
+    private final Map<String, List<java.util.function.Consumer<ActionReceipt>>> listeners = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean running = true;
     private volatile Throwable failure;
@@ -110,6 +112,19 @@ final class ReceiptWatcher implements AutoCloseable {
         return w;
     }
 
+    /** Calls {@code listener} with every receipt of {@code actionKey} read from now on, until closed. */
+    AutoCloseable listen(String actionKey, java.util.function.Consumer<ActionReceipt> listener) {
+        listeners.compute(actionKey, (k, list) -> {
+            List<java.util.function.Consumer<ActionReceipt>> all = list == null ? new CopyOnWriteArrayList<>() : list;
+            all.add(listener);
+            return all;
+        });
+        return () -> listeners.computeIfPresent(actionKey, (k, list) -> {
+            list.remove(listener);
+            return list.isEmpty() ? null : list;
+        });
+    }
+
     /** The latest receipt this client saw for a key some handle still waits on, if any. */
     ActionReceipt latest(String actionKey) {
         return latest.get(actionKey);
@@ -119,7 +134,8 @@ final class ReceiptWatcher implements AutoCloseable {
         try {
             while (running) {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
-                    if (r.key() == null || r.value() == null || !waiting.containsKey(r.key())) {
+                    if (r.key() == null || r.value() == null
+                            || !waiting.containsKey(r.key()) && !listeners.containsKey(r.key())) {
                         continue;
                     }
                     try {
@@ -153,6 +169,13 @@ final class ReceiptWatcher implements AutoCloseable {
                 ReceiptState.valueOf(avro.getStatus().name()), avro.getReasonCode(), avro.getInputDigest(),
                 avro.getActionDigest(), avro.getDecisionId(), avro.getProviderReceiptId(), avro.getAttempts().size(),
                 avro.getUpdatedAt());
+        for (java.util.function.Consumer<ActionReceipt> listener : listeners.getOrDefault(key, List.of())) {
+            try {
+                listener.accept(receipt);
+            } catch (RuntimeException e) {
+                LOG.warn("a receipt listener failed: {}", e.getClass().getName());
+            }
+        }
         String tool = avro.getProvider() + ":" + avro.getToolName() + ":" + avro.getOperation();
         for (Waiter w : waiting.getOrDefault(key, List.of())) {
             // a receipt of another action under this key (another org, principal or input) is not ours
