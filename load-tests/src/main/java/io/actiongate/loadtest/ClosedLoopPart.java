@@ -99,19 +99,18 @@ final class ClosedLoopPart implements BenchPart {
         try (NodeJvm dev = NodeJvm.start("dev", DevNodeProcess.class, jvm, settings, dir)) {
             dev.awaitReady();
             String bootstrap = dev.readyField("bootstrap");
-            CpuAccount.GroupedProcess devCpu = dev.cpuByGroup();
             ActionGateClient client = ActionGateClient.builder().bootstrapServers(bootstrap)
                     .kafkaProperty("client.id", CpuAccount.LOAD_CLIENT_ID).build();
             try (client) {
                 for (int hosts : o.closedLoopHosts()) {
-                    Measured m = measure(ctx, "k" + hosts, hosts, () -> kafkaHost(client), devCpu);
+                    Measured m = measure(ctx, "k" + hosts, hosts, () -> kafkaHost(client), dev);
                     rows.add(m.row(ctx, "Kafka", hosts));
                     proposed += m.proposed;
                 }
             }
             for (int hosts : o.closedLoopHosts()) {
                 Measured m = measure(ctx, "h" + hosts, hosts,
-                        () -> httpHost(new LoopbackHttp("127.0.0.1", httpPort, HOST_TOKEN)), devCpu);
+                        () -> httpHost(new LoopbackHttp("127.0.0.1", httpPort, HOST_TOKEN)), dev);
                 rows.add(m.row(ctx, "HTTP", hosts));
                 proposed += m.proposed;
             }
@@ -127,6 +126,18 @@ final class ClosedLoopPart implements BenchPart {
         return rows;
     }
 
+    /** The broker requests dev counts ({@link DevNodeProcess#kafkaCounters}), by their names there. */
+    static final List<String> KAFKA_COUNTERS = DevNodeProcess.REQUESTS;
+
+    private static long[] kafkaCounters(NodeJvm dev) throws IOException, InterruptedException {
+        String line = dev.request("kafka", "KAFKA");
+        long[] values = new long[KAFKA_COUNTERS.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = Long.parseLong(field(line, KAFKA_COUNTERS.get(i)));
+        }
+        return values;
+    }
+
     private static int warmupSeconds(BenchOptions o) {
         return Math.max(1, o.closedLoopSeconds() / 2);
     }
@@ -139,9 +150,12 @@ final class ClosedLoopPart implements BenchPart {
         final String firstFailure;
         final long[] latencies;
         final CpuAccount.Window window;
+        /** {@link #KAFKA_COUNTERS} over the timed window. */
+        final long[] kafka;
 
         Measured(String id, long proposed, long failed, String firstFailure, long[] latencies,
-                 CpuAccount.Window window) {
+                 CpuAccount.Window window, long[] kafka) {
+            this.kafka = kafka;
             this.id = id;
             this.proposed = proposed;
             this.failed = failed;
@@ -156,14 +170,24 @@ final class ClosedLoopPart implements BenchPart {
             Map<String, String> notes = new LinkedHashMap<>(window.notes());
             notes.put("hosts", Integer.toString(hosts));
             notes.put("transport", transport);
+            for (int i = 0; i < KAFKA_COUNTERS.size(); i++) {
+                notes.put(KAFKA_COUNTERS.get(i) + "_per_action", latencies.length == 0 ? "n/a"
+                        : String.format(Locale.ROOT, "%.2f", (double) kafka[i] / latencies.length));
+            }
             BenchRow row = new BenchRow("closed-loop", id, hosts + (hosts == 1 ? " host" : " hosts")
                     + " waiting for each answer over " + transport, latencies.length,
                     latencies.length, throughput, latency, null, notes);
             ctx.invariant("row " + id + ": every call SUCCEEDED", failed == 0,
                     failed == 0 ? proposed + " calls" : failed + " of " + proposed + " calls did not: " + firstFailure);
-            ctx.out().printf(Locale.ROOT, "%-4s %-32s %8.0f actions/s  p50 %6.1f ms  p99 %6.1f ms  %s%n", id,
+            StringBuilder requests = new StringBuilder();
+            for (String name : KAFKA_COUNTERS) {
+                requests.append(requests.length() == 0 ? "" : " ").append(name).append(' ')
+                        .append(notes.get(name + "_per_action"));
+            }
+            ctx.out().printf(Locale.ROOT, "%-4s %-32s %8.0f actions/s  p50 %6.1f ms  p99 %6.1f ms%n"
+                            + "     broker requests per action: %s%n     %s%n", id,
                     hosts + " waiting over " + transport, throughput, latency == null ? Double.NaN : latency.p50(),
-                    latency == null ? Double.NaN : latency.p99(), window.describe());
+                    latency == null ? Double.NaN : latency.p99(), requests, window.describe());
             return row;
         }
     }
@@ -173,8 +197,9 @@ final class ClosedLoopPart implements BenchPart {
         Host create() throws Exception;
     }
 
-    private Measured measure(BenchContext ctx, String id, int hosts, HostFactory factory,
-                             CpuAccount.GroupedProcess devCpu) throws Exception {
+    private Measured measure(BenchContext ctx, String id, int hosts, HostFactory factory, NodeJvm dev)
+            throws Exception {
+        long[] kafka = new long[KAFKA_COUNTERS.size()];
         BenchOptions o = ctx.options();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicBoolean timing = new AtomicBoolean();
@@ -219,18 +244,23 @@ final class ClosedLoopPart implements BenchPart {
                 warmupSeconds(o) + o.closedLoopSeconds())) {
             threads.forEach(Thread::start);
             sleep(Duration.ofSeconds(warmupSeconds(o)), task);
-            CpuAccount.Probe probe = CpuAccount.start(Map.of("dev", devCpu));
+            CpuAccount.Probe probe = CpuAccount.start(Map.of("dev", dev.cpuByGroup()));
+            long[] before = kafkaCounters(dev);
             timing.set(true);
             sleep(Duration.ofSeconds(o.closedLoopSeconds()), task);
             timing.set(false);
             window = probe.stop(latencies.size());
+            long[] after = kafkaCounters(dev);
+            for (int i = 0; i < kafka.length; i++) {
+                kafka[i] = after[i] - before[i];
+            }
             stop.set(true);
             for (Thread thread : threads) {
                 thread.join(CALL_TIMEOUT.toMillis() * 2);
             }
         }
         long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
-        return new Measured(id, proposed.get(), failed.get(), firstFailure.get(), sorted, window);
+        return new Measured(id, proposed.get(), failed.get(), firstFailure.get(), sorted, window, kafka);
     }
 
     /** Sleeps {@code d} in whole seconds, advancing {@code task} by one each. */

@@ -31,7 +31,8 @@ import io.actiongate.sandbox.SandboxWebhookProvider;
  * {@value #DATA_DIR} the broker's data directory. Prints {@code NODE READY http=<port> pid=<pid>
  * bootstrap=<host:port>} once everything runs, then answers on stdin, one line each: {@code cpu} (as
  * {@link NodeProcess}) and {@code provider}: {@code PROVIDER requests=<all effect requests> keys=<distinct
- * idempotency keys> max=<most requests of one key>}. End of stdin closes everything and exits 0.
+ * idempotency keys> max=<most requests of one key>}, and {@code kafka}: {@code KAFKA Produce=<n> Fetch=<n> ...}, the
+ * broker's requests by kind, cumulative (see {@link #kafkaCounters}). End of stdin closes everything and exits 0.
  */
 public final class DevNodeProcess {
 
@@ -70,12 +71,49 @@ public final class DevNodeProcess {
         System.exit(0);
     }
 
+    /** The broker's requests the closed-loop rows count per action, by request name. */
+    static final java.util.List<String> REQUESTS = java.util.List.of("Produce", "Fetch", "EndTxn", "TxnOffsetCommit",
+            "OffsetCommit", "AddPartitionsToTxn", "WriteTxnMarkers");
+
+    /**
+     * Cumulative counts of the broker's requests of each of {@link #REQUESTS} (its request metrics, over every API
+     * version), as {@code name=count} pairs. EndTxn are the gate's transactions (nothing else here is
+     * transactional); WriteTxnMarkers the transaction coordinator's marker writes; AddPartitionsToTxn its
+     * verification of a transaction's first write to each partition.
+     */
+    static String kafkaCounters() {
+        javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        StringBuilder b = new StringBuilder();
+        for (String request : REQUESTS) {
+            long count = (long) sum(jmx, "kafka.network:type=RequestMetrics,name=RequestsPerSec,request=" + request
+                    + ",*", "Count");
+            b.append(b.length() == 0 ? "" : " ").append(request).append('=').append(count);
+        }
+        return b.toString();
+    }
+
+    private static double sum(javax.management.MBeanServer jmx, String pattern, String attribute) {
+        double total = 0;
+        try {
+            for (javax.management.ObjectName name : jmx.queryNames(new javax.management.ObjectName(pattern), null)) {
+                Object v = jmx.getAttribute(name, attribute);
+                if (v instanceof Number n && Double.isFinite(n.doubleValue())) {
+                    total += n.doubleValue();
+                }
+            }
+        } catch (javax.management.JMException e) {
+            return Double.NaN;
+        }
+        return total;
+    }
+
     private static void serve(SandboxWebhookProvider provider, PrintStream out) throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null) {
             switch (line.strip()) {
                 case "cpu" -> out.println("CPU " + CpuAccount.formatGroupNanos(CpuAccount.groupNanos()));
+                case "kafka" -> out.println("KAFKA " + kafkaCounters());
                 case "provider" -> {
                     Map<String, Integer> byKey = provider.requestsByKey();
                     int max = byKey.values().stream().mapToInt(Integer::intValue).max().orElse(0);
