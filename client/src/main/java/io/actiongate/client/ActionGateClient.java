@@ -148,11 +148,17 @@ public final class ActionGateClient implements AutoCloseable {
      * Calls {@code listener} with every receipt of the action {@code taskId/toolCallId} that this client reads from
      * now on ({@code read_committed}: only receipts of committed gate transactions), until the returned handle is
      * closed. The listener runs on the client's receipts thread: it must return quickly (hand work elsewhere). It
-     * sees receipts published after this call; to learn an action's current state, ask for it after registering.
+     * sees every receipt published after this call (and may see some published shortly before, read late); to learn
+     * an action's current state, ask for it after registering.
      */
     public AutoCloseable watch(String taskId, String toolCallId, java.util.function.Consumer<ActionReceipt> listener) {
         Objects.requireNonNull(listener, "listener");
         return watcher.listen(ActionKey.format(taskId, toolCallId), listener);
+    }
+
+    /** Whether the receipts consumer is paused because no handle or watch waits (tests). */
+    boolean receiptsPaused() {
+        return watcher.paused();
     }
 
     /** Whether the shared receipts consumer still runs. */

@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -63,8 +64,16 @@ final class ReceiptWatcher implements AutoCloseable {
     /** Listeners of {@link #listen}, by action key. */
     private final Map<String, List<java.util.function.Consumer<ActionReceipt>>> listeners = new ConcurrentHashMap<>();
     private final Thread thread;
+    private final List<TopicPartition> partitions;
     private volatile boolean running = true;
     private volatile Throwable failure;
+    /**
+     * The partitions are paused because nobody waits: the consumer then fetches nothing, instead of once per commit
+     * of the gate. Set before the poll thread looks for waiters once more, so that a waiter registered meanwhile
+     * either is seen by that look or sees this and wakes the thread (a paused consumer keeps its positions: nothing
+     * published while paused is skipped).
+     */
+    private volatile boolean paused;
 
     ReceiptWatcher(Consumer<String, byte[]> consumer, String prefix, Duration startTimeout) {
         this.consumer = consumer;
@@ -78,6 +87,7 @@ final class ReceiptWatcher implements AutoCloseable {
             }
             infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
         }
+        this.partitions = List.copyOf(partitions);
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
         // resolve the end offsets now: anything published after this constructor returns is read
@@ -109,6 +119,7 @@ final class ReceiptWatcher implements AutoCloseable {
             }
             return list;
         }));
+        wakeIfPaused();
         return w;
     }
 
@@ -119,6 +130,7 @@ final class ReceiptWatcher implements AutoCloseable {
             all.add(listener);
             return all;
         });
+        wakeIfPaused();
         return () -> listeners.computeIfPresent(actionKey, (k, list) -> {
             list.remove(listener);
             return list.isEmpty() ? null : list;
@@ -130,10 +142,43 @@ final class ReceiptWatcher implements AutoCloseable {
         return latest.get(actionKey);
     }
 
+    /** A waiter arrived: a poll thread that paused because nobody waited resumes at once. */
+    private void wakeIfPaused() {
+        if (paused) {
+            consumer.wakeup();
+        }
+    }
+
+    private boolean anyoneWaits() {
+        return !waiting.isEmpty() || !listeners.isEmpty();
+    }
+
+    /** Pauses the partitions while nobody waits and resumes them when somebody does (poll thread only). */
+    private void pauseWhileNobodyWaits() {
+        if (!paused && !anyoneWaits()) {
+            consumer.pause(partitions);
+            paused = true;
+        }
+        if (paused && anyoneWaits()) {
+            consumer.resume(partitions);
+            paused = false;
+        }
+    }
+
     private void run() {
         try {
             while (running) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
+                pauseWhileNobodyWaits();
+                ConsumerRecords<String, byte[]> polled;
+                try {
+                    polled = consumer.poll(POLL);
+                } catch (WakeupException e) {
+                    if (!running) {
+                        throw e;
+                    }
+                    continue; // a waiter arrived while paused
+                }
+                for (ConsumerRecord<String, byte[]> r : polled) {
                     if (r.key() == null || r.value() == null
                             || !waiting.containsKey(r.key()) && !listeners.containsKey(r.key())) {
                         continue;
@@ -210,6 +255,11 @@ final class ReceiptWatcher implements AutoCloseable {
                         c.getOfferedDigest(), c.getExistingTool(), c.getOfferedTool()));
             }
         }
+    }
+
+    /** Whether the consumer is paused because nobody waits (tests). */
+    boolean paused() {
+        return paused;
     }
 
     boolean isRunning() {
