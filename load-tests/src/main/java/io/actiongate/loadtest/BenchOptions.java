@@ -39,13 +39,14 @@ import java.util.Set;
  * @param closedLoopSeconds part "closed-loop": seconds timed per row (after half as many of warm-up)
  * @param closedLoopProviderLatencyMs part "closed-loop": the provider's added latency per request
  * @param devJavaOpts      part "closed-loop": dev's JVM options (null: ./actiongate's defaults)
+ * @param closedLoopTransports part "closed-loop": which hosts run, {@code kafka} and/or {@code http}
  */
 record BenchOptions(int actions, int rounds, int brokerActions, int partitions, Set<String> parts, Path stateDir,
                     Map<String, String> nodeSettings, boolean misroute, int providerLatencyMs, Path resultsDir,
                     int memoryActions, List<Integer> scalePartitions, List<Integer> openLoopPercents,
                     boolean progress, int rowSeconds, List<Integer> pgWorkers, int decisions, int openLoopBase,
                     List<Integer> closedLoopHosts, int closedLoopSeconds, int closedLoopProviderLatencyMs,
-                    String devJavaOpts) {
+                    String devJavaOpts, Set<String> closedLoopTransports) {
 
     /** Every part, in the order they run. */
     static final List<String> PARTS = List.of("topology", "broker", "physical", "postgres", "open-loop",
@@ -58,6 +59,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
             + "[--provider-latency-ms MS] [--memory-actions N] [--scale-partitions P,...] [--open-loop PCT,...] "
             + "[--open-loop-base R] [--row-seconds S] [--pg-workers N,...] [--decisions D] [--closed-loop C,...] "
             + "[--closed-loop-seconds S] [--closed-loop-provider-latency-ms MS] [--dev-java-opts 'OPTS'] "
+            + "[--closed-loop-transports kafka,http] "
             + "[--no-progress | --progress] "
             + "[--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
 
@@ -74,6 +76,12 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
                     + closedLoopProviderLatencyMs);
         }
         closedLoopHosts.forEach(h -> positive("--closed-loop", h));
+        closedLoopTransports.forEach(t -> {
+            if (!t.equals("kafka") && !t.equals("http")) {
+                throw new IllegalArgumentException("--closed-loop-transports takes kafka and/or http, got " + t);
+            }
+        });
+        closedLoopTransports = Set.copyOf(closedLoopTransports);
         closedLoopHosts = List.copyOf(closedLoopHosts);
         if (openLoopBase < 0) {
             throw new IllegalArgumentException("--open-loop-base must be 0 (row f's throughput) or more, got "
@@ -121,7 +129,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         this(o.actions, o.rounds, o.brokerActions, o.partitions, o.parts, o.stateDir, o.nodeSettings, o.misroute,
                 o.providerLatencyMs, o.resultsDir, o.memoryActions, o.scalePartitions, o.openLoopPercents,
                 o.progress, o.rowSeconds, o.pgWorkers, o.decisions, o.openLoopBase, o.closedLoopHosts,
-                o.closedLoopSeconds, o.closedLoopProviderLatencyMs, o.devJavaOpts);
+                o.closedLoopSeconds, o.closedLoopProviderLatencyMs, o.devJavaOpts, o.closedLoopTransports);
     }
 
     static BenchOptions defaults() {
@@ -161,6 +169,8 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
                 case "--closed-loop-seconds" -> b.closedLoopSeconds = number(args, ++i, arg);
                 case "--closed-loop-provider-latency-ms" -> b.closedLoopProviderLatencyMs = number(args, ++i, arg);
                 case "--dev-java-opts" -> b.devJavaOpts = value(args, ++i, arg);
+                case "--closed-loop-transports" -> b.closedLoopTransports = new LinkedHashSet<>(
+                        List.of(value(args, ++i, arg).split(",")));
                 case "--only" -> b.parts = new LinkedHashSet<>(names(args, ++i, arg));
                 case "--skip" -> b.parts.removeAll(names(args, ++i, arg));
                 case "--no-progress" -> b.progress(false);
@@ -203,6 +213,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         int closedLoopSeconds = 20;
         int closedLoopProviderLatencyMs;
         String devJavaOpts;
+        Set<String> closedLoopTransports = new LinkedHashSet<>(List.of("kafka", "http"));
 
         Builder actions(int v) {
             actions = v;
@@ -265,7 +276,7 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
             return new BenchOptions(actions, rounds, brokerActions, partitions, parts, stateDir, nodeSettings,
                     misroute, providerLatencyMs, resultsDir, memoryActions, scalePartitions, openLoopPercents,
                     progress, rowSeconds, pgWorkers, decisions, openLoopBase, closedLoopHosts, closedLoopSeconds,
-                    closedLoopProviderLatencyMs, devJavaOpts);
+                    closedLoopProviderLatencyMs, devJavaOpts, closedLoopTransports);
         }
     }
 

@@ -102,13 +102,13 @@ final class ClosedLoopPart implements BenchPart {
             ActionGateClient client = ActionGateClient.builder().bootstrapServers(bootstrap)
                     .kafkaProperty("client.id", CpuAccount.LOAD_CLIENT_ID).build();
             try (client) {
-                for (int hosts : o.closedLoopHosts()) {
+                for (int hosts : o.closedLoopTransports().contains("kafka") ? o.closedLoopHosts() : List.<Integer>of()) {
                     Measured m = measure(ctx, "k" + hosts, hosts, () -> kafkaHost(client), dev);
                     rows.add(m.row(ctx, "Kafka", hosts));
                     proposed += m.proposed;
                 }
             }
-            for (int hosts : o.closedLoopHosts()) {
+            for (int hosts : o.closedLoopTransports().contains("http") ? o.closedLoopHosts() : List.<Integer>of()) {
                 Measured m = measure(ctx, "h" + hosts, hosts,
                         () -> httpHost(new LoopbackHttp("127.0.0.1", httpPort, HOST_TOKEN)), dev);
                 rows.add(m.row(ctx, "HTTP", hosts));

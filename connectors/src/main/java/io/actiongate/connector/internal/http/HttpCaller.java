@@ -40,7 +40,8 @@ import javax.net.ssl.SSLSocket;
  * is sent once; whether it may have arrived is the caller's question, see {@link SendFailure}), response bodies read
  * up to {@link #MAX_BODY_BYTES}, an overall deadline so that a trickling body cannot hold a dispatch thread, HTTPS
  * with the JVM's trust store and host name verification, and the JVM's proxy settings ({@code http.proxyHost},
- * {@code https.proxyHost}, ...: the default {@link ProxySelector}, as the JDK client follows them).
+ * {@code https.proxyHost}, ...: the default {@link ProxySelector}, as the JDK client follows them; asked once per
+ * origin and caller).
  *
  * <p>What it throws keeps {@link SendFailure}'s reading: {@link java.net.ConnectException},
  * {@link HttpConnectTimeoutException} and {@link java.net.UnknownHostException} only when no byte of the request was
@@ -66,6 +67,8 @@ public final class HttpCaller {
     private final Duration connectTimeout;
     private final Duration responseTimeout;
     private final Map<String, ArrayDeque<Connection>> idle = new HashMap<>();
+    /** Where each scheme and authority goes, asked of the proxy selector once per origin (it parses properties). */
+    private final Map<String, Target> targets = new java.util.concurrent.ConcurrentHashMap<>();
 
     public HttpCaller(Duration connectTimeout, Duration responseTimeout) {
         this.connectTimeout = connectTimeout;
@@ -89,7 +92,13 @@ public final class HttpCaller {
         long completeBy = start + connectTimeout.plus(responseTimeout).toNanos() + 1_000_000_000L;
         byte[] body = bodyOf(request);
         URI uri = request.uri();
-        Target target = Target.of(uri);
+        Target target = targets.get(uri.getScheme() + "://" + uri.getRawAuthority());
+        if (target == null) {
+            target = Target.of(uri);
+            if (targets.size() < 1_000) {
+                targets.put(uri.getScheme() + "://" + uri.getRawAuthority(), target);
+            }
+        }
         Connection connection = borrow(target);
         // the answer's head is due within the request's timeout of sending it, as with the JDK client
         long headersBy = Math.min(completeBy, System.nanoTime() + request.timeout().orElse(responseTimeout).toNanos());
