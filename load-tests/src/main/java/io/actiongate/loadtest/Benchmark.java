@@ -118,7 +118,7 @@ public final class Benchmark {
                     parameters(options), ctx.rows(), ctx.invariants(),
                     ctx.attachment(RecordBudget.Budget.class).orElse(null));
             out.println();
-            out.println("goals (issue 27):");
+            out.println("goals:");
             for (Goals.Result g : report.goals()) {
                 out.printf(Locale.ROOT, "  %-12s %-58s %-12s %s%n", g.status().label(), g.goal(), g.target(),
                         g.detail());
