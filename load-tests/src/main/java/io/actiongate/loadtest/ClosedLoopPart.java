@@ -336,7 +336,8 @@ final class ClosedLoopPart implements BenchPart {
                 if (answer.status() == 200 && TERMINAL.contains(status) || answer.status() >= 300) {
                     return answer.status() >= 300 ? "HTTP " + answer.status() : status;
                 }
-                LoopbackHttp.Answer polled = http.get("/v1/actions/" + TASK + "/" + callId + "?wait=30s");
+                LoopbackHttp.Answer polled = http.get("/v1/actions/" + io.actiongate.key.ActionKey.format(TASK, callId)
+                        + "?wait=30s");
                 return polled.status() == 200 ? status(polled) : "HTTP " + polled.status();
             }
 
