@@ -5,8 +5,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -22,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.key.ActionKey;
 import io.actiongate.kafka.KafkaClients;
 import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.topics.Topics;
@@ -59,6 +61,8 @@ public final class ActionGateClient implements AutoCloseable {
     private final String proposalsTopic;
     private final Duration sendTimeout;
     private final Clock clock;
+    /** Times out waiting handles; a handle that completes first cancels its timeout, so none piles up. */
+    private final ScheduledThreadPoolExecutor timeouts;
 
     private ActionGateClient(Builder b) {
         KafkaClients clients = KafkaClients.of(b.bootstrapServers, b.kafka);
@@ -67,11 +71,18 @@ public final class ActionGateClient implements AutoCloseable {
         this.clock = b.clock;
         this.producer = producer(clients).create(Topics.PROPOSALS.keySerde().serializer(),
                 Topics.PROPOSALS.valueSerde().serializer());
+        this.timeouts = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "actiongate-client-timeouts");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.timeouts.setRemoveOnCancelPolicy(true);
         try {
             this.watcher = new ReceiptWatcher(clients.consumer("actiongate-client-receipts")
                     .create(new StringDeserializer(), new ByteArrayDeserializer()), b.topicPrefix, b.sendTimeout);
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
+            timeouts.shutdownNow();
             throw e;
         }
     }
@@ -103,15 +114,17 @@ public final class ActionGateClient implements AutoCloseable {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive");
         }
-        ActionProposal proposal = ProposalMapper.toAvro(request, clock.instant());
+        ProposalMapper.Mapped mapped = ProposalMapper.map(request, clock.instant());
+        ActionProposal proposal = mapped.proposal();
         String key = request.actionKey();
         String tool = proposal.getProvider() + ":" + proposal.getToolName() + ":" + proposal.getOperation();
-        String actionDigest = Digests.actionDigest(FrozenAction.of(proposal));
+        String actionDigest = Digests.actionDigestOfCanonicalInput(FrozenAction.of(proposal), mapped.canonicalInput());
         ReceiptWatcher.Waiter waiter = watcher.register(key, actionDigest, proposal.getInputDigest(),
                 proposal.getOrgId(), tool, until);
-        CompletableFuture.delayedExecutor(timeout.toMillis(), TimeUnit.MILLISECONDS).execute(() ->
-                waiter.result.completeExceptionally(
-                        new ReceiptTimeoutException(key, until, timeout, watcher.latest(key))));
+        ScheduledFuture<?> expiry = timeouts.schedule(() -> waiter.result.completeExceptionally(
+                new ReceiptTimeoutException(key, until, timeout, watcher.latest(key))), timeout.toMillis(),
+                TimeUnit.MILLISECONDS);
+        waiter.result.whenComplete((r, e) -> expiry.cancel(false));
         try {
             producer.send(new ProducerRecord<>(proposalsTopic, key, proposal))
                     .get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -131,6 +144,23 @@ public final class ActionGateClient implements AutoCloseable {
                 watcher);
     }
 
+    /**
+     * Calls {@code listener} with every receipt of the action {@code taskId/toolCallId} that this client reads from
+     * now on ({@code read_committed}: only receipts of committed gate transactions), until the returned handle is
+     * closed. The listener runs on the client's receipts thread: it must return quickly (hand work elsewhere). It
+     * sees every receipt published after this call (and may see some published shortly before, read late); to learn
+     * an action's current state, ask for it after registering.
+     */
+    public AutoCloseable watch(String taskId, String toolCallId, java.util.function.Consumer<ActionReceipt> listener) {
+        Objects.requireNonNull(listener, "listener");
+        return watcher.listen(ActionKey.format(taskId, toolCallId), listener);
+    }
+
+    /** Whether the receipts consumer is paused because no handle or watch waits (tests). */
+    boolean receiptsPaused() {
+        return watcher.paused();
+    }
+
     /** Whether the shared receipts consumer still runs. */
     public boolean isRunning() {
         return watcher.isRunning();
@@ -141,6 +171,7 @@ public final class ActionGateClient implements AutoCloseable {
         try {
             watcher.close();
         } finally {
+            timeouts.shutdownNow();
             producer.close(Duration.ofSeconds(10));
         }
     }

@@ -1,5 +1,6 @@
 package io.actiongate.client;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -9,6 +10,7 @@ import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Attachment;
 import io.actiongate.avro.Origin;
 import io.actiongate.digest.Digests;
+import io.actiongate.digest.Jcs;
 import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroSetup;
 
@@ -22,6 +24,18 @@ final class ProposalMapper {
     }
 
     static ActionProposal toAvro(ProposalRequest r, Instant now) {
+        return map(r, now).proposal();
+    }
+
+    /**
+     * The proposal, and the JCS of its input (UTF-8) that its input digest was computed from: the caller computes
+     * the action digest from the same bytes ({@link Digests#actionDigestOfCanonicalInput}), so the input is
+     * canonicalised once per proposal and never parsed again.
+     */
+    record Mapped(ActionProposal proposal, byte[] canonicalInput) {
+    }
+
+    static Mapped map(ProposalRequest r, Instant now) {
         AvroSetup.install();
         if (!ActionKey.isValidId(r.taskId)) {
             throw new InvalidProposalException("task_id", "must match " + ActionKey.ID_PATTERN.pattern());
@@ -68,7 +82,9 @@ final class ProposalMapper {
         } catch (JsonProcessingException e) {
             throw new InvalidProposalException("input", "cannot be written as JSON");
         }
-        return ActionProposal.newBuilder()
+        // the tree is what input_json reads back as: its JCS is the input digest's, without parsing the text again
+        byte[] canonicalInput = Jcs.canonicalize(r.input).getBytes(StandardCharsets.UTF_8);
+        ActionProposal proposal = ActionProposal.newBuilder()
                 .setTaskId(r.taskId)
                 .setToolCallId(r.toolCallId)
                 .setTaskVersion(r.taskVersion)
@@ -81,7 +97,7 @@ final class ProposalMapper {
                 .setToolName(r.toolName)
                 .setToolSchemaHash(r.toolSchemaHash)
                 .setInputJson(inputJson)
-                .setInputDigest(Digests.inputDigest(inputJson))
+                .setInputDigest(Digests.PREFIX + Digests.sha256Hex(canonicalInput))
                 .setSummary(r.summary)
                 .setIdempotencyKey(r.idempotencyKey)
                 .setBusinessOperationId(r.businessOperationId)
@@ -95,6 +111,7 @@ final class ProposalMapper {
                 .setClaimedAnnotations(r.claimedAnnotations)
                 .setProposedAt(r.proposedAt != null ? r.proposedAt : now)
                 .build();
+        return new Mapped(proposal, canonicalInput);
     }
 
     private static void required(String field, String value) {

@@ -14,6 +14,7 @@ public final class ReceiptTimeoutException extends RuntimeException {
             case TERMINAL -> "terminal";
             case WAITING_APPROVAL -> "WAITING_APPROVAL or terminal";
             case ANY -> "any";
+            case DECIDED -> "decided (not WAITING_APPROVAL)";
         } + " receipt for "
                 + actionKey + " within " + timeout + (latest == null ? "" : "; latest " + latest.state()));
         this.latest = latest;

@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -60,9 +61,19 @@ final class ReceiptWatcher implements AutoCloseable {
     private final String conflictsTopic;
     private final Map<String, List<Waiter>> waiting = new ConcurrentHashMap<>();
     private final Map<String, ActionReceipt> latest = new ConcurrentHashMap<>();
+    /** Listeners of {@link #listen}, by action key. */
+    private final Map<String, List<java.util.function.Consumer<ActionReceipt>>> listeners = new ConcurrentHashMap<>();
     private final Thread thread;
+    private final List<TopicPartition> partitions;
     private volatile boolean running = true;
     private volatile Throwable failure;
+    /**
+     * The partitions are paused because nobody waits: the consumer then fetches nothing, instead of once per commit
+     * of the gate. Set before the poll thread looks for waiters once more, so that a waiter registered meanwhile
+     * either is seen by that look or sees this and wakes the thread (a paused consumer keeps its positions: nothing
+     * published while paused is skipped).
+     */
+    private volatile boolean paused;
 
     ReceiptWatcher(Consumer<String, byte[]> consumer, String prefix, Duration startTimeout) {
         this.consumer = consumer;
@@ -76,6 +87,7 @@ final class ReceiptWatcher implements AutoCloseable {
             }
             infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
         }
+        this.partitions = List.copyOf(partitions);
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
         // resolve the end offsets now: anything published after this constructor returns is read
@@ -107,7 +119,22 @@ final class ReceiptWatcher implements AutoCloseable {
             }
             return list;
         }));
+        wakeIfPaused();
         return w;
+    }
+
+    /** Calls {@code listener} with every receipt of {@code actionKey} read from now on, until closed. */
+    AutoCloseable listen(String actionKey, java.util.function.Consumer<ActionReceipt> listener) {
+        listeners.compute(actionKey, (k, list) -> {
+            List<java.util.function.Consumer<ActionReceipt>> all = list == null ? new CopyOnWriteArrayList<>() : list;
+            all.add(listener);
+            return all;
+        });
+        wakeIfPaused();
+        return () -> listeners.computeIfPresent(actionKey, (k, list) -> {
+            list.remove(listener);
+            return list.isEmpty() ? null : list;
+        });
     }
 
     /** The latest receipt this client saw for a key some handle still waits on, if any. */
@@ -115,11 +142,45 @@ final class ReceiptWatcher implements AutoCloseable {
         return latest.get(actionKey);
     }
 
+    /** A waiter arrived: a poll thread that paused because nobody waited resumes at once. */
+    private void wakeIfPaused() {
+        if (paused) {
+            consumer.wakeup();
+        }
+    }
+
+    private boolean anyoneWaits() {
+        return !waiting.isEmpty() || !listeners.isEmpty();
+    }
+
+    /** Pauses the partitions while nobody waits and resumes them when somebody does (poll thread only). */
+    private void pauseWhileNobodyWaits() {
+        if (!paused && !anyoneWaits()) {
+            consumer.pause(partitions);
+            paused = true;
+        }
+        if (paused && anyoneWaits()) {
+            consumer.resume(partitions);
+            paused = false;
+        }
+    }
+
     private void run() {
         try {
             while (running) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
-                    if (r.key() == null || r.value() == null || !waiting.containsKey(r.key())) {
+                pauseWhileNobodyWaits();
+                ConsumerRecords<String, byte[]> polled;
+                try {
+                    polled = consumer.poll(POLL);
+                } catch (WakeupException e) {
+                    if (!running) {
+                        throw e;
+                    }
+                    continue; // a waiter arrived while paused
+                }
+                for (ConsumerRecord<String, byte[]> r : polled) {
+                    if (r.key() == null || r.value() == null
+                            || !waiting.containsKey(r.key()) && !listeners.containsKey(r.key())) {
                         continue;
                     }
                     try {
@@ -153,6 +214,13 @@ final class ReceiptWatcher implements AutoCloseable {
                 ReceiptState.valueOf(avro.getStatus().name()), avro.getReasonCode(), avro.getInputDigest(),
                 avro.getActionDigest(), avro.getDecisionId(), avro.getProviderReceiptId(), avro.getAttempts().size(),
                 avro.getUpdatedAt());
+        for (java.util.function.Consumer<ActionReceipt> listener : listeners.getOrDefault(key, List.of())) {
+            try {
+                listener.accept(receipt);
+            } catch (RuntimeException e) {
+                LOG.warn("a receipt listener failed: {}", e.getClass().getName());
+            }
+        }
         String tool = avro.getProvider() + ":" + avro.getToolName() + ":" + avro.getOperation();
         for (Waiter w : waiting.getOrDefault(key, List.of())) {
             // a receipt of another action under this key (another org, principal or input) is not ours
@@ -187,6 +255,11 @@ final class ReceiptWatcher implements AutoCloseable {
                         c.getOfferedDigest(), c.getExistingTool(), c.getOfferedTool()));
             }
         }
+    }
+
+    /** Whether the consumer is paused because nobody waits (tests). */
+    boolean paused() {
+        return paused;
     }
 
     boolean isRunning() {

@@ -13,10 +13,19 @@ public enum Until {
      * The first receipt, whatever its state: the action's current state. A redelivered proposal makes the gate
      * re-publish its latest receipt, so this answers "where is this call now?" without acting twice.
      */
-    ANY;
+    ANY,
+    /**
+     * The first receipt that is no longer {@code WAITING_APPROVAL}: a human decided (or no decision was needed), so
+     * the action is on its way or settled.
+     */
+    DECIDED;
 
     boolean accepts(ReceiptState state) {
-        return this == ANY || state.isTerminal()
-                || (this == WAITING_APPROVAL && state == ReceiptState.WAITING_APPROVAL);
+        return switch (this) {
+            case ANY -> true;
+            case TERMINAL -> state.isTerminal();
+            case WAITING_APPROVAL -> state.isTerminal() || state == ReceiptState.WAITING_APPROVAL;
+            case DECIDED -> state != ReceiptState.WAITING_APPROVAL;
+        };
     }
 }

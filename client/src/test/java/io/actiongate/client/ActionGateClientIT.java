@@ -2,6 +2,7 @@ package io.actiongate.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,6 +65,31 @@ class ActionGateClientIT {
         assertThat(done.state()).isEqualTo(ReceiptState.SUCCEEDED);
         assertThat(done.providerReceiptId()).isEqualTo("prov-c-approve");
         assertThat(done.attempts()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldFetchNothingWhileNobodyWaitsAndMissNoReceiptWhenSomebodyDoesAgain() throws InterruptedException {
+        ProposalRequest request = GateFixture.send("c-idle", INPUT).build();
+        ProposalHandle first = client.propose(request, Until.WAITING_APPROVAL, WAIT);
+        assertThat(first.await().state()).isEqualTo(ReceiptState.WAITING_APPROVAL);
+        // nobody waits any more: the receipts consumer pauses (no fetch per gate commit)
+        await().atMost(Duration.ofSeconds(10)).until(client::receiptsPaused);
+
+        // the action settles while nobody waits; a watch registered afterwards still hears what comes next
+        java.util.List<ReceiptState> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        gate.approve(GateFixture.TASK, "c-idle", first.actionDigest());
+        try (AutoCloseable watch = client.watch(GateFixture.TASK, "c-idle", r -> heard.add(r.state()))) {
+            assertThat(client.receiptsPaused()).as("a watch resumes it").isFalse();
+            gate.succeed(GateFixture.TASK, "c-idle", 1);
+            await().atMost(WAIT).until(() -> heard.contains(ReceiptState.SUCCEEDED));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(client::receiptsPaused);
+
+        // and a new proposal after the pause gets its receipt
+        ActionReceipt again = client.propose(request, Until.TERMINAL, WAIT).await();
+        assertThat(again.state()).isEqualTo(ReceiptState.SUCCEEDED);
     }
 
     @Test

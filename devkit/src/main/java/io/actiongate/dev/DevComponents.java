@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * The components {@code actiongate dev} starts after the broker and topics, in order: add yours with one line.
- * Public for the end-to-end tests that run exactly what {@code dev} runs (approver-it's MCP client test).
+ * Public for the end-to-end tests that run exactly what {@code dev} runs (approver-it's MCP client test), and for
+ * the benchmark, which measures it.
  */
 public final class DevComponents {
 

@@ -32,6 +32,15 @@ public final class DevEnvironment implements AutoCloseable {
     /** How long the started components may take to serve before dev gives up (the gate's first rebalance, mostly). */
     static final long READY_TIMEOUT_MS = 120_000;
 
+    /**
+     * Partitions of each topic {@code dev} creates unless {@code topic.partitions} says otherwise: one. {@code dev} is
+     * one instance on one machine, so more partitions buy no parallelism, while every partition costs on every
+     * commit (a transaction marker, an offset) and every fetch: with one partition instead of the production
+     * default of 12, a host waiting for each answer got about twice the throughput per CPU-second
+     * (docs/benchmark.md, part closed-loop).
+     */
+    public static final int PARTITIONS = 1;
+
     /** How to run: the broker's client port (0 = free port), its data directory (null = temporary). */
     public record Settings(int port, Path dataDir, Map<String, String> config) {
         public Settings {
@@ -63,6 +72,7 @@ public final class DevEnvironment implements AutoCloseable {
         DevEnvironment env = null;
         try {
             Map<String, String> config = new TreeMap<>(settings.config());
+            config.putIfAbsent(CommonConfig.TOPIC_PARTITIONS_CONFIG, Integer.toString(PARTITIONS));
             config.put(CommonConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
             config.putIfAbsent(CommonConfig.STATE_DIR_CONFIG, broker.dataDir().resolve("streams-state").toString());
             CommonConfig common = new CommonConfig(config);

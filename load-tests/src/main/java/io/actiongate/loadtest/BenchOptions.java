@@ -35,22 +35,32 @@ import java.util.Set;
  *                         start: JIT, GC and the first commits)
  * @param openLoopBase     part "open-loop": the actions/s its percentages are taken of, instead of row f's
  *                         throughput in the same run (0): to compare settings at the same offered load
+ * @param closedLoopHosts  part "closed-loop": the numbers of hosts waiting for each answer, one row per transport
+ * @param closedLoopSeconds part "closed-loop": seconds timed per row (after half as many of warm-up)
+ * @param closedLoopProviderLatencyMs part "closed-loop": the provider's added latency per request
+ * @param devJavaOpts      part "closed-loop": dev's JVM options (null: ./actiongate's defaults)
+ * @param closedLoopTransports part "closed-loop": which hosts run, {@code kafka} and/or {@code http}
  */
 record BenchOptions(int actions, int rounds, int brokerActions, int partitions, Set<String> parts, Path stateDir,
                     Map<String, String> nodeSettings, boolean misroute, int providerLatencyMs, Path resultsDir,
                     int memoryActions, List<Integer> scalePartitions, List<Integer> openLoopPercents,
-                    boolean progress, int rowSeconds, List<Integer> pgWorkers, int decisions, int openLoopBase) {
+                    boolean progress, int rowSeconds, List<Integer> pgWorkers, int decisions, int openLoopBase,
+                    List<Integer> closedLoopHosts, int closedLoopSeconds, int closedLoopProviderLatencyMs,
+                    String devJavaOpts, Set<String> closedLoopTransports) {
 
     /** Every part, in the order they run. */
-    static final List<String> PARTS = List.of("topology", "broker", "physical", "postgres", "open-loop", "approval",
-            "scale", "memory");
+    static final List<String> PARTS = List.of("topology", "broker", "physical", "postgres", "open-loop",
+            "closed-loop", "approval", "scale", "memory");
     /** Parts that need no broker. */
     static final Set<String> WITHOUT_BROKER = Set.of("topology");
 
     static final String USAGE = "usage: Benchmark [--actions N] [--rounds R] [--broker-actions M] [--partitions P] "
             + "[--only PART,...] [--skip PART,...] [--skip-broker] [--state-dir DIR] [--results DIR] "
             + "[--provider-latency-ms MS] [--memory-actions N] [--scale-partitions P,...] [--open-loop PCT,...] "
-            + "[--open-loop-base R] [--row-seconds S] [--pg-workers N,...] [--decisions D] [--no-progress | --progress] "
+            + "[--open-loop-base R] [--row-seconds S] [--pg-workers N,...] [--decisions D] [--closed-loop C,...] "
+            + "[--closed-loop-seconds S] [--closed-loop-provider-latency-ms MS] [--dev-java-opts 'OPTS'] "
+            + "[--closed-loop-transports kafka,http] "
+            + "[--no-progress | --progress] "
             + "[--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
 
     BenchOptions {
@@ -60,6 +70,19 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         positive("--partitions", partitions);
         positive("--memory-actions", memoryActions);
         positive("--decisions", decisions);
+        positive("--closed-loop-seconds", closedLoopSeconds);
+        if (closedLoopProviderLatencyMs < 0) {
+            throw new IllegalArgumentException("--closed-loop-provider-latency-ms must be 0 or more, got "
+                    + closedLoopProviderLatencyMs);
+        }
+        closedLoopHosts.forEach(h -> positive("--closed-loop", h));
+        closedLoopTransports.forEach(t -> {
+            if (!t.equals("kafka") && !t.equals("http")) {
+                throw new IllegalArgumentException("--closed-loop-transports takes kafka and/or http, got " + t);
+            }
+        });
+        closedLoopTransports = Set.copyOf(closedLoopTransports);
+        closedLoopHosts = List.copyOf(closedLoopHosts);
         if (openLoopBase < 0) {
             throw new IllegalArgumentException("--open-loop-base must be 0 (row f's throughput) or more, got "
                     + openLoopBase);
@@ -105,7 +128,8 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
     private BenchOptions(BenchOptions o) {
         this(o.actions, o.rounds, o.brokerActions, o.partitions, o.parts, o.stateDir, o.nodeSettings, o.misroute,
                 o.providerLatencyMs, o.resultsDir, o.memoryActions, o.scalePartitions, o.openLoopPercents,
-                o.progress, o.rowSeconds, o.pgWorkers, o.decisions, o.openLoopBase);
+                o.progress, o.rowSeconds, o.pgWorkers, o.decisions, o.openLoopBase, o.closedLoopHosts,
+                o.closedLoopSeconds, o.closedLoopProviderLatencyMs, o.devJavaOpts, o.closedLoopTransports);
     }
 
     static BenchOptions defaults() {
@@ -141,6 +165,12 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
                 case "--scale-partitions" -> b.scalePartitions = numbers(args, ++i, arg);
                 case "--open-loop" -> b.openLoopPercents = numbers(args, ++i, arg);
                 case "--open-loop-base" -> b.openLoopBase = number(args, ++i, arg);
+                case "--closed-loop" -> b.closedLoopHosts = numbers(args, ++i, arg);
+                case "--closed-loop-seconds" -> b.closedLoopSeconds = number(args, ++i, arg);
+                case "--closed-loop-provider-latency-ms" -> b.closedLoopProviderLatencyMs = number(args, ++i, arg);
+                case "--dev-java-opts" -> b.devJavaOpts = value(args, ++i, arg);
+                case "--closed-loop-transports" -> b.closedLoopTransports = new LinkedHashSet<>(
+                        List.of(value(args, ++i, arg).split(",")));
                 case "--only" -> b.parts = new LinkedHashSet<>(names(args, ++i, arg));
                 case "--skip" -> b.parts.removeAll(names(args, ++i, arg));
                 case "--no-progress" -> b.progress(false);
@@ -179,6 +209,11 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         List<Integer> pgWorkers = List.of(8, 32, 64);
         int decisions = 65_000;
         int openLoopBase;
+        List<Integer> closedLoopHosts = List.of(1, 16, 64);
+        int closedLoopSeconds = 20;
+        int closedLoopProviderLatencyMs;
+        String devJavaOpts;
+        Set<String> closedLoopTransports = new LinkedHashSet<>(List.of("kafka", "http"));
 
         Builder actions(int v) {
             actions = v;
@@ -240,7 +275,8 @@ record BenchOptions(int actions, int rounds, int brokerActions, int partitions, 
         BenchOptions build() {
             return new BenchOptions(actions, rounds, brokerActions, partitions, parts, stateDir, nodeSettings,
                     misroute, providerLatencyMs, resultsDir, memoryActions, scalePartitions, openLoopPercents,
-                    progress, rowSeconds, pgWorkers, decisions, openLoopBase);
+                    progress, rowSeconds, pgWorkers, decisions, openLoopBase, closedLoopHosts, closedLoopSeconds,
+                    closedLoopProviderLatencyMs, devJavaOpts, closedLoopTransports);
         }
     }
 

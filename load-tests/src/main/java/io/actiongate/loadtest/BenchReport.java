@@ -106,7 +106,7 @@ record BenchReport(Instant started, Instant finished, Machine machine, Map<Strin
                 ? "all " + invariants.size() + " held" : "**FAILED** (the figures describe a wrong run)"));
         b.append("Ratios compare rows of this one run on this one machine; they carry from machine to machine, the ")
                 .append("absolute figures below do not.\n\n");
-        b.append("## Goals (issue 27)\n\n| goal | target | this run | status |\n|---|---|---|---|\n");
+        b.append("## Goals\n\n| goal | target | this run | status |\n|---|---|---|---|\n");
         for (Goals.Result g : goals()) {
             b.append("| ").append(cell(g.goal())).append(" | ").append(cell(g.target())).append(" | ")
                     .append(cell(g.detail()))

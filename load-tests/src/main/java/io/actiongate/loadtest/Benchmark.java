@@ -63,7 +63,7 @@ public final class Benchmark {
     /** The parts in the order they run; each runs when the options name it. */
     static List<BenchPart> parts() {
         return List.of(new TopologyPart(), new BrokerPart(), new PhysicalPart(), new PostgresPart(), new OpenLoopPart(),
-                new ApprovalPart(), new ScalePart(), new MemoryPart());
+                new ClosedLoopPart(), new ApprovalPart(), new ScalePart(), new MemoryPart());
     }
 
     /** Runs every part {@code options} asks for, printing to {@code out}; false when an invariant failed. */
@@ -118,7 +118,7 @@ public final class Benchmark {
                     parameters(options), ctx.rows(), ctx.invariants(),
                     ctx.attachment(RecordBudget.Budget.class).orElse(null));
             out.println();
-            out.println("goals (issue 27):");
+            out.println("goals:");
             for (Goals.Result g : report.goals()) {
                 out.printf(Locale.ROOT, "  %-12s %-58s %-12s %s%n", g.status().label(), g.goal(), g.target(),
                         g.detail());

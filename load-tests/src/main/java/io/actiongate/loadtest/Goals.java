@@ -75,7 +75,71 @@ final class Goals {
                 "p99", BenchRow.Latency::p99, HALF_SATURATION_P99_MS));
         out.add(cpuTwoGates(byId));
         out.add(memory(byId));
+        out.addAll(closedLoop(byId));
         return out;
+    }
+
+    /**
+     * The best of Restate 1.7.12 and DBOS Transact 5.3.0 (on PostgreSQL 15) doing the same job on the same 2-core
+     * machine type, one system at a time (docs/benchmark.md, "Peers"): with 16 and 64 hosts waiting for each answer,
+     * actions/s, p50 ms and machine CPU µs per action; one action at a time, p50 ms. Each is the best of its column.
+     */
+    record Peers(int hosts, double throughput, double p50Ms, double cpuUs) {
+        static final List<Peers> BEST = List.of(new Peers(16, 473, 33, 3_900), new Peers(64, 575, 109, 3_200));
+    }
+
+    /** Closed loops: at least 1.5 x the best peer's throughput, at most its p50 and CPU; one at a time; idle. */
+    private static List<Result> closedLoop(Map<String, BenchRow> byId) {
+        List<Result> out = new ArrayList<>();
+        for (Peers peer : Peers.BEST) {
+            for (String transport : List.of("k", "h")) {
+                String row = transport + peer.hosts();
+                String over = (transport.equals("k") ? "Kafka" : "HTTP") + ", " + peer.hosts() + " waiting hosts";
+                out.add(atLeast(byId, "closed_" + row + "_throughput", "actions/s, " + over, row,
+                        1.5 * peer.throughput(), String.format(Locale.ROOT, "1.5 x the best peer's %.0f/s",
+                                peer.throughput())));
+                out.add(latency(byId, "closed_" + row + "_p50", "p50 ms, " + over + " (best peer: this or less)",
+                        row, "p50", BenchRow.Latency::p50, peer.p50Ms()));
+                Double cpu = cpuNote(byId.get(row), "machine");
+                String target = String.format(Locale.ROOT, "<= %.0f us", peer.cpuUs());
+                out.add(cpu == null
+                        ? new Result("closed_" + row + "_cpu", "machine CPU per action, " + over, target, null, "us",
+                                List.of(row), Status.NOT_MEASURED, "no row " + row + " with a CPU figure")
+                        : new Result("closed_" + row + "_cpu", "machine CPU per action, " + over, target, cpu, "us",
+                                List.of(row), cpu <= peer.cpuUs() ? Status.MET : Status.NOT_MET,
+                                String.format(Locale.ROOT, "%s %.0f us", row, cpu)));
+            }
+        }
+        out.add(latency(byId, "one_at_a_time_kafka_p50", "p50 ms, one action at a time over Kafka (dev)", "k1",
+                "p50", BenchRow.Latency::p50, 10));
+        out.add(latency(byId, "one_at_a_time_http_p50", "p50 ms, one action at a time over HTTP (dev)", "h1",
+                "p50", BenchRow.Latency::p50, 15));
+        BenchRow idle = byId.get("idle");
+        Double cores = null;
+        try {
+            cores = idle == null ? null : Double.valueOf(idle.notes().get("cores.dev"));
+        } catch (NumberFormatException | NullPointerException e) {
+            // not measured
+        }
+        out.add(cores == null
+                ? new Result("idle_dev", "cores dev uses with nothing to do", "<= 0.05", null, "cores",
+                        List.of("idle"), Status.NOT_MEASURED, "no row idle")
+                : new Result("idle_dev", "cores dev uses with nothing to do", "<= 0.05", cores, "cores",
+                        List.of("idle"), cores <= 0.05 ? Status.MET : Status.NOT_MET,
+                        String.format(Locale.ROOT, "idle %.3f of a core", cores)));
+        return out;
+    }
+
+    private static Result atLeast(Map<String, BenchRow> byId, String id, String goal, String row, double min,
+                                  String target) {
+        BenchRow r = byId.get(row);
+        if (r == null || !(r.throughput() > 0)) {
+            return new Result(id, goal, target, null, "/s", List.of(row), Status.NOT_MEASURED,
+                    r == null ? "no row " + row : "no throughput in row " + row);
+        }
+        return new Result(id, goal, target, r.throughput(), "/s", List.of(row),
+                r.throughput() >= min ? Status.MET : Status.NOT_MET,
+                String.format(Locale.ROOT, "%s %.0f/s against %.0f/s", row, r.throughput(), min));
     }
 
     /**

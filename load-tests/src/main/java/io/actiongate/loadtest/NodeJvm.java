@@ -33,6 +33,7 @@ final class NodeJvm implements AutoCloseable {
     private final Writer stdin;
     private final Path log;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private volatile String readyLine = "";
 
     private NodeJvm(String name, Process process, Path log) {
         this.name = name;
@@ -50,17 +51,28 @@ final class NodeJvm implements AutoCloseable {
      */
     static NodeJvm start(String name, String roles, Map<String, String> settings, String heap, Path dir)
             throws IOException {
+        Map<String, String> withRoles = new java.util.LinkedHashMap<>(settings);
+        withRoles.put(NodeProcess.ROLES, roles);
+        return start(name, NodeProcess.class, List.of("-Xmx" + heap), withRoles, dir);
+    }
+
+    /**
+     * Starts {@code main} (a class with the protocol of {@link NodeProcess}: one properties file as its argument,
+     * {@value NodeProcess#READY} on stdout, requests on stdin) with {@code settings} in a JVM with
+     * {@code jvmOptions}; its files go to {@code dir}.
+     */
+    static NodeJvm start(String name, Class<?> main, List<String> jvmOptions, Map<String, String> settings, Path dir)
+            throws IOException {
         Files.createDirectories(dir);
         Properties p = new Properties();
         p.putAll(settings);
-        p.setProperty(NodeProcess.ROLES, roles);
         Path file = dir.resolve(name + ".properties");
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             p.store(w, "benchmark node " + name);
         }
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx" + heap);
+        cmd.addAll(jvmOptions);
         cmd.add("-Dlogback.configurationFile=logback-bench.xml");
         for (String forwarded : List.of(Benchmark.HTTPSERVER_NODELAY, "actiongate.bench.log")) {
             if (System.getProperty(forwarded) != null) {
@@ -69,7 +81,7 @@ final class NodeJvm implements AutoCloseable {
         }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.add(NodeProcess.class.getName());
+        cmd.add(main.getName());
         cmd.add(file.toString());
         Path log = dir.resolve(name + ".log");
         Process process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -104,6 +116,12 @@ final class NodeJvm implements AutoCloseable {
         if (line == null || !line.startsWith(NodeProcess.READY)) {
             throw failure("not ready: " + (line == null ? "timeout" : line));
         }
+        readyLine = line;
+    }
+
+    /** A {@code name=value} field of the ready line (after {@link #awaitReady}). */
+    String readyField(String field) {
+        return field(readyLine, field);
     }
 
     /** The node's answer to {@code status}: its gate's state and how many proposal partitions it holds. */
@@ -169,7 +187,7 @@ final class NodeJvm implements AutoCloseable {
         return 0;
     }
 
-    private synchronized String request(String command, String answer) throws IOException, InterruptedException {
+    synchronized String request(String command, String answer) throws IOException, InterruptedException {
         if (!process.isAlive()) {
             throw failure("exited with " + process.exitValue() + " before " + command);
         }

@@ -60,12 +60,40 @@ class GoalsTest {
     }
 
     @Test
+    void shouldJudgeClosedLoopRowsAgainstTheBestPeerAtTheBoundaries() {
+        Map<String, String> cheap = Map.of("cpu_us.machine", "3900");
+        BenchRow atBounds = new BenchRow("closed-loop", "k16", "k16", 100, 100, 709.4,
+                new BenchRow.Latency(33, 40, 50, 60), null, cheap);
+        assertThat(status(List.of(atBounds), "closed_k16_throughput")).isEqualTo(Goals.Status.NOT_MET);
+        assertThat(status(List.of(atBounds), "closed_k16_p50")).isEqualTo(Goals.Status.MET);
+        assertThat(status(List.of(atBounds), "closed_k16_cpu")).isEqualTo(Goals.Status.MET);
+        BenchRow fast = new BenchRow("closed-loop", "h64", "h64", 100, 100, 862.5,
+                new BenchRow.Latency(109.5, 120, 130, 140), null, Map.of("cpu_us.machine", "3201"));
+        assertThat(status(List.of(fast), "closed_h64_throughput")).isEqualTo(Goals.Status.MET);
+        assertThat(status(List.of(fast), "closed_h64_p50")).isEqualTo(Goals.Status.NOT_MET);
+        assertThat(status(List.of(fast), "closed_h64_cpu")).isEqualTo(Goals.Status.NOT_MET);
+
+        BenchRow one = new BenchRow("closed-loop", "k1", "k1", 10, 10, 100, new BenchRow.Latency(10, 11, 12, 13),
+                null, Map.of());
+        assertThat(status(List.of(one), "one_at_a_time_kafka_p50")).isEqualTo(Goals.Status.MET);
+        BenchRow idle = new BenchRow("closed-loop", "idle", "idle", 0, 0, 0, null, null, Map.of("cores.dev", "0.051"));
+        assertThat(status(List.of(idle), "idle_dev")).isEqualTo(Goals.Status.NOT_MET);
+        assertThat(status(List.of(new BenchRow("closed-loop", "idle", "idle", 0, 0, 0, null, null,
+                Map.of("cores.dev", "0.050"))), "idle_dev")).isEqualTo(Goals.Status.MET);
+    }
+
+    @Test
     void shouldReportEveryGoalNotMeasuredWithoutRows() {
         List<Goals.Result> goals = Goals.evaluate(List.of());
 
         assertThat(goals).extracting(Goals.Result::id).containsExactly("cpu_vs_skeleton", "postgres_baseline",
                 "postgres_baseline_fsync", "approval_decisions", "light_load_p50", "p99_at_half_saturation",
-                "cpu_two_gates", "gate_heap");
+                "cpu_two_gates", "gate_heap",
+                "closed_k16_throughput", "closed_k16_p50", "closed_k16_cpu",
+                "closed_h16_throughput", "closed_h16_p50", "closed_h16_cpu",
+                "closed_k64_throughput", "closed_k64_p50", "closed_k64_cpu",
+                "closed_h64_throughput", "closed_h64_p50", "closed_h64_cpu",
+                "one_at_a_time_kafka_p50", "one_at_a_time_http_p50", "idle_dev");
         assertThat(goals).allSatisfy(g -> {
             assertThat(g.status()).isEqualTo(Goals.Status.NOT_MEASURED);
             assertThat(g.value()).isNull();

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -31,9 +32,10 @@ import io.actiongate.mcp.HostIdentity;
  * as the action's state satisfies {@code until} ({@code terminal}: nothing further happens on its own;
  * {@code decided}: no longer {@code WAITING_APPROVAL}), or when {@code wait} (at most
  * {@value ProposalApiConfig#MAX_WAIT_CONFIG}) runs out, with the state as it is then (404 if there is still none).
- * Same redacted body as without {@code wait}. The poll holds no request thread: the state store is looked at every
- * {@value #POLL_MS} ms from {@link AsyncAnswers}; a key owned by another instance is forwarded there once, with its
- * query. A tool host's token (see {@link ProposalApi#hostOf}), and a node token that carries an org, see only
+ * Same redacted body as without {@code wait}. The poll holds no request thread: it reads the state store once, then
+ * again each time this node's receipts consumer reads a committed receipt of the action ({@link ReceiptFeed}), and
+ * at the deadline; only while the store cannot be read (a rebalance), or on a node without a receipts consumer, is
+ * it read every {@value #POLL_MS} ms. A key owned by another instance is forwarded there once, with its query. A tool host's token (see {@link ProposalApi#hostOf}), and a node token that carries an org, see only
  * their own org's actions, waiting or not; any other answer
  * (no {@code wait}, node credentials) comes from {@link ActionsHandler} unchanged.
  */
@@ -67,6 +69,7 @@ final class ActionWaitHandler implements CallHandler {
     private final Function<HttpCall, String> callerOrg;
     private final ActionStateQuery query;
     private final AsyncAnswers answers;
+    private final ReceiptFeed receipts;
     private final Duration maxWait;
     private final HttpClient client;
     private final String scheme;
@@ -77,9 +80,10 @@ final class ActionWaitHandler implements CallHandler {
      * @param callerOrg the org of a node credential that carries one (null: answered about every org)
      */
     ActionWaitHandler(CallHandler plain, Function<HttpCall, Optional<HostIdentity>> hosts,
-            Function<HttpCall, String> callerOrg, ActionStateQuery query, AsyncAnswers answers, Duration maxWait,
-            SSLContext tls) {
+            Function<HttpCall, String> callerOrg, ActionStateQuery query, AsyncAnswers answers, ReceiptFeed receipts,
+            Duration maxWait, SSLContext tls) {
         this.plain = plain;
+        this.receipts = receipts;
         this.hosts = hosts;
         this.callerOrg = callerOrg;
         this.query = query;
@@ -110,13 +114,10 @@ final class ActionWaitHandler implements CallHandler {
             Duration wait;
             UntilState until;
             try {
-                wait = wait(params.get("wait"));
-                until = params.containsKey("until")
-                        ? UntilState.valueOf(params.get("until").toUpperCase(Locale.ROOT)) : UntilState.TERMINAL;
+                wait = waitOf(params.get("wait"), maxWait);
+                until = untilOf(params.get("until"));
             } catch (IllegalArgumentException e) {
-                Responses.json(exchange, 400, HttpJson.error("invalid_query",
-                        "wait is a duration such as 30s or 500ms (at most " + maxWait.toSeconds()
-                                + "s); until is terminal or decided"));
+                invalidQuery(exchange, maxWait);
                 return;
             }
             if (!answers.acquire()) {
@@ -137,7 +138,7 @@ final class ActionWaitHandler implements CallHandler {
                 forward(exchange, remote, key.get(), wait);
             } else {
                 String org = host.map(HostIdentity::orgId).orElseGet(() -> callerOrg.apply(exchange));
-                poll(exchange, key.get().toString(), org, until, System.nanoTime() + wait.toNanos());
+                new Wait(exchange, key.get().toString(), org, until, System.nanoTime() + wait.toNanos()).start();
             }
         } finally {
             if (!handedOff) {
@@ -146,7 +147,23 @@ final class ActionWaitHandler implements CallHandler {
         }
     }
 
-    private Duration wait(String text) {
+    /** Answers 400 {@code invalid_query}: {@code wait} or {@code until} is not one this API takes. */
+    static void invalidQuery(HttpCall exchange, Duration maxWait) throws IOException {
+        Responses.json(exchange, 400, HttpJson.error("invalid_query",
+                "wait is a duration such as 30s or 500ms (at most " + maxWait.toSeconds()
+                        + "s); until is terminal or decided"));
+    }
+
+    /** {@code until}: terminal (also when absent) or decided; anything else is an {@link IllegalArgumentException}. */
+    static UntilState untilOf(String text) {
+        return text == null ? UntilState.TERMINAL : UntilState.valueOf(text.toUpperCase(Locale.ROOT));
+    }
+
+    /**
+     * {@code wait}: digits with {@code ms}, {@code s} (also without a unit) or {@code m}, capped at {@code maxWait};
+     * absent is zero. Anything else is an {@link IllegalArgumentException}.
+     */
+    static Duration waitOf(String text, Duration maxWait) {
         if (text == null) {
             return Duration.ZERO;
         }
@@ -164,38 +181,104 @@ final class ActionWaitHandler implements CallHandler {
         return d.compareTo(maxWait) > 0 ? maxWait : d;
     }
 
-    private void poll(HttpCall exchange, String key, String org, UntilState until, long deadline) {
-        Optional<JsonNode> state;
-        try {
-            state = visible(query.localState(key), org);
-        } catch (StateUnavailableException e) {
-            state = null; // not queryable now: keep waiting, answer 503 at the deadline
-        } catch (RuntimeException e) {
-            LOG.warn("cannot answer for an action: {}", e.getClass().getName());
-            answers.finish(exchange, () -> Responses.json(exchange, 500,
-                    HttpJson.error("internal", "cannot read the action state")));
-            return;
+    /** One long poll: answered once, from whichever of the store reads first satisfies it or the deadline. */
+    private final class Wait {
+        private final HttpCall exchange;
+        private final String key;
+        private final String org;
+        private final UntilState until;
+        private final long deadline;
+        private AutoCloseable watch;
+        private ScheduledFuture<?> deadlineTimer;
+        private ScheduledFuture<?> pollTimer;
+        private boolean done;
+
+        Wait(HttpCall exchange, String key, String org, UntilState until, long deadline) {
+            this.exchange = exchange;
+            this.key = key;
+            this.org = org;
+            this.until = until;
+            this.deadline = deadline;
         }
-        boolean done = state != null && state.isPresent() && until.satisfiedBy(state.get());
-        if (done || System.nanoTime() - deadline >= 0) {
-            Optional<JsonNode> last = state;
-            answers.finish(exchange, () -> {
-                if (last == null) {
-                    Responses.json(exchange, 503, HttpJson.error("unavailable",
-                            "state store is not queryable now; retry"));
-                } else if (last.isEmpty()) {
-                    Responses.json(exchange, 404, HttpJson.error("not_found", "no such action"));
-                } else {
-                    Responses.json(exchange, 200, HttpJson.withoutInputBodies(last.get()));
+
+        /** Registers for the action's receipts first, so that none falls between the first read and the wait. */
+        synchronized void start() {
+            watch = receipts.watch(key, this::woken);
+            check();
+            if (!done && watch != null) {
+                deadlineTimer = schedule(deadline - System.nanoTime());
+            }
+        }
+
+        /** On the receipts consumer's thread: read again on the timer thread, never here. */
+        private void woken() {
+            try {
+                answers.timer().execute(this::check);
+            } catch (RuntimeException shuttingDown) {
+                // the deadline timer answers, or close() does
+            }
+        }
+
+        synchronized void check() {
+            if (done) {
+                return;
+            }
+            Optional<JsonNode> state;
+            try {
+                state = visible(query.localState(key), org);
+            } catch (StateUnavailableException e) {
+                state = null; // not queryable now: keep waiting, answer 503 at the deadline
+            } catch (RuntimeException e) {
+                LOG.warn("cannot answer for an action: {}", e.getClass().getName());
+                finish(() -> Responses.json(exchange, 500, HttpJson.error("internal",
+                        "cannot read the action state")));
+                return;
+            }
+            long left = deadline - System.nanoTime();
+            if (state != null && state.isPresent() && until.satisfiedBy(state.get()) || left <= 0) {
+                Optional<JsonNode> last = state;
+                finish(() -> {
+                    if (last == null) {
+                        Responses.json(exchange, 503, HttpJson.error("unavailable",
+                                "state store is not queryable now; retry"));
+                    } else if (last.isEmpty()) {
+                        Responses.json(exchange, 404, HttpJson.error("not_found", "no such action"));
+                    } else {
+                        Responses.json(exchange, 200, HttpJson.withoutInputBodies(last.get()));
+                    }
+                });
+                return;
+            }
+            if (state == null || watch == null) {
+                // no receipt will tell: read the store again shortly (a rebalance, or no receipts consumer)
+                pollTimer = schedule(Math.min(left, TimeUnit.MILLISECONDS.toNanos(POLL_MS)));
+            }
+        }
+
+        private ScheduledFuture<?> schedule(long nanos) {
+            try {
+                return answers.timer().schedule(this::check, Math.max(0, nanos), TimeUnit.NANOSECONDS);
+            } catch (RuntimeException shuttingDown) {
+                finish(() -> Responses.json(exchange, 503, HttpJson.error("unavailable", "stopping")));
+                return null;
+            }
+        }
+
+        private void finish(AsyncAnswers.Answer answer) {
+            done = true;
+            for (ScheduledFuture<?> timer : new ScheduledFuture<?>[] {deadlineTimer, pollTimer}) {
+                if (timer != null) {
+                    timer.cancel(false);
                 }
-            });
-            return;
-        }
-        try {
-            answers.timer().schedule(() -> poll(exchange, key, org, until, deadline), POLL_MS,
-                    TimeUnit.MILLISECONDS);
-        } catch (RuntimeException shuttingDown) {
-            answers.finish(exchange, () -> Responses.json(exchange, 503, HttpJson.error("unavailable", "stopping")));
+            }
+            if (watch != null) {
+                try {
+                    watch.close();
+                } catch (Exception e) {
+                    LOG.debug("could not stop watching an action's receipts", e);
+                }
+            }
+            answers.finish(exchange, answer);
         }
     }
 

@@ -42,6 +42,7 @@ public final class GateHttpServer implements AutoCloseable {
     private HttpSurface server;
     private ProposalApi proposals;
     private ProposalApiConfig waitLimits;
+    private ReceiptFeed receipts;
     private AsyncAnswers answers;
 
     /**
@@ -66,6 +67,18 @@ public final class GateHttpServer implements AutoCloseable {
             throw new IllegalStateException("already started");
         }
         this.proposals = Objects.requireNonNull(api, "api");
+        return this;
+    }
+
+    /**
+     * Long polls wake on {@code feed}'s receipts (tests; a node gives the receipts its {@link #withProposals} client
+     * reads). Call before {@link #start}. Returns {@code this}.
+     */
+    synchronized GateHttpServer withReceipts(ReceiptFeed feed) {
+        if (server != null) {
+            throw new IllegalStateException("already started");
+        }
+        this.receipts = Objects.requireNonNull(feed, "feed");
         return this;
     }
 
@@ -98,9 +111,11 @@ public final class GateHttpServer implements AutoCloseable {
         // an org's token, a node token or a tool host's, sees only its org's actions, waiting or not
         ProposalApi hostTokens = proposals;
         java.util.function.Function<HttpCall, Optional<HostIdentity>> hosts =
-                call -> hostTokens == null ? Optional.empty() : hostTokens.hostOf(call);
+                call -> hostTokens == null ? Optional.empty() : call.host(hostTokens::hostOf);
+        // long polls wake on the committed receipts the proposals' client reads anyway; without it they re-read
+        ReceiptFeed feed = receipts != null ? receipts : hostTokens == null ? ReceiptFeed.NONE : hostTokens::watch;
         CallHandler waitOrRead = new ActionWaitHandler(new ActionsHandler(actions, tls, auth::callerOrg), hosts,
-                auth::callerOrg, actions, pending, waits.maxWait(), tls);
+                auth::callerOrg, actions, pending, feed, waits.maxWait(), tls);
         boolean required = security.required();
         // a tool host's token passes (the handler limits the answer to its org); anyone else needs the node's
         // credentials, unless /v1 is open

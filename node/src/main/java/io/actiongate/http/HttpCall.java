@@ -2,12 +2,14 @@ package io.actiongate.http;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.Optional;
 
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
+import io.actiongate.mcp.HostIdentity;
 import io.actiongate.runtime.HttpSurface;
 
 /**
@@ -21,6 +23,7 @@ final class HttpCall implements AutoCloseable {
     private final Response response;
     private final Callback callback;
     private boolean sent;
+    private Optional<HostIdentity> host;
 
     HttpCall(Request request, Response response, Callback callback) {
         this.request = Objects.requireNonNull(request);
@@ -59,6 +62,17 @@ final class HttpCall implements AutoCloseable {
     /** Whether the request came over TLS with a verified client certificate. */
     boolean clientCertificate() {
         return HttpSurface.clientCertificates(request);
+    }
+
+    /**
+     * The tool host whose token this request bears, looked up with {@code lookup} once per request (several handlers
+     * ask; the token file is consulted once).
+     */
+    synchronized Optional<HostIdentity> host(java.util.function.Function<HttpCall, Optional<HostIdentity>> lookup) {
+        if (host == null) {
+            host = lookup.apply(this);
+        }
+        return host;
     }
 
     void setHeader(String name, String value) {

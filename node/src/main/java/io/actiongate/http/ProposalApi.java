@@ -101,6 +101,12 @@ public final class ProposalApi implements AutoCloseable {
         return policy;
     }
 
+    /** Wakes {@code wake} on every committed receipt of {@code actionKey} the client reads (see {@link ReceiptFeed}). */
+    AutoCloseable watch(String actionKey, Runnable wake) {
+        ActionKey key = ActionKey.parse(actionKey);
+        return client.watch(key.taskId(), key.toolCallId(), receipt -> wake.run());
+    }
+
     /** The tool host whose token {@code call} bears, if any (per request). */
     Optional<HostIdentity> hostOf(HttpCall call) {
         return tokens.fromHeader(call.header(BearerHeader.AUTHORIZATION));

@@ -1,6 +1,7 @@
 package io.actiongate.http;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -61,7 +62,7 @@ final class ProposalsHandler implements CallHandler {
                 Responses.json(exchange, 405, HttpJson.error("method_not_allowed", "only POST is supported"));
                 return;
             }
-            Optional<HostIdentity> host = api.hostOf(exchange);
+            Optional<HostIdentity> host = exchange.host(api::hostOf);
             if (host.isEmpty()) {
                 LOG.warn("refused POST {} from {}: no valid tool host token", PATH, exchange.remote());
                 exchange.setHeader("WWW-Authenticate", "Bearer realm=\"actiongate\"");
@@ -71,12 +72,19 @@ final class ProposalsHandler implements CallHandler {
             if (declaredTooLarge(exchange)) {
                 return;
             }
+            Answering answering;
+            try {
+                answering = answering(exchange.rawQuery());
+            } catch (IllegalArgumentException e) {
+                ActionWaitHandler.invalidQuery(exchange, api.config().maxWait());
+                return;
+            }
             int max = api.config().maxBodyBytes();
             handedOff = true;
             HostIdentity caller = host.get();
             Content.Source.asByteArrayAsync(exchange.request(), max)
                     .orTimeout(bodyTimeoutMs, TimeUnit.MILLISECONDS)
-                    .whenComplete((body, failure) -> received(exchange, caller, body, failure, max));
+                    .whenComplete((body, failure) -> received(exchange, caller, answering, body, failure, max));
         } finally {
             if (!handedOff) {
                 exchange.close();
@@ -84,8 +92,30 @@ final class ProposalsHandler implements CallHandler {
         }
     }
 
+    /**
+     * Which receipt a proposal is answered with: without {@code wait} or {@code until}, the first one within
+     * {@value ProposalApiConfig#ANSWER_TIMEOUT_CONFIG}; with them, the first that satisfies {@code until} (terminal
+     * by default, or decided) within {@code wait} (capped at {@value ProposalApiConfig#MAX_WAIT_CONFIG}; the answer
+     * timeout when only {@code until} is given), else the latest one by then.
+     */
+    private record Answering(Until until, Duration timeout, boolean waits) {
+    }
+
+    private Answering answering(String rawQuery) {
+        java.util.Map<String, String> params = ActionWaitHandler.params(rawQuery);
+        if (!params.containsKey("wait") && !params.containsKey("until")) {
+            return new Answering(Until.ANY, api.config().answerTimeout(), false);
+        }
+        Duration wait = ActionWaitHandler.waitOf(params.get("wait"), api.config().maxWait());
+        Until until = ActionWaitHandler.untilOf(params.get("until")) == ActionWaitHandler.UntilState.DECIDED
+                ? Until.DECIDED : Until.TERMINAL;
+        return new Answering(until, params.containsKey("wait") && !wait.isZero() ? wait : api.config().answerTimeout(),
+                true);
+    }
+
     /** The body arrived, or did not in time, or was too large. */
-    private void received(HttpCall exchange, HostIdentity host, byte[] body, Throwable failure, int max) {
+    private void received(HttpCall exchange, HostIdentity host, Answering answering, byte[] body, Throwable failure,
+                          int max) {
         boolean handedOff = false;
         try {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
@@ -108,7 +138,7 @@ final class ProposalsHandler implements CallHandler {
                 refuse(exchange, e);
                 return;
             }
-            handedOff = propose(exchange, host, parsed);
+            handedOff = propose(exchange, host, answering, parsed);
         } catch (IOException | RuntimeException e) {
             LOG.warn("cannot answer a proposal: {}", e.getClass().getName());
         } finally {
@@ -164,7 +194,8 @@ final class ProposalsHandler implements CallHandler {
     }
 
     /** Publishes and arranges the answer; true when the exchange was handed to {@link AsyncAnswers}. */
-    private boolean propose(HttpCall exchange, HostIdentity host, ProposalBody.Parsed parsed) throws IOException {
+    private boolean propose(HttpCall exchange, HostIdentity host, Answering answering, ProposalBody.Parsed parsed)
+            throws IOException {
         if (!api.policy().ownsTask(host.orgId(), parsed.taskId())) {
             // the gate would refuse it without a receipt (TASK_NOT_OWNED holds no key): say so now, publish nothing
             ObjectNode error = HttpJson.error("task_not_owned",
@@ -188,7 +219,7 @@ final class ProposalsHandler implements CallHandler {
         }
         ProposalHandle handle;
         try {
-            handle = api.client().propose(request, Until.ANY, api.config().answerTimeout());
+            handle = api.client().propose(request, answering.until(), answering.timeout());
         } catch (InvalidProposalException e) {
             answers.finish(exchange, () -> refuse(exchange, new ProposalBodyException(
                     ProposalRefusal.INVALID_MEMBER, e.field(), e.getMessage())));
@@ -210,12 +241,12 @@ final class ProposalsHandler implements CallHandler {
         }
         ActionKey key = new ActionKey(parsed.taskId(), parsed.toolCallId());
         handle.receipt().whenComplete((receipt, failure) -> answers.finish(exchange,
-                () -> answer(exchange, key, handle, receipt, failure)));
+                () -> answer(exchange, key, handle, answering, receipt, failure)));
         return true;
     }
 
-    private void answer(HttpCall exchange, ActionKey key, ProposalHandle handle, ActionReceipt receipt,
-            Throwable failure) throws IOException {
+    private void answer(HttpCall exchange, ActionKey key, ProposalHandle handle, Answering answering,
+            ActionReceipt receipt, Throwable failure) throws IOException {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
                 : failure;
         if (cause == null) {
@@ -228,6 +259,9 @@ final class ProposalsHandler implements CallHandler {
             body.put("existing_digest", conflict.existingDigest());
             body.put("offered_digest", conflict.offeredDigest());
             Responses.json(exchange, 409, body);
+        } else if (cause instanceof ReceiptTimeoutException timeout && answering.waits() && timeout.latest() != null) {
+            // asked to wait: the state as it is now, as the long poll answers
+            Responses.json(exchange, 200, describe(key, handle, timeout.latest()));
         } else if (cause instanceof ReceiptTimeoutException) {
             ObjectNode body = base(key, handle);
             body.put("status", "PROPOSED");

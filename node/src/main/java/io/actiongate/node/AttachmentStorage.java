@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -82,6 +83,10 @@ final class AttachmentStorage implements AutoCloseable {
         AttachmentCleaner cleaner = own(new AttachmentCleaner(
                 clients.consumer(executor.executorId() + "-attachment-cleaner")
                         .group(executor.groupId() + "-attachment-cleaner")
+                        // nobody waits for a cleanup: one fetch per second (or per MiB) rather than one per commit
+                        // of the gate, which every reader of receipts pays for under load
+                        .defaultTo(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1 << 20)
+                        .defaultTo(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 1_000)
                         .create(new StringDeserializer(), new ByteArrayDeserializer()),
                 Topics.RECEIPTS.valueSerde().deserializer(), Topics.RECEIPTS.name(prefix), store,
                 new CleanupMetrics(registry), Duration.ofMillis(500), Duration.ofSeconds(5)));

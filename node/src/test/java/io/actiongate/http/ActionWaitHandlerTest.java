@@ -21,9 +21,41 @@ class ActionWaitHandlerTest {
     private final OpenApiContract contract = new OpenApiContract();
 
     private GateHttpServer server(long maxWaitMs, int maxWaiters) {
+        return server(maxWaitMs, maxWaiters, ReceiptFeed.NONE);
+    }
+
+    private GateHttpServer server(long maxWaitMs, int maxWaiters, ReceiptFeed feed) {
         return new GateHttpServer(HttpServerConfig.loopbackEphemeral(), state, new PrometheusRegistry(), () -> true)
                 .withWaitLimits(new ProposalApiConfig(Map.of(ProposalApiConfig.MAX_WAIT_CONFIG, Long.toString(maxWaitMs),
-                        ProposalApiConfig.MAX_WAITERS_CONFIG, Integer.toString(maxWaiters)))).start();
+                        ProposalApiConfig.MAX_WAITERS_CONFIG, Integer.toString(maxWaiters))))
+                .withReceipts(feed).start();
+    }
+
+    /** A receipts consumer the test drives: {@link #receipt} is a committed receipt of that action read now. */
+    private static final class FakeFeed implements ReceiptFeed {
+        private final Map<String, java.util.List<Runnable>> watchers = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public AutoCloseable watch(String actionKey, Runnable wake) {
+            watchers.computeIfAbsent(actionKey, k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(wake);
+            return () -> watchers.get(actionKey).remove(wake);
+        }
+
+        void receipt(String actionKey) {
+            watchers.getOrDefault(actionKey, java.util.List.of()).forEach(Runnable::run);
+        }
+
+        int open() {
+            return watchers.values().stream().mapToInt(java.util.List::size).sum();
+        }
+    }
+
+    private static void awaitWatchers(FakeFeed feed, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (feed.open() != count) {
+            assertThat(System.nanoTime() - deadline).as("watchers: " + feed.open()).isNegative();
+            Thread.sleep(10);
+        }
     }
 
     @Test
@@ -40,6 +72,43 @@ class ActionWaitHandlerTest {
             HttpResponse<String> answer = poll.get(5, TimeUnit.SECONDS);
             assertThat(answer.statusCode()).isEqualTo(200);
             assertThat(answer.body()).contains("SUCCEEDED").doesNotContain("input_json").doesNotContain("secret");
+        }
+    }
+
+    @Test
+    void shouldReadTheStoreAgainWhenAReceiptOfTheActionArrivesAndNotOnATimer() throws Exception {
+        FakeFeed feed = new FakeFeed();
+        state.local.put("T-1/c-1", view("DISPATCHING"));
+        try (GateHttpServer server = server(60_000, 10, feed)) {
+            CompletableFuture<HttpResponse<String>> poll = CompletableFuture.supplyAsync(() -> get(server,
+                    PATH + "?wait=20s&until=terminal"));
+            awaitWatchers(feed, 1);
+            state.local.put("T-1/c-1", view("SUCCEEDED"));
+            Thread.sleep(10 * ActionWaitHandler.POLL_MS);
+            assertThat(poll).as("no receipt yet: the store is not read again on a timer").isNotDone();
+            feed.receipt("T-1/c-2");
+            Thread.sleep(2 * ActionWaitHandler.POLL_MS);
+            assertThat(poll).as("another action's receipt").isNotDone();
+
+            feed.receipt("T-1/c-1");
+            HttpResponse<String> answer = poll.get(5, TimeUnit.SECONDS);
+            assertThat(answer.statusCode()).isEqualTo(200);
+            assertThat(answer.body()).contains("SUCCEEDED");
+            awaitWatchers(feed, 0); // answered: it stopped watching
+        }
+    }
+
+    @Test
+    void shouldReadTheStoreOnATimerWhileItCannotBeQueriedEvenWithReceipts() throws Exception {
+        FakeFeed feed = new FakeFeed();
+        state.storeUnavailable = true;
+        try (GateHttpServer server = server(60_000, 10, feed)) {
+            CompletableFuture<HttpResponse<String>> poll = CompletableFuture.supplyAsync(() -> get(server,
+                    PATH + "?wait=20s&until=terminal"));
+            awaitWatchers(feed, 1);
+            state.local.put("T-1/c-1", view("SUCCEEDED"));
+            state.storeUnavailable = false; // the rebalance is over; no receipt tells
+            assertThat(poll.get(5, TimeUnit.SECONDS).body()).contains("SUCCEEDED");
         }
     }
 

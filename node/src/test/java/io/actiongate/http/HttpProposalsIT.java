@@ -125,6 +125,41 @@ class HttpProposalsIT {
     }
 
     @Test
+    void shouldAnswerTheDecidedOrTerminalStateInOneRequestWhenAskedToWait() throws Exception {
+        // waiting for the terminal state of an action a human has not decided: the state as it is when the wait ends
+        Answer undecided = send(port, "POST", "/v1/proposals?wait=1s&until=terminal", HOST_TOKEN,
+                body("c-one-request", "ops@example.com").toString());
+        assertThat(undecided.status).isEqualTo(200);
+        assertThat(undecided.json.path("status").asText()).isEqualTo("WAITING_APPROVAL");
+        assertThat(undecided.json.path("review_url").asText()).endsWith("/" + TASK + "/c-one-request");
+        String digest = undecided.json.path("action_digest").asText();
+
+        // the same call again (a retry), now waiting for the decision: one request answers once a human decided
+        CompletableFuture<Answer> decided = CompletableFuture.supplyAsync(() -> send(port, "POST",
+                "/v1/proposals?wait=60s&until=decided", HOST_TOKEN, body("c-one-request", "ops@example.com").toString()));
+        Thread.sleep(500);
+        assertThat(decided).isNotDone();
+        node.decide(TASK, "c-one-request", digest, DecisionType.APPROVE);
+        Answer afterApproval = decided.get(60, TimeUnit.SECONDS);
+        assertThat(afterApproval.status).isEqualTo(200);
+        assertThat(afterApproval.json.path("status").asText()).isIn("APPROVED", "DISPATCHING", "SUCCEEDED");
+
+        Answer settled = send(port, "POST", "/v1/proposals?wait=60s", HOST_TOKEN,
+                body("c-one-request", "ops@example.com").toString());
+        assertThat(settled.status).isEqualTo(200);
+        assertThat(settled.json.path("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(settled.json.path("action_digest").asText()).isEqualTo(digest);
+        assertThat(sandbox.effects("idem-c-one-request")).isEqualTo(1);
+
+        // a wait the API does not take is refused before anything is published
+        Answer refused = send(port, "POST", "/v1/proposals?wait=soon", HOST_TOKEN,
+                body("c-never-published", "ops@example.com").toString());
+        assertThat(refused.status).isEqualTo(400);
+        assertThat(refused.json.path("error").asText()).isEqualTo("invalid_query");
+        assertThat(get(HOST_TOKEN, "/v1/actions/" + TASK + "/c-never-published").status).isEqualTo(404);
+    }
+
+    @Test
     void shouldAnswerOtherDataUnderTheSameIdsWith409NamingBothDigests() {
         Answer first = propose(HOST_TOKEN, body("c-conflict", "ops@example.com"));
         assertThat(first.json.path("status").asText()).isEqualTo("WAITING_APPROVAL");

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -106,9 +107,9 @@ public final class BearerTokens<T> {
     private Snapshot<T> current() {
         Snapshot<T> known = snapshot;
         try {
-            FileTime modified = Files.getLastModifiedTime(file);
-            long size = Files.size(file);
-            if (!modified.equals(known.modified()) || size != known.size()) {
+            // one stat per lookup: the file's time and size together
+            BasicFileAttributes now = Files.readAttributes(file, BasicFileAttributes.class);
+            if (!now.lastModifiedTime().equals(known.modified()) || now.size() != known.size()) {
                 synchronized (this) {
                     known = read();
                     snapshot = known;

@@ -47,6 +47,9 @@ final class BrokerProperties {
         p.put("background.threads", "4");
         p.put("log.cleaner.dedupe.buffer.size", Integer.toString(8 * 1024 * 1024));
         p.put("log.cleaner.threads", "1");
+        // an idle one-node cluster: the controller appends a no-op to the metadata log every 500 ms by default, which
+        // the broker then fetches and applies; a single node learns nothing from it that often
+        p.put("metadata.max.idle.interval.ms", "5000");
         return p;
     }
 }

@@ -78,7 +78,11 @@ public final class Jcs {
                 out.append(']');
             }
             case STRING -> writeString(node.textValue(), out);
-            case NUMBER -> out.append(node.isFloatingPointNumber() && !node.isBigDecimal()
+            // a float is written as Float.toString, and that text is what a reader of the written JSON parses:
+            // canonicalise that value, not the float widened to a double (0.1f is not 0.10000000149011612)
+            case NUMBER -> out.append(node.isFloat()
+                    ? EcmaNumbers.format(new java.math.BigDecimal(Float.toString(node.floatValue())))
+                    : node.isFloatingPointNumber() && !node.isBigDecimal()
                     ? EcmaNumbers.format(node.doubleValue())
                     : EcmaNumbers.format(node.decimalValue()));
             case BOOLEAN -> out.append(node.booleanValue());

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.key.ActionKey;
+import io.actiongate.serde.ReceiptHeaders;
 
 /**
  * Deletes an action's staged objects once its receipt says it settled: {@code SUCCEEDED}, {@code FAILED},
@@ -138,7 +139,10 @@ public final class AttachmentCleaner implements Runnable, AutoCloseable {
         }
         if (!SETTLED.contains(receipt.getStatus())
                 || !ActionKey.isValid(receipt.getTaskId(), receipt.getToolCallId())
-                || unheldRejection(receipt)) {
+                || unheldRejection(receipt)
+                || ReceiptHeaders.attachments(record.headers()).orElse(-1) == 0) {
+            // a receipt saying its action has no attachment costs no listing of the store (an older gate says
+            // nothing, and the store is listed); objects staged but never proposed are the bucket lifecycle rule's
             return;
         }
         String owner = Invocations.ownerId(receipt.getTaskId(), receipt.getToolCallId());

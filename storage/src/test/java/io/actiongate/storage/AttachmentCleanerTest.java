@@ -45,11 +45,21 @@ class AttachmentCleanerTest {
         consumer.updateBeginningOffsets(begin);
     }
 
+    /** A receipt as a gate before the attachments header wrote it. */
     private void receipt(String task, String call, ReceiptStatus status) {
+        receipt(task, call, status, -1);
+    }
+
+    /** A receipt whose header states {@code attachments} (none when negative). */
+    private void receipt(String task, String call, ReceiptStatus status, int attachments) {
         Receipt r = Receipt.newBuilder().setTaskId(task).setToolCallId(call).setStatus(status)
                 .setToolName("send").setProvider("webhook").setOperation("send").setUpdatedAt(Instant.EPOCH).build();
-        consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, offset++, ActionKey.format(task, call),
-                SERDE.serialize(TOPIC, r)));
+        ConsumerRecord<String, byte[]> record = new ConsumerRecord<>(TOPIC, 0, offset++, ActionKey.format(task, call),
+                SERDE.serialize(TOPIC, r));
+        if (attachments >= 0) {
+            io.actiongate.serde.ReceiptHeaders.writeAttachments(record.headers(), attachments);
+        }
+        consumer.addRecord(record);
     }
 
     @Test
@@ -127,6 +137,22 @@ class AttachmentCleanerTest {
         receipt("t", "live", ReceiptStatus.DENIED);
         cleaner.pollOnce();
         assertThat(store.size()).isZero();
+    }
+
+    @Test
+    void shouldNotAskTheStoreAboutASettledActionWhoseReceiptSaysItHasNoAttachment() {
+        store.stage("t/none", "text/plain", new byte[] {1}); // staged, but the proposal named no attachment
+        store.stage("t/two", "text/plain", new byte[] {1});
+        receipt("t", "none", ReceiptStatus.SUCCEEDED, 0);
+        store.unavailable = true;
+        assertThat(cleaner.pollOnce()).as("the store was not asked: its being down does not matter").isTrue();
+        assertThat(consumer.committed(java.util.Set.of(P0)).get(P0).offset()).isEqualTo(offset);
+
+        store.unavailable = false;
+        receipt("t", "two", ReceiptStatus.SUCCEEDED, 2);
+        assertThat(cleaner.pollOnce()).isTrue();
+        assertThat(store.size()).as("left for the bucket's lifecycle rule: t/none's object").isEqualTo(1);
+        assertThat(metrics.deleted()).isEqualTo(1);
     }
 
     @Test

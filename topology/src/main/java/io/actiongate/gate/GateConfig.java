@@ -59,14 +59,14 @@ public final class GateConfig extends CommonConfig {
     public static final String PUNCTUATE_INTERVAL_DOC = "Wall-clock interval of the timer punctuator (approval "
             + "deadlines, retries, lease expiry, dedupe purge).";
 
-    public static final String COMMIT_QUIET_GAP_CONFIG = "gate.commit.quiet.gap";
-    public static final String COMMIT_QUIET_GAP_DOC = "A record read from a contract topic whose timestamp is at least "
-            + "this long after the latest one its stream thread read is committed at once (and so are the records "
-            + "it sends through the gate's internal hops), instead of at the next gate.streams.commit.interval.ms. "
-            + "At light load an action then waits for no commit interval; under load records arrive closer together "
-            + "and the commit interval alone batches them into transactions. Timestamps more than 1 s from the "
-            + "gate's clock never count, and a stream thread asks at most once per a quarter of this (rounded up to "
-            + "whole milliseconds). 0: only the commit interval commits.";
+    public static final String COMMIT_WHEN_DRAINED_CONFIG = "gate.commit.when.drained";
+    public static final String COMMIT_WHEN_DRAINED_DOC = "Whether a stream thread commits its transaction as soon as "
+            + "it has processed every record its consumer returned (group commit), instead of only every "
+            + "gate.streams.commit.interval.ms. What the gate writes (reservations, receipts, records on its internal "
+            + "hops) is readable only once committed, so every tool host, executor and hop waits for a commit: with "
+            + "this on, for one commit rather than an interval. Under load the records that arrive during a commit "
+            + "are committed together by the next one, so transactions grow with the load. The commit interval "
+            + "still commits a thread that never drains (a backlog). false: only the interval commits.";
 
     public static final String LEAVE_GROUP_ON_CLOSE_CONFIG = "gate.close.leave.group";
     public static final String LEAVE_GROUP_ON_CLOSE_DOC = "Whether a gate that stops gracefully (SIGTERM, a rolling "
@@ -185,9 +185,7 @@ public final class GateConfig extends CommonConfig {
             .define(CANCEL_SWEEP_INTERVAL_CONFIG, Type.STRING, "10s",
                     DurationParser.between(Duration.ofMillis(10), Duration.ofHours(1)), Importance.LOW,
                     CANCEL_SWEEP_INTERVAL_DOC)
-            .define(COMMIT_QUIET_GAP_CONFIG, Type.STRING, "10ms",
-                    DurationParser.between(Duration.ZERO, Duration.ofSeconds(1)), Importance.LOW,
-                    COMMIT_QUIET_GAP_DOC)
+            .define(COMMIT_WHEN_DRAINED_CONFIG, Type.BOOLEAN, true, Importance.LOW, COMMIT_WHEN_DRAINED_DOC)
             .define(LEAVE_GROUP_ON_CLOSE_CONFIG, Type.BOOLEAN, true, Importance.LOW, LEAVE_GROUP_ON_CLOSE_DOC)
             .define(HANGING_CHECK_INTERVAL_CONFIG, Type.STRING, "1m",
                     DurationParser.between(Duration.ZERO, Duration.ofDays(1)), Importance.LOW,
@@ -289,9 +287,9 @@ public final class GateConfig extends CommonConfig {
         return duration(PUNCTUATE_INTERVAL_CONFIG);
     }
 
-    /** {@value #COMMIT_QUIET_GAP_CONFIG}: after how long without a record one is committed at once; zero: never. */
-    public Duration commitQuietGap() {
-        return duration(COMMIT_QUIET_GAP_CONFIG);
+    /** {@value #COMMIT_WHEN_DRAINED_CONFIG}: whether a stream thread commits as soon as its input is drained. */
+    public boolean commitWhenDrained() {
+        return getBoolean(COMMIT_WHEN_DRAINED_CONFIG);
     }
 
     /** {@value #LEAVE_GROUP_ON_CLOSE_CONFIG}: whether a graceful close leaves the consumer group at once. */

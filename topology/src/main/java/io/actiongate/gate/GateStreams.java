@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.Receipt;
 import io.actiongate.gate.internal.ActionState;
 import io.actiongate.gate.internal.CredentialCheck;
+import io.actiongate.gate.internal.GroupCommits;
 import io.actiongate.gate.internal.StateRecords;
 import io.actiongate.kafka.KafkaFailures;
 
@@ -36,10 +38,10 @@ public final class GateStreams implements AutoCloseable {
     private HangingTransactionWatch hanging;
     private volatile String fatal;
 
-    private GateStreams(Topology topology, Properties properties, GateConfig config) {
+    private GateStreams(Topology topology, Properties properties, GateConfig config, GroupCommits commits) {
         this.topology = topology;
         this.config = config;
-        this.streams = new KafkaStreams(topology, properties);
+        this.streams = new KafkaStreams(topology, properties, new GateClientSupplier(commits));
         this.streams.setUncaughtExceptionHandler(this::handle);
     }
 
@@ -97,8 +99,9 @@ public final class GateStreams implements AutoCloseable {
                                       ReceiptObserver receipts, AttachmentCheck attachments) {
         int partitions = InputPartitions.discover(config, DESCRIBE_TIMEOUT);
         LOG.info("gate routes by murmur2 over {} partitions per input topic", partitions);
-        return new GateStreams(GateTopology.build(config, operations, credentials, receipts, partitions, attachments),
-                properties(config), config);
+        GroupCommits commits = GroupCommits.of(config.commitWhenDrained());
+        return new GateStreams(GateTopology.build(config, operations, credentials, receipts, partitions, attachments,
+                commits), properties(config), config, commits);
     }
 
     /**
@@ -121,13 +124,9 @@ public final class GateStreams implements AutoCloseable {
      * Kafka Streams settings the gate sets differently from Kafka's defaults; {@code gate.streams.*} overrides them.
      * Each shortens waits only, never what a commit contains (see DESIGN.md, "Latency"):
      * <ul>
-     *   <li>{@code poll.ms} 10 (Kafka: 100): how long an idle stream thread blocks in {@code poll} before it looks
-     *       at its commit and punctuation deadlines again. A record processed right after a commit otherwise waits
-     *       for the commit interval plus up to one whole poll; polling returns early whenever records arrive.</li>
-     *   <li>{@code commit.interval.ms} 50 (Kafka under exactly-once: 100): a reservation and a receipt become
-     *       readable ({@code read_committed}) only when the transaction that wrote them commits, and a read-only
-     *       action waits for two such commits. An idle gate commits nothing; a busy one commits at most 20 times a
-     *       second per stream thread.</li>
+     *   <li>{@code commit.interval.ms} 50 (Kafka under exactly-once: 100): how often a stream thread that never
+     *       drains its input (a backlog) commits. A thread that drains commits at once
+     *       ({@value GateConfig#COMMIT_WHEN_DRAINED_CONFIG}); an idle gate commits nothing.</li>
      *   <li>{@code max.task.idle.ms} -1 (Kafka: 0): a gate task reads about ten input partitions (proposals,
      *       decisions, outcomes, reconciliations and the routing hops), most of them empty at any moment. At 0 the
      *       task holds back whenever one of them has data on the broker not yet fetched, to interleave the inputs
@@ -135,12 +134,19 @@ public final class GateStreams implements AutoCloseable {
      *       time it asks whether the task may process. The gate uses neither stream time nor any order between
      *       its input topics (records of different topics come from different producers in no defined order; within
      *       a partition the order is kept either way), so it takes the fast path.</li>
+     *   <li>{@code global.consumer.fetch.max.wait.ms} {@value io.actiongate.kafka.KafkaClients#READER_FETCH_MAX_WAIT_MS}
+     *       (Kafka: 500): the policy topic's reader, like every reader without a group
+     *       ({@link io.actiongate.kafka.KafkaClients#READER_FETCH_MAX_WAIT_MS}); a policy change is still fetched as
+     *       soon as it is written.</li>
      * </ul>
+     * {@code poll.ms} stays Kafka's 100: a poll returns as soon as records arrive, and the commit no longer waits for
+     * the thread to wake up, so a shorter poll would only wake an idle gate more often.
      */
     public static final Map<String, String> STREAMS_DEFAULTS = Map.of(
-            StreamsConfig.POLL_MS_CONFIG, "10",
             StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "50",
-            StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
+            StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1",
+            StreamsConfig.globalConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
+            Integer.toString(io.actiongate.kafka.KafkaClients.READER_FETCH_MAX_WAIT_MS));
 
     /**
      * The Kafka Streams properties of the gate: {@link #STREAMS_DEFAULTS}, {@code bootstrap.servers} and

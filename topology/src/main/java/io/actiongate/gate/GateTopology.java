@@ -28,7 +28,7 @@ import io.actiongate.gate.internal.OutcomeProcessor;
 import io.actiongate.gate.internal.PolicyUpdateProcessor;
 import io.actiongate.gate.internal.ProposalProcessor;
 import io.actiongate.gate.internal.RawBytes;
-import io.actiongate.gate.internal.QuietCommits;
+import io.actiongate.gate.internal.GroupCommits;
 import io.actiongate.gate.internal.ReconciliationProcessor;
 import io.actiongate.gate.internal.RouteProcessor;
 import io.actiongate.gate.internal.Routing;
@@ -142,8 +142,17 @@ public final class GateTopology {
     /** As above, with the admission check of attachments against object storage. */
     public static Topology build(GateConfig config, OperationClassifiers operations, CredentialCheck credentials,
                                  ReceiptObserver receipts, int partitions, AttachmentCheck attachments) {
+        return build(config, operations, credentials, receipts, partitions, attachments,
+                GroupCommits.of(config.commitWhenDrained()));
+    }
+
+    /**
+     * As above, committing through {@code commits}: {@link GateStreams} passes the instance its consumers report
+     * their polls to.
+     */
+    static Topology build(GateConfig config, OperationClassifiers operations, CredentialCheck credentials,
+                          ReceiptObserver receipts, int partitions, AttachmentCheck attachments, GroupCommits commits) {
         Routing routing = new Routing(partitions);
-        QuietCommits quiet = QuietCommits.after(config.commitQuietGap());
         Set<String> hopTopics = HOPS.stream().map(h -> hopTopic(config.applicationId(), h))
                 .collect(Collectors.toUnmodifiableSet());
         String prefix = config.topicPrefix();
@@ -151,21 +160,21 @@ public final class GateTopology {
         StreamsBuilder dsl = new StreamsBuilder();
 
         // the routing skeleton: each input's source, its route and its hop topic
-        routed(dsl, Topics.PROPOSALS, prefix, PROPOSALS_SOURCE, PROPOSALS_ROUTE, PROPOSALS_HOP, routing, quiet,
+        routed(dsl, Topics.PROPOSALS, prefix, PROPOSALS_SOURCE, PROPOSALS_ROUTE, PROPOSALS_HOP, routing, commits,
                 PROPOSALS_DECODE);
-        routed(dsl, Topics.OUTCOMES, prefix, OUTCOMES_SOURCE, OUTCOMES_ROUTE, OUTCOMES_HOP, routing, quiet,
+        routed(dsl, Topics.OUTCOMES, prefix, OUTCOMES_SOURCE, OUTCOMES_ROUTE, OUTCOMES_HOP, routing, commits,
                 OUTCOMES_DECODE);
         routed(dsl, Topics.RECONCILIATIONS, prefix, RECONCILIATIONS_SOURCE, RECONCILIATIONS_ROUTE, RECONCILIATIONS_HOP,
-                routing, quiet, RECONCILIATIONS_DECODE);
+                routing, commits, RECONCILIATIONS_DECODE);
         KStream<byte[], byte[]> decisions = dsl.stream(Topics.DECISIONS.name(prefix),
                 Consumed.with(BYTES, BYTES).withName(DECISIONS_SOURCE))
                 .process(() -> new DecisionRouteProcessor(avro(Topics.DECISIONS), routing, DECISIONS_DECODE,
-                        DECISION_CLAIMS_MERGE, hopEntry(DECISION_CLAIMS_HOP), quiet), Named.as(DECISIONS_ROUTE));
+                        DECISION_CLAIMS_MERGE, hopEntry(DECISION_CLAIMS_HOP), commits), Named.as(DECISIONS_ROUTE));
         KStream<byte[], byte[]> toClaim = decisions.repartition(hop(DECISION_CLAIMS_HOP));
         RawBytes raw = new RawBytes();
         decisions.merge(toClaim, Named.as(DECISION_CLAIMS_MERGE))
                 .process(() -> new DecisionClaimProcessor(config, avro(Topics.DECISIONS), routing, DECIDE,
-                        hopEntry(DECISIONS_CLAIMED_HOP), hopTopics, quiet), Named.as(CLAIM))
+                        hopEntry(DECISIONS_CLAIMED_HOP), hopTopics, commits), Named.as(CLAIM))
                 .repartition(Repartitioned.<Object, Object>as(DECISIONS_CLAIMED_HOP).withKeySerde(raw)
                         .withValueSerde(raw).withStreamPartitioner(Routing.objectPartitioner()));
         Topology t = dsl.build();
@@ -175,26 +184,26 @@ public final class GateTopology {
         t.addGlobalStore(GateStores.policy(), POLICY_SOURCE, bytes, bytes, Topics.POLICY.name(prefix), POLICY_UPDATE,
                 () -> new PolicyUpdateProcessor(policy));
 
-        t.addProcessor(PROPOSALS_DECODE, DecodeProcessor.supplier(avro(Topics.PROPOSALS), ADMIT, hopTopics, quiet),
+        t.addProcessor(PROPOSALS_DECODE, DecodeProcessor.supplier(avro(Topics.PROPOSALS), ADMIT, hopTopics, commits),
                 PROPOSALS_ROUTE, hopExit(PROPOSALS_HOP));
         t.addProcessor(ADMIT, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<ActionProposal>, Object, Object>)
                 () -> new ProposalProcessor(config, credentials, operations, attachments, policy), PROPOSALS_DECODE);
         t.addProcessor(TIMERS, () -> new TimerProcessor(config, operations, policy), PROPOSALS_DECODE);
 
-        t.addProcessor(DECISIONS_DECODE, DecodeProcessor.supplier(avro(Topics.DECISIONS), DECIDE, hopTopics, quiet),
+        t.addProcessor(DECISIONS_DECODE, DecodeProcessor.supplier(avro(Topics.DECISIONS), DECIDE, hopTopics, commits),
                 DECISIONS_ROUTE);
         t.addProcessor(DECISIONS_CLAIMED_DECODE, DecodeProcessor.claimedSupplier(avro(Topics.DECISIONS), DECIDE,
-                hopTopics, quiet), hopExit(DECISIONS_CLAIMED_HOP));
+                hopTopics, commits), hopExit(DECISIONS_CLAIMED_HOP));
         t.addProcessor(DECIDE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<Decision>, Object, Object>)
                 () -> new DecisionProcessor(config, operations, policy), DECISIONS_DECODE, CLAIM, DECISIONS_CLAIMED_DECODE);
 
-        t.addProcessor(OUTCOMES_DECODE, DecodeProcessor.supplier(avro(Topics.OUTCOMES), SETTLE, hopTopics, quiet),
+        t.addProcessor(OUTCOMES_DECODE, DecodeProcessor.supplier(avro(Topics.OUTCOMES), SETTLE, hopTopics, commits),
                 OUTCOMES_ROUTE, hopExit(OUTCOMES_HOP));
         t.addProcessor(SETTLE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<AttemptOutcome>, Object, Object>)
                 () -> new OutcomeProcessor(config, policy), OUTCOMES_DECODE);
 
         t.addProcessor(RECONCILIATIONS_DECODE,
-                DecodeProcessor.supplier(avro(Topics.RECONCILIATIONS), RECONCILE, hopTopics, quiet),
+                DecodeProcessor.supplier(avro(Topics.RECONCILIATIONS), RECONCILE, hopTopics, commits),
                 RECONCILIATIONS_ROUTE, hopExit(RECONCILIATIONS_HOP));
         t.addProcessor(RECONCILE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<Reconciliation>, Object, Object>)
                 () -> new ReconciliationProcessor(config, operations, policy), RECONCILIATIONS_DECODE);
@@ -221,9 +230,9 @@ public final class GateTopology {
 
     /** Source, route and hop of one action-keyed input; both the route and the hop feed {@code decode}. */
     private static void routed(StreamsBuilder dsl, TopicSpec<?, ?> topic, String prefix, String source, String route,
-                               String hop, Routing routing, QuietCommits quiet, String decode) {
+                               String hop, Routing routing, GroupCommits commits, String decode) {
         dsl.stream(topic.name(prefix), Consumed.with(BYTES, BYTES).withName(source))
-                .process(() -> new RouteProcessor(routing, decode, hopEntry(hop), quiet), Named.as(route))
+                .process(() -> new RouteProcessor(routing, decode, hopEntry(hop), commits), Named.as(route))
                 .repartition(hop(hop));
     }
 

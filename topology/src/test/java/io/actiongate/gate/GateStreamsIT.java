@@ -137,6 +137,35 @@ class GateStreamsIT {
     }
 
     @Test
+    void shouldCommitAsSoonAsItsInputIsDrainedNotAtTheCommitInterval() {
+        // with a ten-minute interval only the group commit can make anything readable within the bounds below
+        settings.put(GateConfig.STREAMS_PREFIX + "commit.interval.ms", "600000");
+        settings.put(GateConfig.STREAMS_PREFIX + "producer.transaction.timeout.ms", "900000");
+        config = GateConfig.fromStrings(settings);
+        start();
+        Duration bound = Duration.ofSeconds(30);
+        ActionProposal home = propose("c-home");
+        // a record on the partition that is not its key's home crosses the gate's internal hop: two commits
+        ActionProposal away = GateDriver.proposal("c-away").setProposedAt(Instant.now()).build();
+        int awayPartition = (io.actiongate.key.Partitioning.home(
+                GateDriver.key(away).getBytes(java.nio.charset.StandardCharsets.UTF_8), 2) + 1) % 2;
+        producer.send(new ProducerRecord<>(Topics.PROPOSALS.name(prefix), awayPartition, GateDriver.key(away),
+                Topics.PROPOSALS.valueSerde().serializer().serialize(Topics.PROPOSALS.name(prefix), away)));
+        producer.flush();
+        awaitReceipt("c-home", ReceiptStatus.WAITING_APPROVAL, bound);
+        awaitReceipt("c-away", ReceiptStatus.WAITING_APPROVAL, bound);
+
+        approve(home);
+        awaitAttempt("c-home", 1);
+        Instant now = Instant.now();
+        send(Topics.OUTCOMES, "T-1/c-home", AttemptOutcome.newBuilder().setTaskId("T-1").setToolCallId("c-home")
+                .setAttempt(1).setStatus(OutcomeStatus.SUCCEEDED).setDispatched(true).setHttpStatus(200)
+                .setProviderReceiptId("prov-1").setErrorCode(null).setErrorDetail(null).setRetryAt(null)
+                .setStartedAt(now).setFinishedAt(now).setExecutorId("exec-it").build());
+        awaitReceipt("c-home", ReceiptStatus.SUCCEEDED, bound);
+    }
+
+    @Test
     void shouldKeepAWaitingActionAcrossARestartWithTheSameStateDirectoryAndApplicationIdAndResumeAtOnce() {
         // Kafka's default session timeout: the stopped gate's partitions come back before it expires only because
         // the gate left its group when it closed (gate.close.leave.group)
@@ -246,7 +275,11 @@ class GateStreamsIT {
     }
 
     private Receipt awaitReceipt(String call, ReceiptStatus status) {
-        await().atMost(WAIT).until(() -> {
+        return awaitReceipt(call, status, WAIT);
+    }
+
+    private Receipt awaitReceipt(String call, ReceiptStatus status, Duration within) {
+        await().atMost(within).until(() -> {
             poll(receiptsConsumer, Topics.RECEIPTS, receipts);
             return receipts.stream().anyMatch(r -> r.getToolCallId().equals(call) && r.getStatus() == status);
         });

@@ -80,7 +80,11 @@ final class DispatchLoop implements ConsumerRebalanceListener {
     private final ExecutorMetrics metrics;
     private final ExecutorService pool;
     private final int capacity;
-    private static final Duration PAUSED_POLL = Duration.ofMillis(10);
+    /**
+     * How long one wait for a free dispatch slot lasts at most before the loop comes round again (to notice that it
+     * is closing): a finished dispatch ends the wait at once.
+     */
+    static final Duration FULL_WAIT = Duration.ofMillis(100);
 
     private final Duration pollTimeout;
     private final Duration revocationTimeout;
@@ -99,7 +103,8 @@ final class DispatchLoop implements ConsumerRebalanceListener {
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<TopicPartition, Set<CompletableFuture<Void>>> inFlightByPartition = new ConcurrentHashMap<>();
-    private boolean paused;
+    /** Signalled when a dispatch slot frees up while the poll thread waits for one. */
+    private final Object room = new Object();
 
     DispatchLoop(Consumer<String, byte[]> consumer, Producer<String, AttemptOutcome> producer,
                  Deserializer<AttemptReservation> reservations, String attemptsTopic, String outcomesTopic,
@@ -136,10 +141,10 @@ final class DispatchLoop implements ConsumerRebalanceListener {
 
     /** One poll, fence and hand-off. Returns the number of reservations handed to the dispatch pool. */
     int pollOnce() {
-        adjustPause();
-        // while paused nothing can arrive, and a finished dispatch does not wake poll(): poll briefly so freed
-        // capacity is noticed within milliseconds instead of after a whole poll timeout
-        ConsumerRecords<String, byte[]> records = consumer.poll(paused ? PAUSED_POLL : pollTimeout);
+        if (!awaitRoom()) {
+            return 0;
+        }
+        ConsumerRecords<String, byte[]> records = consumer.poll(pollTimeout);
         if (records.isEmpty()) {
             return 0;
         }
@@ -200,7 +205,6 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         for (Pending pending : accepted) {
             submit(pending);
         }
-        adjustPause();
         return accepted.size();
     }
 
@@ -309,7 +313,7 @@ final class DispatchLoop implements ConsumerRebalanceListener {
                     } finally {
                         // the thread is free as soon as the provider answered: it does not wait for the outcome's
                         // acknowledgement, and the slot counts free before anyone waiting on the future looks
-                        inFlight.decrementAndGet();
+                        release();
                     }
                     send(outcome, reported);
                 } catch (RuntimeException | Error e) {
@@ -321,7 +325,7 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         } catch (RuntimeException rejected) {
             // The pool is shut down (closing): the reservation is committed but will not be sent. The gate's
             // lease timeout turns it into UNKNOWN and the reconciler finds no effect.
-            inFlight.decrementAndGet();
+            release();
             reported.complete(null);
             LOG.warn("dispatch pool rejected a committed reservation ({}); no dispatch",
                     rejected.getClass().getSimpleName());
@@ -435,29 +439,47 @@ final class DispatchLoop implements ConsumerRebalanceListener {
     }
 
     /**
-     * Pause every assigned partition while the pool is full and as many reservations again wait for a thread; resume
-     * below that. The queue keeps the threads busy while this thread notices free room (up to {@link #PAUSED_POLL}),
-     * fetches and commits the next batch: without it every batch ended with threads idle for that long.
+     * Whether there is room for another batch: fewer than twice the pool's threads in flight (every thread busy and
+     * as many committed reservations waiting for one). While full, the poll thread fetches nothing and waits for a
+     * dispatch to finish, at most {@link #FULL_WAIT}; the queued half keeps the threads busy while it then fetches and
+     * commits the next batch. Heartbeats run on the consumer's own thread, and a wait is far below
+     * {@code max.poll.interval.ms}.
      */
-    private void adjustPause() {
-        boolean saturated = inFlight.get() >= 2 * capacity;
-        if (saturated && !paused) {
-            consumer.pause(consumer.assignment());
-            paused = true;
-            metrics.recordPause();
-            LOG.debug("dispatch pool full ({} in flight); partitions paused", inFlight.get());
-        } else if (!saturated && paused) {
-            consumer.resume(consumer.paused());
-            paused = false;
+    private boolean awaitRoom() {
+        if (inFlight.get() < 2 * capacity) {
+            return true;
+        }
+        metrics.recordPause();
+        LOG.debug("dispatch pool full ({} in flight); waiting for a free thread", inFlight.get());
+        long deadline = System.nanoTime() + FULL_WAIT.toNanos();
+        synchronized (room) {
+            while (inFlight.get() >= 2 * capacity) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    room.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** A dispatch slot is free again: wake the poll thread if it waits for one. */
+    private void release() {
+        if (inFlight.decrementAndGet() == 2 * capacity - 1) {
+            synchronized (room) {
+                room.notifyAll();
+            }
         }
     }
 
     int inFlight() {
         return inFlight.get();
-    }
-
-    boolean paused() {
-        return paused;
     }
 
     /** Waits, bounded, for the dispatches of {@code partitions} to produce their outcomes. */
@@ -519,9 +541,6 @@ final class DispatchLoop implements ConsumerRebalanceListener {
      */
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-        if (paused && !partitions.isEmpty()) {
-            consumer.pause(partitions);
-        }
         if (fence.records() == 0 || partitions.isEmpty()) {
             return;
         }

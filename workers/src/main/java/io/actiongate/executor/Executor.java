@@ -120,17 +120,19 @@ public final class Executor implements AutoCloseable {
                 .set(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
     }
 
-    /** Default {@code linger.ms} of the outcome producer. */
-    static final int OUTCOME_LINGER_MS = 5;
+    /**
+     * Default {@code linger.ms} of the outcome producer: none. The gate settles an action only once its outcome is
+     * on the broker, and a tool host waits for that; under load outcomes batch anyway while earlier sends are in
+     * flight.
+     */
+    static final int OUTCOME_LINGER_MS = 0;
 
     static Map<String, Object> producerProperties(ExecutorConfig config) {
         return producer(config).config();
     }
 
     private static KafkaClients.ProducerSpec producer(ExecutorConfig config) {
-        // outcomes of one poll's batch finish within milliseconds of each other on the dispatch threads: a few ms of
-        // linger sends them as one request instead of one each (fewer requests and broker appends per action), for
-        // at most OUTCOME_LINGER_MS of added latency; executor.producer.linger.ms overrides it
+        // executor.producer.linger.ms overrides OUTCOME_LINGER_MS
         return KafkaClients.of(config.kafkaClientProperties()).with(config.producerOverrides())
                 .producer(config.executorId() + "-producer")
                 .defaultTo(ProducerConfig.LINGER_MS_CONFIG, OUTCOME_LINGER_MS);

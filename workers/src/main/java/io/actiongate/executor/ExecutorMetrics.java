@@ -109,7 +109,7 @@ public final class ExecutorMetrics {
         return leaseExpired.get();
     }
 
-    /** How often the poll loop paused its partitions because the dispatch pool was full. */
+    /** How often the poll loop waited for a free dispatch thread because the dispatch pool was full. */
     public long pauses() {
         return pauses.get();
     }

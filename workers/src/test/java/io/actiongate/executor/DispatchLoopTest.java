@@ -236,7 +236,7 @@ class DispatchLoopTest {
     }
 
     @Test
-    void shouldPauseItsPartitionsWhileTheDispatchPoolIsFullAndResumeAfter() throws Exception {
+    void shouldFetchNothingWhileTheDispatchPoolIsFullAndFetchAgainAsSoonAsADispatchFinishes() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         start(2, request -> {
             await(release);
@@ -248,23 +248,35 @@ class DispatchLoopTest {
 
         loop.pollOnce();
         // two threads busy, one reservation queued: room for one more in the queue, so it keeps fetching
-        assertThat(loop.paused()).isFalse();
         add(P1, 1, live("c-4", "webhook"));
         assertThat(loop.pollOnce()).isEqualTo(1);
+        assertThat(loop.inFlight()).isEqualTo(4);
 
-        assertThat(loop.paused()).isTrue();
-        assertThat(consumer.paused()).containsExactlyInAnyOrder(P0, P1);
+        // full: the loop neither fetches nor commits the next record; it waits for a free thread, bounded
         add(P0, 2, live("c-5", "webhook"));
+        long started = System.nanoTime();
         assertThat(loop.pollOnce()).isZero();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(DispatchLoop.FULL_WAIT);
+        assertThat(consumer.committed).containsEntry(P0, 2L); // c-5 (offset 2) is neither read nor committed
         assertThat(webhook.dispatched).hasSizeLessThanOrEqualTo(2);
-
-        release.countDown();
-        assertThat(loop.awaitAll(Duration.ofSeconds(5))).isTrue();
-        loop.pollOnce();
-        assertThat(loop.paused()).isFalse();
-        assertThat(consumer.paused()).isEmpty();
         assertThat(metrics.pauses()).isEqualTo(1);
-        loop.awaitAll(Duration.ofSeconds(5));
+
+        // a finished dispatch ends the wait at once, not after the whole bound
+        Thread releaser = new Thread(() -> {
+            try {
+                Thread.sleep(30);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            release.countDown();
+        });
+        releaser.start();
+        started = System.nanoTime();
+        assertThat(loop.pollOnce()).isEqualTo(1);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(DispatchLoop.FULL_WAIT.multipliedBy(10));
+        releaser.join();
+        assertThat(consumer.committed).containsEntry(P0, 3L);
+        assertThat(loop.awaitAll(Duration.ofSeconds(5))).isTrue();
         assertThat(webhook.dispatched).hasSize(5);
     }
 

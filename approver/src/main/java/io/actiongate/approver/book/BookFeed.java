@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
@@ -50,11 +51,18 @@ public final class BookFeed implements AutoCloseable {
     private final String conflicts;
     private final Thread thread;
     private final CountDownLatch caughtUp = new CountDownLatch(1);
+    /** The feed's fetches: answered once this much is new, or after {@link #FETCH_MAX_WAIT_MS}. */
+    static final int FETCH_MIN_BYTES = 256 * 1024;
+    static final int FETCH_MAX_WAIT_MS = 100;
     private volatile boolean running = true;
     private volatile Throwable failure;
 
     public BookFeed(String bootstrapServers, Map<String, String> clientOverrides, String topicPrefix, ActionBook book) {
         this.consumer = KafkaClients.of(bootstrapServers, clientOverrides).consumer("actiongate-approver-feed")
+                // a person opens a review page seconds after its link is out: the feed may lag by a tenth of a
+                // second, and under load fetches at most ten times a second instead of once per gate commit
+                .defaultTo(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES)
+                .defaultTo(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FETCH_MAX_WAIT_MS)
                 .create(new StringDeserializer(), new ByteArrayDeserializer());
         this.book = book;
         this.proposals = topicPrefix + "proposals";

@@ -15,7 +15,6 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.CloseOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -113,7 +112,6 @@ public final class KafkaState implements SharedState, AutoCloseable {
                 .defaultTo(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)
                 .create(new StringSerializer(), new ByteArraySerializer());
         this.consumer = clients.consumer("actiongate-approver-state-reader")
-                .defaultTo(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50)
                 .create(new StringDeserializer(), new ByteArrayDeserializer());
         this.reader = new Thread(this::read, "approver-state");
         this.reader.setDaemon(true);

@@ -43,16 +43,16 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
     private final String hop;
     private final Set<String> hopTopics;
     private final DecisionVerifier verifier;
-    private final QuietCommits quiet;
+    private final GroupCommits commits;
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<String, DecisionClaim> claims;
     private KeyValueStore<String, String> timers;
     private int current;
 
     public DecisionClaimProcessor(GateConfig config, AvroSerde<Decision> serde, Routing routing, String decide,
-                                  String hop, Set<String> hopTopics, QuietCommits quiet) {
+                                  String hop, Set<String> hopTopics, GroupCommits commits) {
         this.config = config;
-        this.quiet = quiet;
+        this.commits = commits;
         this.hopTopics = Set.copyOf(hopTopics);
         this.serde = serde;
         this.routing = routing;
@@ -71,10 +71,14 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        Origin origin = Origin.of(context, record.headers(), hopTopics);
+        claim(record);
         if (Origin.readFromHop(context, hopTopics)) {
-            quiet.hop(context);
+            commits.processed(context); // read back from the claims hop: an input of its own
         }
+    }
+
+    private void claim(Record<byte[], byte[]> record) {
+        Origin origin = Origin.of(context, record.headers(), hopTopics);
         Decision d;
         try {
             d = serde.deserialize(null, record.value());

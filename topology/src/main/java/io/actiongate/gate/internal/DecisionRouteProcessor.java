@@ -25,14 +25,14 @@ public final class DecisionRouteProcessor implements Processor<byte[], byte[], b
     private final String refuse;
     private final String claimLocal;
     private final String claimHop;
-    private final QuietCommits quiet;
+    private final GroupCommits commits;
     private ProcessorContext<byte[], byte[]> context;
     private int current;
 
     public DecisionRouteProcessor(AvroSerde<Decision> serde, Routing routing, String refuse, String claimLocal,
-                                  String claimHop, QuietCommits quiet) {
+                                  String claimHop, GroupCommits commits) {
         this.serde = serde;
-        this.quiet = quiet;
+        this.commits = commits;
         this.routing = routing;
         this.refuse = refuse;
         this.claimLocal = claimLocal;
@@ -47,7 +47,11 @@ public final class DecisionRouteProcessor implements Processor<byte[], byte[], b
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        quiet.input(context, record.timestamp());
+        route(record);
+        commits.processed(context);
+    }
+
+    private void route(Record<byte[], byte[]> record) {
         Decision d = wellFormed(record);
         if (d == null) {
             context.forward(record, refuse);

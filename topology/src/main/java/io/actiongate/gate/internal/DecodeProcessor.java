@@ -29,32 +29,33 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
     private final String next;
     private final Set<String> hopTopics;
     private final boolean signatureVerified;
-    private final QuietCommits quiet;
+    private final GroupCommits commits;
     private ProcessorContext<Object, Object> context;
 
     /**
      * Decodes for {@code next}; records read from one of {@code hopTopics} are named by their {@link Origin}.
      * {@code signatureVerified}: this decoder reads only decisions whose signature the claim verified. A record read
-     * back from a hop tells {@code quiet} (see {@link QuietCommits#hop}).
+     * back from a hop is reported to {@code commits} once processed: a hop is an input of its own (see
+     * {@link GroupCommits}).
      */
     public DecodeProcessor(AvroSerde<T> serde, String next, Set<String> hopTopics, boolean signatureVerified,
-                           QuietCommits quiet) {
+                           GroupCommits commits) {
         this.serde = serde;
-        this.quiet = quiet;
+        this.commits = commits;
         this.next = next;
         this.hopTopics = Set.copyOf(hopTopics);
         this.signatureVerified = signatureVerified;
     }
 
     public static <T extends org.apache.avro.specific.SpecificRecordBase> ProcessorSupplier<byte[], byte[], Object, Object>
-            supplier(AvroSerde<T> serde, String next, Set<String> hopTopics, QuietCommits quiet) {
-        return () -> new DecodeProcessor<>(serde, next, hopTopics, false, quiet);
+            supplier(AvroSerde<T> serde, String next, Set<String> hopTopics, GroupCommits commits) {
+        return () -> new DecodeProcessor<>(serde, next, hopTopics, false, commits);
     }
 
     /** The decoder of the hop that carries claimed decisions (their signature verified) to their action. */
     public static <T extends org.apache.avro.specific.SpecificRecordBase> ProcessorSupplier<byte[], byte[], Object, Object>
-            claimedSupplier(AvroSerde<T> serde, String next, Set<String> hopTopics, QuietCommits quiet) {
-        return () -> new DecodeProcessor<>(serde, next, hopTopics, true, quiet);
+            claimedSupplier(AvroSerde<T> serde, String next, Set<String> hopTopics, GroupCommits commits) {
+        return () -> new DecodeProcessor<>(serde, next, hopTopics, true, commits);
     }
 
     @Override
@@ -64,14 +65,18 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        decode(record);
+        if (Origin.readFromHop(context, hopTopics)) {
+            commits.processed(context);
+        }
+    }
+
+    private void decode(Record<byte[], byte[]> record) {
         byte[] payload = record.value();
         if (payload == null) {
             return;
         }
         Origin origin = hopTopics.isEmpty() ? null : Origin.of(context, record.headers(), hopTopics);
-        if (Origin.readFromHop(context, hopTopics)) {
-            quiet.hop(context);
-        }
         T value;
         try {
             value = serde.deserialize(context.recordMetadata().map(m -> m.topic()).orElse(null), payload);

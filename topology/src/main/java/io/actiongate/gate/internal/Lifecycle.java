@@ -27,6 +27,7 @@ import io.actiongate.policy.PolicyChecks;
 import io.actiongate.policy.PolicyLookup;
 import io.actiongate.policy.PolicySnapshot;
 import io.actiongate.policy.Rejection;
+import io.actiongate.serde.ReceiptHeaders;
 import io.actiongate.serde.TraceHeaders;
 
 /**
@@ -369,8 +370,11 @@ public final class Lifecycle {
      * replaces an earlier one: one record publishes one receipt per action, the last state it reached.
      */
     public void publish(ActionState state) {
-        emit(traced(new Record<Object, Object>(state.key(), StateRecords.receipt(state), now()), state),
-                Sinks.RECEIPTS);
+        Record<Object, Object> receipt = traced(new Record<Object, Object>(state.key(), StateRecords.receipt(state),
+                now()), state);
+        // the attachment cleaner skips an action without attachments instead of listing its prefix in the store
+        ReceiptHeaders.writeAttachments(receipt.headers(), state.action().attachments().size());
+        emit(receipt, Sinks.RECEIPTS);
     }
 
     /**

@@ -15,15 +15,15 @@ public final class RouteProcessor implements Processor<byte[], byte[], byte[], b
     private final Routing routing;
     private final String local;
     private final String hop;
-    private final QuietCommits quiet;
+    private final GroupCommits commits;
     private ProcessorContext<byte[], byte[]> context;
     private int current;
 
-    public RouteProcessor(Routing routing, String local, String hop, QuietCommits quiet) {
+    public RouteProcessor(Routing routing, String local, String hop, GroupCommits commits) {
         this.routing = routing;
         this.local = local;
         this.hop = hop;
-        this.quiet = quiet;
+        this.commits = commits;
     }
 
     @Override
@@ -34,12 +34,12 @@ public final class RouteProcessor implements Processor<byte[], byte[], byte[], b
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        quiet.input(context, record.timestamp());
         if (routing.takesHop(record.key(), record.value(), current)) {
             context.forward(record.withHeaders(here().stamp(record.headers())), hop);
         } else {
             context.forward(record, local);
         }
+        commits.processed(context);
     }
 
     private Origin here() {

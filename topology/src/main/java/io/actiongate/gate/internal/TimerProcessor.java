@@ -77,7 +77,10 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
         LOG.info("task {}: {} action timers indexed from {}", context.taskId(), indexed,
                 io.actiongate.gate.GateStores.ACTIONS);
         context.schedule(config.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME, now -> {
-            fireDue(now);
+            if (fireDue(now)) {
+                // a fired timer wrote a receipt or a reservation someone waits for: commit now, not at the interval
+                context.commit();
+            }
             purgeSettled(now);
         });
         context.schedule(config.cancelSweepInterval(), PunctuationType.WALL_CLOCK_TIME, now -> sweepCancelled());
@@ -88,10 +91,15 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
         // timers only: nothing is forwarded here
     }
 
-    /** Fires every timer due at {@code now}: the action timers first, then the logged ones, one budget for both. */
-    void fireDue(long now) {
-        int budget = fireDue(lifecycle.timerIndex(), now, config.timerBatchMax());
+    /**
+     * Fires every timer due at {@code now}: the action timers first, then the logged ones, one budget for both.
+     * Returns whether any action timer was due.
+     */
+    boolean fireDue(long now) {
+        int max = config.timerBatchMax();
+        int budget = fireDue(lifecycle.timerIndex(), now, max);
         fireDue(lifecycle.timers(), now, budget);
+        return budget < max;
     }
 
     /** Fires at most {@code max} timers of {@code store} due at {@code now}; returns what is left of {@code max}. */

@@ -113,7 +113,7 @@ class RoutingTest {
         int task = 2;
         MockProcessorContext<byte[], byte[]> context = new MockProcessorContext<>(new Properties(),
                 new TaskId(0, task), null);
-        RouteProcessor route = new RouteProcessor(ROUTING, "decode", "hop", QuietCommits.OFF);
+        RouteProcessor route = new RouteProcessor(ROUTING, "decode", "hop", GroupCommits.OFF);
         route.init(context);
         byte[] home = utf8(keyHomeAt(task, PARTITIONS));
         byte[] away = utf8(keyHomeAt(task + 1, PARTITIONS));

@@ -11,9 +11,9 @@ import java.net.UnknownHostException;
 /**
  * Why an HTTP exchange threw, and whether any byte of the request can have reached the provider.
  *
- * <p>With the JDK client, a {@link ConnectException} or {@link HttpConnectTimeoutException} means the TCP
- * connection for this exchange never came up, so the request was never written; an unresolvable host is the
- * same. Everything else (response timeout, reset, EOF, interruption) happens after the request may have been
+ * <p>From {@link HttpCaller}, a {@link ConnectException} or {@link HttpConnectTimeoutException} means the TCP
+ * connection (or the proxy's tunnel) for this exchange never came up, so the request was never written; an
+ * unresolvable host is the same. Everything else (response timeout, reset, EOF, interruption) happens after the request may have been
  * written, so nobody can say whether the provider acted.
  */
 public record SendFailure(boolean requestMaybeSent, String errorCode, String detail) {

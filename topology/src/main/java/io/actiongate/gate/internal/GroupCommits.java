@@ -1,0 +1,129 @@
+package io.actiongate.gate.internal;
+
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * Group commit: a stream thread commits as soon as it has processed every record its consumer returned, instead of
+ * waiting for its next {@code commit.interval.ms}. What the gate writes (a reservation, a receipt, a record on a hop)
+ * becomes readable only when the transaction commits, so every waiting tool host, executor and hop waits for that
+ * commit; a commit as soon as the input is drained makes that wait one commit, not an interval. Under load the
+ * records that arrive while a transaction commits are fetched by the next poll and committed together: a commit then
+ * covers everything that arrived during the previous one, so the batch grows with the load and the number of commits
+ * per second stays bounded by how long one takes. {@code commit.interval.ms} still commits a thread that never drains
+ * (a backlog).
+ *
+ * <p>How it knows the input is drained: the gate's consumer ({@link GateClientSupplier}) reports, for every poll on
+ * a stream thread, the last offset it returned per partition ({@link #polled}); the first processor of every input
+ * and of every hop reports each record once the whole topology is done with it ({@link #processed}). When no
+ * partition has a polled record left unprocessed, the record just finished was the last one: the processor asks Kafka
+ * Streams for a commit ({@link ProcessorContext#commit()}), and the thread commits right after it. Partitions the
+ * thread no longer owns are forgotten at the next poll. The rule decides only <em>when</em> a transaction commits,
+ * never what it holds: records, changelog writes and offsets still commit together or not at all, so a wrong guess
+ * costs a commit, never a record. Without the gate's consumer (a {@code TopologyTestDriver}) nothing is tracked and
+ * every record asks.
+ *
+ * <p>State is per stream thread: a thread's consumer and its processors run on that thread.
+ */
+public final class GroupCommits {
+
+    /** Never asks: only {@code commit.interval.ms} commits. */
+    public static final GroupCommits OFF = new GroupCommits(false);
+
+    private final boolean enabled;
+    private final ThreadLocal<State> states = ThreadLocal.withInitial(State::new);
+
+    /**
+     * A polled record not processed after this long is taken as one Kafka Streams dropped or will not hand over soon
+     * (its task closed, its partition paused behind a full buffer): the thread stops waiting for it, and the next
+     * processed record asks for a commit, as an undrained thread's {@code commit.interval.ms} would anyway.
+     */
+    static final long STALE_NANOS = 500_000_000L;
+
+    private static final class State {
+        /** Per partition, the last offset a poll returned that has not been processed yet. */
+        final Map<TopicPartition, Long> unprocessed = new HashMap<>();
+        /** When {@link #unprocessed} last went from empty to not empty. */
+        long since;
+    }
+
+    private GroupCommits(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /** Commits on drained input; {@link #OFF} when {@code enabled} is false. */
+    public static GroupCommits of(boolean enabled) {
+        return enabled ? new GroupCommits(true) : OFF;
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /**
+     * The consumer of this stream thread returned {@code records}; {@code assignment} is what the thread owns now
+     * (asked only when an earlier poll left records unprocessed, e.g. of a partition since revoked).
+     */
+    public void polled(ConsumerRecords<byte[], byte[]> records, java.util.function.Supplier<Set<TopicPartition>> assignment) {
+        if (!enabled) {
+            return;
+        }
+        State state = states.get();
+        if (!state.unprocessed.isEmpty()) {
+            Set<TopicPartition> owned = assignment.get();
+            for (Iterator<TopicPartition> it = state.unprocessed.keySet().iterator(); it.hasNext(); ) {
+                if (!owned.contains(it.next())) {
+                    it.remove(); // its buffered records were dropped with the task
+                }
+            }
+        }
+        if (records.isEmpty()) {
+            return;
+        }
+        if (state.unprocessed.isEmpty()) {
+            state.since = System.nanoTime();
+        }
+        for (TopicPartition partition : records.partitions()) {
+            java.util.List<ConsumerRecord<byte[], byte[]>> list = records.records(partition);
+            if (!list.isEmpty()) {
+                state.unprocessed.put(partition, list.get(list.size() - 1).offset());
+            }
+        }
+    }
+
+    /**
+     * The topology is done with the input record {@code context} holds: when it was the last one polled, ask for a
+     * commit now.
+     */
+    public void processed(ProcessorContext<?, ?> context) {
+        if (!enabled) {
+            return;
+        }
+        State state = states.get();
+        if (!state.unprocessed.isEmpty()) {
+            RecordMetadata m = context.recordMetadata().orElse(null);
+            if (m != null) {
+                TopicPartition partition = new TopicPartition(m.topic(), m.partition());
+                Long last = state.unprocessed.get(partition);
+                if (last != null && m.offset() >= last) {
+                    state.unprocessed.remove(partition);
+                }
+            }
+            if (!state.unprocessed.isEmpty()) {
+                if (System.nanoTime() - state.since < STALE_NANOS) {
+                    return;
+                }
+                state.unprocessed.clear();
+            }
+        }
+        context.commit();
+    }
+}
