@@ -79,7 +79,8 @@ class ActionGateClientIT {
         java.util.List<ReceiptState> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
         gate.approve(GateFixture.TASK, "c-idle", first.actionDigest());
         try (AutoCloseable watch = client.watch(GateFixture.TASK, "c-idle", r -> heard.add(r.state()))) {
-            assertThat(client.receiptsPaused()).as("a watch resumes it").isFalse();
+            // the watch wakes the poll thread, which resumes the consumer on its own thread
+            await().atMost(Duration.ofSeconds(10)).until(() -> !client.receiptsPaused());
             gate.succeed(GateFixture.TASK, "c-idle", 1);
             await().atMost(WAIT).until(() -> heard.contains(ReceiptState.SUCCEEDED));
         } catch (Exception e) {
