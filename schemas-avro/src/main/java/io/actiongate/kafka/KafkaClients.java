@@ -211,24 +211,9 @@ public final class KafkaClients {
         }
 
         public <K, V> KafkaConsumer<K, V> create(Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
-            if (config().get(ConsumerConfig.GROUP_ID_CONFIG) == null) {
-                // a fetch held longer than the request timeout would time out and drop the connection
-                Object timeout = config().get(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG);
-                long limit = timeout == null ? Long.MAX_VALUE : Long.parseLong(timeout.toString().strip()) / 2;
-                defaultTo(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) Math.min(READER_FETCH_MAX_WAIT_MS, limit));
-            }
             return new KafkaConsumer<>(config(), keyDeserializer, valueDeserializer);
         }
     }
-
-    /**
-     * {@code fetch.max.wait.ms} of a consumer without a group (a reader of assigned partitions: the policy readers,
-     * receipts watchers, the approval service's state), unless set: how long the broker holds its fetch when there is
-     * nothing new. A fetch is answered as soon as a record (or a commit's marker) arrives, so this costs no latency;
-     * Kafka's 500 ms had every idle reader ask the broker twice a second. Group members keep Kafka's default: a
-     * member's newly assigned partitions are fetched only once its fetch in flight returns.
-     */
-    public static final int READER_FETCH_MAX_WAIT_MS = 5_000;
 
     /** An admin client's configuration. */
     public static final class AdminSpec extends Spec<AdminSpec> {

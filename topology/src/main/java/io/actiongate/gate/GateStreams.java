@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -134,19 +133,13 @@ public final class GateStreams implements AutoCloseable {
      *       time it asks whether the task may process. The gate uses neither stream time nor any order between
      *       its input topics (records of different topics come from different producers in no defined order; within
      *       a partition the order is kept either way), so it takes the fast path.</li>
-     *   <li>{@code global.consumer.fetch.max.wait.ms} {@value io.actiongate.kafka.KafkaClients#READER_FETCH_MAX_WAIT_MS}
-     *       (Kafka: 500): the policy topic's reader, like every reader without a group
-     *       ({@link io.actiongate.kafka.KafkaClients#READER_FETCH_MAX_WAIT_MS}); a policy change is still fetched as
-     *       soon as it is written.</li>
      * </ul>
      * {@code poll.ms} stays Kafka's 100: a poll returns as soon as records arrive, and the commit no longer waits for
      * the thread to wake up, so a shorter poll would only wake an idle gate more often.
      */
     public static final Map<String, String> STREAMS_DEFAULTS = Map.of(
             StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "50",
-            StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1",
-            StreamsConfig.globalConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
-            Integer.toString(io.actiongate.kafka.KafkaClients.READER_FETCH_MAX_WAIT_MS));
+            StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
 
     /**
      * The Kafka Streams properties of the gate: {@link #STREAMS_DEFAULTS}, {@code bootstrap.servers} and
