@@ -70,6 +70,9 @@ class OneHomeRulesTest {
                 c -> c.isAssignableTo("org.apache.kafka.clients.admin.Admin"));
         noClasses().that(Modules.inAnyModuleOf(checked))
                 .and(not(HasName.Predicates.nameMatching("io\\.actiongate\\.kafka\\.KafkaClients(\\$.*)?")))
+                // a Kafka Streams client supplier is handed each client's complete configuration by Kafka Streams,
+                // which applies exactly-once itself: it may only construct what it is asked for
+                .and(not(JavaClass.Predicates.implement("org.apache.kafka.streams.KafkaClientSupplier")))
                 .should().callConstructorWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.<JavaClass>owner(
                         kafkaClients)))
                 .orShould().callMethodWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.<JavaClass>owner(
