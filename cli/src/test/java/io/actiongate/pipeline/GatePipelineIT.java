@@ -91,9 +91,9 @@ import io.actiongate.topics.Topics;
  */
 class GatePipelineIT {
 
+    /** Its brokers allow the 1.5 s session of the killed executor's group (KafkaBrokerExtension's defaults). */
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension()
-            .withBrokerProperty("group.min.session.timeout.ms", "500"); // the killed executor's group: 1.5 s
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ORG = "acme";

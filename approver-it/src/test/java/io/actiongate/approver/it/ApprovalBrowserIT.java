@@ -74,7 +74,7 @@ import io.actiongate.topics.admin.TopicsCreator;
 class ApprovalBrowserIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final String KEY_ID = "approver-it";
     private static final String TASK = "T-1";

@@ -60,7 +60,7 @@ import io.actiongate.topics.admin.TopicsCreator;
 class ApproverReplicasIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final Duration WAIT = Duration.ofSeconds(60);
 
