@@ -13,9 +13,9 @@ import java.util.stream.Stream;
 
 /**
  * The test tiers as the build runs them (README, docs/development.md): the fast tier is every test not tagged
- * {@code @Tag("system")}; {@code -Psystem} runs only the tagged {@code *IT} classes, with Failsafe, and fails a module
- * that declares {@code tier.system.required} when none of them ran. What would make a test run in neither tier, or a
- * module pass the system tier with nothing run, is read here from the sources and poms.
+ * {@code @Tag("system")}; {@code -Psystem} runs only the tagged {@code *IT} classes and methods, with Failsafe, and
+ * fails a module that declares {@code tier.system.required} when none of them ran. What would make a test run in
+ * neither tier, or a module pass the system tier with nothing run, is read here from the sources and poms.
  */
 final class TestTiers {
 

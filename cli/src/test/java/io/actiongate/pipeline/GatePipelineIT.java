@@ -47,6 +47,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -332,7 +333,9 @@ class GatePipelineIT {
         });
     }
 
+    /** System tier: a kill -9 of an executor JVM; its timing gave it a second lease expiry on a busy machine. */
     @Test
+    @Tag("system")
     void shouldRunAReadAgainOnceTheReconcilerProvesAKilledExecutorNeverDispatchedIt(TestInfo test)
             throws Exception {
         String key = "idem-" + prefix + "-kill-before";
@@ -365,7 +368,9 @@ class GatePipelineIT {
         assertThat(sandbox.effects(key)).isEqualTo(1);
     }
 
+    /** System tier: a kill -9 of an executor JVM (workers' ExecutorCrashIT is the fast tier's). */
     @Test
+    @Tag("system")
     void shouldConfirmTheEffectOfAnExecutorKilledAfterItSentAndNeverSendAgain(TestInfo test) throws Exception {
         String key = "idem-" + prefix + "-kill-after";
         sandbox.program(Fault.holdBeforeApply(key, Duration.ofSeconds(30)));
