@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Collectors;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * a single broker's kill -9"), which failed this run with seed 22 on CI and here; ClusterIT kills brokers of a
  * three-node cluster instead.
  */
+@Tag("system")
 class ChaosIT {
 
     /** Its faults include a kill -9 of the MCP gateway and none of the broker (FaultPlanTest checks both). */

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A child JVM started with {@code --gate-clock-skew}'s environment sees its wall clock shifted. Needs Debian's
  * libfaketime; skipped (and says so) where it is not installed.
  */
+@Tag("system")
 class ClockSkewIT {
 
     @Test

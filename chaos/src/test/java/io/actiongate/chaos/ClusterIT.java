@@ -29,6 +29,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -42,6 +43,7 @@ import io.actiongate.topics.admin.TopicsCreator;
  * after the active one is killed. (A whole cluster chaos run takes far more than CI's minutes on two cores.)
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("system")
 class ClusterIT {
 
     private static final String CHANGELOG = ChaosRun.APPLICATION_ID + "-gate-actions-changelog";

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.condition.OS;
  * its peers; an isolated node is reached by nobody; healing undoes each; closing leaves no namespace or veth behind.
  */
 @EnabledOnOs(OS.LINUX)
+@Tag("system")
 class NetworkNamespacesIT {
 
     private static final int PORT = 19092;

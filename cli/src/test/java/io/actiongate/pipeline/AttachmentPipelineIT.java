@@ -83,7 +83,7 @@ import io.actiongate.topics.Topics;
 class AttachmentPipelineIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ORG = "acme";

@@ -47,6 +47,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -91,9 +92,9 @@ import io.actiongate.topics.Topics;
  */
 class GatePipelineIT {
 
+    /** Its brokers allow the 1.5 s session of the killed executor's group (KafkaBrokerExtension's defaults). */
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension()
-            .withBrokerProperty("group.min.session.timeout.ms", "500"); // the killed executor's group: 1.5 s
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ORG = "acme";
@@ -332,7 +333,9 @@ class GatePipelineIT {
         });
     }
 
+    /** System tier: a kill -9 of an executor JVM; its timing gave it a second lease expiry on a busy machine. */
     @Test
+    @Tag("system")
     void shouldRunAReadAgainOnceTheReconcilerProvesAKilledExecutorNeverDispatchedIt(TestInfo test)
             throws Exception {
         String key = "idem-" + prefix + "-kill-before";
@@ -365,7 +368,9 @@ class GatePipelineIT {
         assertThat(sandbox.effects(key)).isEqualTo(1);
     }
 
+    /** System tier: a kill -9 of an executor JVM (workers' ExecutorCrashIT is the fast tier's). */
     @Test
+    @Tag("system")
     void shouldConfirmTheEffectOfAnExecutorKilledAfterItSentAndNeverSendAgain(TestInfo test) throws Exception {
         String key = "idem-" + prefix + "-kill-after";
         sandbox.program(Fault.holdBeforeApply(key, Duration.ofSeconds(30)));

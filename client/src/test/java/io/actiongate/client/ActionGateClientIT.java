@@ -22,7 +22,7 @@ import io.actiongate.testing.TestNames;
 class ActionGateClientIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final String INPUT = "{\"to\":\"ops@example.com\",\"body\":\"disk is full\"}";

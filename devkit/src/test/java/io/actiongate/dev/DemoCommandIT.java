@@ -2,12 +2,14 @@ package io.actiongate.dev;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Runs {@code actiongate demo} in-process: a private broker, the three roles, the sandboxes, and the six steps of
  * the walk-through. The summary is the contract a newcomer sees.
  */
+@Tag("system")
 class DemoCommandIT {
 
     @Test

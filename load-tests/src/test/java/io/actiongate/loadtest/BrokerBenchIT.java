@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import io.actiongate.broker.EmbeddedKafkaBroker;
  * Part 2 with a handful of actions, so a renamed setting of the node, executor or connector cannot silently turn
  * the end-to-end row into a measurement of timeouts. Asserts completion only, never speed.
  */
+@Tag("system")
 class BrokerBenchIT {
 
     private static final int ACTIONS = 40;

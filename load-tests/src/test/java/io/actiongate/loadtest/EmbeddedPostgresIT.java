@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link PostgresServer} exactly as the OS's would be (as root: as the postgres or nobody OS user). Runs even where
  * the OS has PostgreSQL, so CI exercises the path a fresh clone with only a JDK and Maven takes.
  */
+@Tag("system")
 class EmbeddedPostgresIT {
 
     @TempDir

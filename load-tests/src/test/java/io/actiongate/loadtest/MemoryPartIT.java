@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import io.actiongate.gate.GateConfig;
  * Part "memory" with a few thousand actions: the gate in its own JVM keeps every action WAITING_APPROVAL, none is
  * dispatched, and its heap, RSS and store size are read. Asserts completion and that figures exist, never sizes.
  */
+@Tag("system")
 class MemoryPartIT {
 
     private static final int ACTIONS = 2_000;

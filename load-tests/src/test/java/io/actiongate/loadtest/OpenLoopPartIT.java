@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * request, the schedule is kept, every decision is applied once (row dv: on one stream thread, replays refused), and
  * the percentiles are there. Never speed.
  */
+@Tag("system")
 class OpenLoopPartIT {
 
     /** 50 actions at the lowest rate, 10 one at a time after 3 of warm-up. */

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * aborted), the transactional producer reproduces them with every record committed, and the report files carry
  * row p and the budget. Asserts counts and invariants, never speed.
  */
+@Tag("system")
 class PhysicalPartIT {
 
     private static final int ACTIONS = 20;

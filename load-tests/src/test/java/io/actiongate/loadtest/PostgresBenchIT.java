@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import io.actiongate.broker.EmbeddedKafkaBroker;
  * (Debian's package) when installed, else Maven Central's binaries ({@link TestPostgres}, which prints which).
  * Asserts completion and the row's invariants, never speed.
  */
+@Tag("system")
 class PostgresBenchIT {
 
     private static final int ACTIONS = 20;

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * SUCCEEDED with exactly one provider request, and a wrong count fails the invariant. Asserts completion only, never
  * speed.
  */
+@Tag("system")
 class ScalePartIT {
 
     private static final int ACTIONS = 40;

@@ -35,7 +35,7 @@ import io.actiongate.client.GateFixture;
 class McpGatewayIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final String TOKEN = "host-token-0123456789abcdef";
     /** A host of the same org whose profile is granted nothing. */

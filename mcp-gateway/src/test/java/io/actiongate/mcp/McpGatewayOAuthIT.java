@@ -61,7 +61,7 @@ import io.actiongate.topics.Topics;
 class McpGatewayOAuthIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final String UPSTREAM_TOKEN = "upstream-token-abcdef";
     private static final String SESSION_TASK = "mcp-" + GateFixture.ORG;

@@ -38,7 +38,7 @@ import io.actiongate.client.GateFixture;
 class McpGatewayTenantIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final String OTHER_ORG = "globex";
     private static final String OWNER_TOKEN = "owner-host-token-0123456789";

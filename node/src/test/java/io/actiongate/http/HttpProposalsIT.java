@@ -47,7 +47,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 class HttpProposalsIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     @TempDir
     static Path dir;

@@ -49,7 +49,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 class StreamsActionStateQueryIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final String STORE = "actions-view";
     private static final ObjectMapper MAPPER = new ObjectMapper();

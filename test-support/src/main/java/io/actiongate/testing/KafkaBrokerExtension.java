@@ -26,11 +26,12 @@ import io.actiongate.broker.BrokerSecurity;
 import io.actiongate.broker.EmbeddedKafkaBroker;
 
 /**
- * One embedded KRaft broker per test class. Register it as a static field:
+ * An embedded KRaft broker for a test class: {@link #shared()} one for every class of this test JVM that asks for
+ * it, {@code new KafkaBrokerExtension()} one of the class's own. Register it as a static field:
  *
  * <pre>{@code
  * @RegisterExtension
- * static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+ * static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
  *
  * @Test
  * void shouldDoSomething(TestInfo test) {
@@ -40,23 +41,52 @@ import io.actiongate.broker.EmbeddedKafkaBroker;
  * }
  * }</pre>
  *
- * Modules reach it through the test-support module ({@code actiongate-test-support}, {@code <scope>test</scope>}).
+ * A shared broker saves a broker start (seconds on a busy CPU) per class. Classes sharing it must not see each
+ * other: every topic, consumer group, transactional id and Streams application id comes from {@link TestNames}, and
+ * nothing lists or counts what the whole broker holds. A class that restarts or stops the broker, needs broker
+ * properties of its own, a {@link #secured()} broker, or reads broker-wide state (every topic, group or transaction)
+ * takes its own. Shared brokers with other {@link #withBrokerProperty properties} are distinct: classes share a
+ * broker only when they ask for the same properties. The shared broker stops when the test JVM's launcher session
+ * ends.
+ *
+ * <p>Modules reach it through the test-support module ({@code actiongate-test-support}, {@code <scope>test</scope>}).
  */
 public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCallback {
 
-    private final Map<String, String> brokerProperties = new HashMap<>();
+    private static final ExtensionContext.Namespace SHARED = ExtensionContext.Namespace.create(
+            KafkaBrokerExtension.class, "shared");
+
+    /**
+     * Broker properties of every broker this extension starts. Session timeouts down to 500 ms are allowed (Kafka's
+     * minimum is 6 s), so that a test can let the group of a member it killed rebalance within a second or two;
+     * clients that ask for no short session are not affected.
+     */
+    static final Map<String, String> TEST_DEFAULTS = Map.of("group.min.session.timeout.ms", "500");
+
+    private final Map<String, String> brokerProperties = new HashMap<>(TEST_DEFAULTS);
     private final boolean secured;
+    private final boolean shared;
     private Path pkiDir;
     private TestPki pki;
     private EmbeddedKafkaBroker broker;
     private Admin admin;
 
+    /** A broker of this class's own, started before its tests and stopped after them. */
     public KafkaBrokerExtension() {
-        this(false);
+        this(false, false);
     }
 
-    private KafkaBrokerExtension(boolean secured) {
+    private KafkaBrokerExtension(boolean secured, boolean shared) {
         this.secured = secured;
+        this.shared = shared;
+    }
+
+    /**
+     * The broker every class of this test JVM shares that registers {@code shared()} with the same broker
+     * properties: started by the first such class, stopped when the test run of the JVM ends, never by a class.
+     */
+    public static KafkaBrokerExtension shared() {
+        return new KafkaBrokerExtension(false, true);
     }
 
     /**
@@ -66,7 +96,7 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
      * {@link #tlsClient} make the principals under test.
      */
     public static KafkaBrokerExtension secured() {
-        return new KafkaBrokerExtension(true);
+        return new KafkaBrokerExtension(true, false);
     }
 
     /** An extra broker property for this class's broker. */
@@ -77,6 +107,13 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
 
     @Override
     public void beforeAll(ExtensionContext context) {
+        if (shared) {
+            Map<String, String> key = Map.copyOf(brokerProperties);
+            broker = context.getStore(ExtensionContext.StoreScope.LAUNCHER_SESSION, SHARED)
+                    .getOrComputeIfAbsent(key, k -> new SharedBroker(EmbeddedKafkaBroker.builder()
+                            .brokerProperties(k).start()), SharedBroker.class).broker();
+            return;
+        }
         EmbeddedKafkaBroker.Builder builder = EmbeddedKafkaBroker.builder().brokerProperties(brokerProperties);
         if (secured) {
             try {
@@ -98,10 +135,10 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
             }
         } finally {
             admin = null;
-            if (broker != null) {
+            if (broker != null && !shared) {
                 broker.close();
-                broker = null;
             }
+            broker = null;
             if (pkiDir != null) {
                 try {
                     Utils.delete(pkiDir.toFile());
@@ -210,5 +247,13 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
         props.put("ssl.truststore.location", pki().truststore().toString());
         props.put("ssl.truststore.password", pki().password());
         return props;
+    }
+
+    /** The store closes it when the launcher session ends: the JVM's last test class is done. */
+    private record SharedBroker(EmbeddedKafkaBroker broker) implements AutoCloseable {
+        @Override
+        public void close() {
+            broker.close();
+        }
     }
 }

@@ -62,12 +62,12 @@ class GateStreamsIT {
 
     /**
      * A stream thread that dies does not leave its group: its replacement waits for the dead member's session to
-     * expire before it gets the partitions (45 s at Kafka's default), so the tests run with a 2 s session. The
-     * restart test sets Kafka's default back: a gate that closes leaves its group (gate.close.leave.group).
+     * expire before it gets the partitions (45 s at Kafka's default), so the tests run with a 2 s session, which
+     * the extension's brokers allow. The restart test sets Kafka's default back: a gate that closes leaves its group
+     * (gate.close.leave.group).
      */
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension()
-            .withBrokerProperty("group.min.session.timeout.ms", "500");
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final Duration WAIT = Duration.ofSeconds(120);
 

@@ -31,7 +31,7 @@ import io.actiongate.topics.admin.TopicsCreator;
 class HangingTransactionWatchIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     @Test
     void shouldFindNoHangingTransactionWhereTheCoordinatorStillEndsOrHasEndedThem(TestInfo test) throws Exception {

@@ -80,7 +80,7 @@ import io.actiongate.topics.admin.TopicsCreator;
 class PartitionRoutingIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final int PARTITIONS = 3;
     private static final Duration WAIT = Duration.ofSeconds(120);

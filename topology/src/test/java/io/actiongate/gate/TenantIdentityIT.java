@@ -59,7 +59,7 @@ import io.actiongate.topics.admin.TopicsCreator;
 class TenantIdentityIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final Duration WAIT = Duration.ofSeconds(120);
     private static final String OWNER = "acme";

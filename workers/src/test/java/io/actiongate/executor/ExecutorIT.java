@@ -42,8 +42,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 class ExecutorIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension()
-            .withBrokerProperty("group.min.session.timeout.ms", "500");
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static SandboxWebhookProvider sandbox;
 

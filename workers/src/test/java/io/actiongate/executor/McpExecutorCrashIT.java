@@ -44,8 +44,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 class McpExecutorCrashIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension()
-            .withBrokerProperty("group.min.session.timeout.ms", "500");
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private final List<Process> processes = new CopyOnWriteArrayList<>();
     private final SandboxMcpServer upstream = SandboxMcpServer.start();

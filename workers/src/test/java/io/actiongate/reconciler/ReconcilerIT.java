@@ -43,7 +43,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 class ReconcilerIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static SandboxWebhookProvider sandbox;
 

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -71,10 +72,11 @@ import io.actiongate.topics.admin.TopicsCreator;
  * with a WebAuthn virtual authenticator. Approving sends the exact email once; cancelling ends DENIED; every tampered,
  * replayed, foreign, expired, other-org or altered case publishes nothing.
  */
+@Tag("system")
 class ApprovalBrowserIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final String KEY_ID = "approver-it";
     private static final String TASK = "T-1";

@@ -63,7 +63,7 @@ import io.actiongate.topics.admin.TopicsCreator;
 class ApproverConflictIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final String KEY_ID = "approver-conflict-it";
     private static final String TASK = "T-1";

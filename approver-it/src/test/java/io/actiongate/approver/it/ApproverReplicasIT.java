@@ -26,6 +26,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -57,10 +58,11 @@ import io.actiongate.topics.admin.TopicsCreator;
  * balancer): sign-in, enrolment and approval across replicas, a one-time code or a review form used on one refused
  * on the other, and enrolled factors kept over a restart of both.
  */
+@Tag("system")
 class ApproverReplicasIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final Duration WAIT = Duration.ofSeconds(60);
 

@@ -29,7 +29,7 @@ import io.actiongate.topics.admin.TopicsCreator;
 class ApproverRoleIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     @TempDir
     Path work;

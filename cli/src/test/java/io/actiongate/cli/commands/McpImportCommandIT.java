@@ -33,7 +33,7 @@ import io.actiongate.topics.admin.TopicsCreator;
 class McpImportCommandIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     @Test
     void shouldWriteDescriptorsOnlyForTheNamedTools(TestInfo test, @TempDir Path dir) throws Exception {

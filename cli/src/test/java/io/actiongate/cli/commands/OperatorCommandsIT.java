@@ -54,7 +54,7 @@ import io.actiongate.topics.admin.TopicsCreator;
 class OperatorCommandsIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 

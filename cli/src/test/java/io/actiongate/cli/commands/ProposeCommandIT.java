@@ -40,7 +40,7 @@ import io.actiongate.topics.admin.TopicsCreator;
 class ProposeCommandIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final String REVIEW = "https://approve.example.com";
 

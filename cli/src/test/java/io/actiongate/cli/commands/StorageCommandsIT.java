@@ -38,7 +38,7 @@ import io.actiongate.topics.admin.TopicsCreator;
 class StorageCommandsIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     @TempDir
     static Path shared;

@@ -24,7 +24,7 @@ import io.actiongate.topics.Topics;
 class TopicsCreatorIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private TopicsCreator creator() {
         return new TopicsCreator(KAFKA.admin(), 30_000);
