@@ -359,6 +359,8 @@ class McpGatewayOAuthIT {
                 assertThat(r.url()).isEqualTo("http://review.example/review/" + key);
                 assertThat(r.message()).contains("send_email", key).doesNotContain("http");
             });
+            // the completion notification travels on the client's stream, handled apart from the call's answer
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !completed.isEmpty());
             assertThat(completed).containsExactly(asked.get(0).elicitationId());
             approvals.forEach(CompletableFuture::join);
             assertThat(records("decisions")).isEqualTo(decisions + 1);
