@@ -29,7 +29,7 @@ class DocLinksTest {
         Path root = ProductionClasses.root();
         List<Path> pages = pages(root);
         assertThat(pages).contains(root.resolve("README.md"), root.resolve("docs/contract.md"),
-                root.resolve("docs/operating.md"));
+                root.resolve("docs/operating.md"), root.resolve("docs/history/README.md"));
         assertThat(DocLinks.broken(root, pages, PENDING)).as("broken relative links").isEmpty();
     }
 
@@ -72,10 +72,11 @@ class DocLinksTest {
         assertThat(DocLinks.slug("Keys by role_x")).isEqualTo("keys-by-role_x");
     }
 
+    /** README.md and every Markdown page under docs/, its folders (history, the committed reports) included. */
     private static List<Path> pages(Path root) throws IOException {
         List<Path> pages = new ArrayList<>();
         pages.add(root.resolve("README.md"));
-        try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
+        try (Stream<Path> docs = Files.walk(root.resolve("docs"))) {
             docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
         }
         return pages;

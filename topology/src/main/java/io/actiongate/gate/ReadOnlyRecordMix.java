@@ -14,7 +14,7 @@ package io.actiongate.gate;
 public record ReadOnlyRecordMix(int receipts, int reservations, int actionChangelog, int timerChangelog,
                                 int outcomes) {
 
-    /** What the gate writes now (docs/benchmark-budget-notes.md, "Records per read-only action"). */
+    /** What the gate writes now (docs/benchmark.md, "Records per read-only action"). */
     public static final ReadOnlyRecordMix CURRENT = new ReadOnlyRecordMix(2, 1, 2, 0, 1);
 
     /** Every record of one action, the outcome included. */

@@ -580,7 +580,7 @@ public final class ApprovalApp implements ApproverHttpServer.App {
     /**
      * The decision id of a review's single-use challenge: derived from the challenge alone, so every replica that
      * could publish for it names the same id, and among the challenge's candidates the first that the gate claims
-     * in the action's own task (no internal hop: docs/benchmark-budget-notes.md, "Decisions").
+     * in the action's own task (no internal hop: docs/benchmark.md, "Decisions: two hops in the gate").
      */
     static String decisionId(Challenges.Challenge challenge, String actionKey, int partitions) {
         return Partitioning.colocatedDecisionId(i -> "apr-" + sha256Hex(i == 0 ? challenge.id()
