@@ -23,6 +23,7 @@ final class RecordingWebhook implements AutoCloseable {
 
     private final HttpServer server;
     private final List<Post> posts = new CopyOnWriteArrayList<>();
+    private volatile int status = 200;
 
     RecordingWebhook() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -32,7 +33,7 @@ final class RecordingWebhook implements AutoCloseable {
                         new String(in.readAllBytes(), StandardCharsets.UTF_8)));
             }
             byte[] ok = "ok".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders("POST".equals(exchange.getRequestMethod()) ? 200 : 405, ok.length);
+            exchange.sendResponseHeaders("POST".equals(exchange.getRequestMethod()) ? status : 405, ok.length);
             exchange.getResponseBody().write(ok);
             exchange.close();
         });
@@ -41,6 +42,11 @@ final class RecordingWebhook implements AutoCloseable {
 
     URI url(String path) {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
+    }
+
+    /** Every later post is answered with {@code code}. */
+    void answer(int code) {
+        status = code;
     }
 
     List<Post> posts() {
