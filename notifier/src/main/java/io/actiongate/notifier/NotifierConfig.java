@@ -116,12 +116,28 @@ public record NotifierConfig(
             .define(STATE_TOPIC, Type.STRING, "", Importance.LOW, STATE_TOPIC_DOC)
             .define(STATE_RETENTION, Type.STRING, "7d", DurationParser.between(Duration.ofHours(1), TEN_YEARS),
                     Importance.LOW, STATE_RETENTION_DOC)
-            .define(INSTANCE_ID, Type.STRING, "", Validators.matching("|[A-Za-z0-9._@:-]{1,128}"), Importance.LOW,
-                    INSTANCE_ID_DOC)
+            .define(INSTANCE_ID, Type.STRING, "", instanceIdValidator(), Importance.LOW, INSTANCE_ID_DOC)
             .define(CONNECT_TIMEOUT, Type.INT, 2_000, ConfigDef.Range.between(1, 60_000), Importance.LOW,
                     CONNECT_TIMEOUT_DOC)
             .define(RESPONSE_TIMEOUT, Type.INT, 10_000, ConfigDef.Range.between(1, 300_000), Importance.LOW,
                     RESPONSE_TIMEOUT_DOC);
+
+    private static ConfigDef.Validator instanceIdValidator() {
+        ConfigDef.Validator pattern = Validators.matching("[A-Za-z0-9._@:-]{1,128}");
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                if (value != null && !((String) value).isBlank()) {
+                    pattern.ensureValid(name, ((String) value).strip());
+                }
+            }
+
+            @Override
+            public String toString() {
+                return "empty, or " + pattern;
+            }
+        };
+    }
 
     /** Keys whose middle part is a name a route uses, or a setting of the smtp connector. */
     public static final ConfigDef NAMED_KEYS_DEF = new ConfigDef()
@@ -215,12 +231,17 @@ public record NotifierConfig(
                 DurationParser.parse((String) v.get(CHECK_INTERVAL)),
                 (Integer) v.get(SEND_THREADS),
                 DurationParser.parse((String) v.get(UNCONFIRMED_AFTER)),
-                stateTopic.isBlank() ? prefix + "notifier-state" : stateTopic.strip(),
+                stateTopic.isBlank() ? defaultStateTopic(prefix) : stateTopic.strip(),
                 retention,
-                instance.isBlank() ? "notifier-" + ManagementFactory.getRuntimeMXBean().getName() : instance,
+                instance.isBlank() ? "notifier-" + ManagementFactory.getRuntimeMXBean().getName() : instance.strip(),
                 Duration.ofMillis((Integer) v.get(CONNECT_TIMEOUT)),
                 Duration.ofMillis((Integer) v.get(RESPONSE_TIMEOUT)),
                 slackHooks, jsonHooks, smtp);
+    }
+
+    /** The state topic's name under a topic prefix, unless {@value #STATE_TOPIC} names another. */
+    public static String defaultStateTopic(String topicPrefix) {
+        return topicPrefix + "notifier-state";
     }
 
     /** This configuration with the review page of an approval service bound in the same process. */
