@@ -48,6 +48,9 @@ final class Notifier {
     private final Set<String> withoutDestination = ConcurrentHashMap.newKeySet();
     private final Set<String> reportedUnconfirmed = ConcurrentHashMap.newKeySet();
     private volatile Pause pause = d -> Thread.sleep(d.toMillis());
+    /** Claims without a result are looked for at most this often (the ledger holds a week of claims). */
+    static final Duration UNCONFIRMED_EVERY = Duration.ofSeconds(10);
+    private Instant unconfirmedCheckedAt = Instant.MIN;
 
     /** The messages a route turns into, each with its channel and how it is sent ({@link Channels}). */
     interface Destinations {
@@ -103,7 +106,10 @@ final class Notifier {
                     .ifPresent(stage -> submit(w, route.get(), stage, deadline));
         }
         metrics.waiting(routed, unrouted);
-        reportUnconfirmed(now);
+        if (!now.isBefore(unconfirmedCheckedAt.plus(UNCONFIRMED_EVERY))) {
+            unconfirmedCheckedAt = now;
+            reportUnconfirmed(now);
+        }
     }
 
     private void submit(WaitingBook.Waiting w, NotificationRoutes.Route route, Stage stage, Instant deadline) {

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.actiongate.avro.ActionProposal;
@@ -20,7 +21,8 @@ import io.actiongate.key.ActionKey;
  * {@code proposals}); its input is used for that digest and dropped. Before the receipt names one, at most
  * {@link #MAX_CANDIDATES} proposals are kept per key.
  *
- * <p>Memory: a waiting action holds its org, profile, tool and summary; any other action a status and a time.
+ * <p>Memory: a waiting action holds its org, profile, tool and summary; any other action only its key (a shared
+ * marker, so that its proposal read after its receipt is not kept). A check walks the waiting actions only.
  */
 final class WaitingBook {
 
@@ -39,7 +41,12 @@ final class WaitingBook {
                          List<Proposed> candidates) {
     }
 
+    /** Every action whose receipt no longer (or never) waits: its proposals are not kept. */
+    private static final Entry NOT_WAITING = new Entry(ReceiptStatus.DISPATCHING, null, null, null, List.of());
+
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    /** The keys of {@link #entries} whose receipt is WAITING_APPROVAL. */
+    private final Set<String> waitingKeys = ConcurrentHashMap.newKeySet();
 
     void proposal(String key, ActionProposal p) {
         Proposed offered = proposed(p);
@@ -67,36 +74,39 @@ final class WaitingBook {
     void receipt(String key, Receipt r) {
         entries.compute(key, (k, e) -> {
             List<Proposed> candidates = e == null ? List.of() : e.candidates();
-            Entry next = new Entry(r.getStatus(), r.getActionDigest(), r.getOrgId(), r.getUpdatedAt(), List.of());
             if (r.getStatus() != ReceiptStatus.WAITING_APPROVAL) {
-                return next; // no longer waiting (or never did): nothing of its proposal is kept
+                waitingKeys.remove(k);
+                return NOT_WAITING; // no longer waiting (or never did): nothing of its proposal is kept
             }
+            Entry next = new Entry(r.getStatus(), r.getActionDigest(), r.getOrgId(), r.getUpdatedAt(), List.of());
             List<Proposed> kept = candidates.stream().filter(c -> frozen(c, next)).limit(1).toList();
+            waitingKeys.add(k);
             return new Entry(next.status(), next.actionDigest(), next.orgId(), next.updatedAt(), kept);
         });
     }
 
     /** A tombstone on {@code proposals}: what it said is forgotten. */
     void forgetProposal(String key) {
-        entries.computeIfPresent(key, (k, e) -> new Entry(e.status(), e.actionDigest(), e.orgId(), e.updatedAt(),
-                List.of()));
+        entries.computeIfPresent(key, (k, e) -> e == NOT_WAITING ? e
+                : new Entry(e.status(), e.actionDigest(), e.orgId(), e.updatedAt(), List.of()));
     }
 
     /** The actions that wait now and whose frozen proposal is known. */
     List<Waiting> waiting() {
         List<Waiting> out = new ArrayList<>();
-        entries.forEach((key, e) -> {
-            if (e.status() == ReceiptStatus.WAITING_APPROVAL && !e.candidates().isEmpty() && e.updatedAt() != null) {
+        for (String key : waitingKeys) {
+            Entry e = entries.get(key);
+            if (e != null && e.status() == ReceiptStatus.WAITING_APPROVAL && !e.candidates().isEmpty()
+                    && e.updatedAt() != null) {
                 out.add(new Waiting(ActionKey.parse(key), e.candidates().get(0), e.updatedAt()));
             }
-        });
+        }
         return out;
     }
 
     /** Actions waiting whose frozen proposal is not (yet) known: nobody can be told about them. */
     long waitingWithoutProposal() {
-        return entries.values().stream().filter(e -> e.status() == ReceiptStatus.WAITING_APPROVAL
-                && e.candidates().isEmpty()).count();
+        return waitingKeys.stream().map(entries::get).filter(e -> e != null && e.candidates().isEmpty()).count();
     }
 
     int size() {
