@@ -9,22 +9,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -36,6 +32,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.actiongate.kafka.KafkaClients;
+import io.actiongate.kafka.TopicFollower;
 
 /**
  * {@link NoticeLedger} on the notifier's own topic, {@code {prefix}notifier-state}: one partition, so every instance
@@ -62,15 +59,10 @@ final class KafkaLedger implements NoticeLedger {
     private final TopicPartition partition;
     private final Duration retention;
     private final KafkaProducer<String, byte[]> producer;
-    private final KafkaConsumer<String, byte[]> consumer;
+    private final TopicFollower reader;
     private final Map<String, Claim> claims = new ConcurrentHashMap<>();
     private final Map<String, Result> results = new ConcurrentHashMap<>();
-    private final Object appliedLock = new Object();
-    private long applied = -1;
-    private final CountDownLatch caughtUp = new CountDownLatch(1);
-    private final Thread reader;
-    private volatile boolean running = true;
-    private volatile Throwable failure;
+    private volatile long nextPrune = System.nanoTime();
 
     KafkaLedger(KafkaClients clients, String topic, Duration retention) {
         this.topic = topic;
@@ -81,12 +73,11 @@ final class KafkaLedger implements NoticeLedger {
                 .defaultTo(org.apache.kafka.clients.producer.ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000)
                 .defaultTo(org.apache.kafka.clients.producer.ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)
                 .create(new StringSerializer(), new ByteArraySerializer());
-        this.consumer = clients.consumer("actiongate-notifier-state-reader")
+        this.reader = new TopicFollower(clients.consumer("actiongate-notifier-state-reader")
                 .defaultTo(org.apache.kafka.clients.consumer.ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50)
-                .create(new StringDeserializer(), new ByteArrayDeserializer());
-        this.reader = new Thread(this::read, "notifier-state");
-        this.reader.setDaemon(true);
-        this.reader.start();
+                .create(new StringDeserializer(), new ByteArrayDeserializer()), List.of(topic), this::apply,
+                () -> LOG.info("notifier state caught up: {} claims, {} results", claims.size(), results.size()),
+                Duration.ofMillis(100), "notifier-state").start();
     }
 
     private void ensureTopic(KafkaClients clients) {
@@ -111,44 +102,12 @@ final class KafkaLedger implements NoticeLedger {
         }
     }
 
-    private void read() {
-        try {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long target = consumer.endOffsets(List.of(partition)).get(partition);
-            long nextPrune = System.nanoTime();
-            while (running) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                    apply(r);
-                }
-                long position = consumer.position(partition);
-                synchronized (appliedLock) {
-                    applied = Math.max(applied, position - 1);
-                    appliedLock.notifyAll();
-                }
-                if (caughtUp.getCount() > 0 && position >= target) {
-                    caughtUp.countDown();
-                    LOG.info("notifier state caught up: {} claims, {} results", claims.size(), results.size());
-                }
-                if (System.nanoTime() - nextPrune > 0) {
-                    prune(Instant.now());
-                    nextPrune = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-                }
-            }
-        } catch (WakeupException e) {
-            if (running) {
-                failure = e;
-            }
-        } catch (RuntimeException e) {
-            failure = e;
-            LOG.error("the notifier's state reader stopped: {}", e.toString());
-        } finally {
-            consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
-        }
-    }
-
-    /** What the topic forgets after its retention, this instance forgets too. */
+    /** What the topic forgets after its retention, this instance forgets too (at most every ten minutes). */
     private void prune(Instant now) {
+        if (System.nanoTime() - nextPrune < 0) {
+            return;
+        }
+        nextPrune = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
         Instant before = now.minus(retention);
         claims.values().removeIf(c -> c.at().isBefore(before));
         results.values().removeIf(r -> r.at().isBefore(before));
@@ -182,11 +141,11 @@ final class KafkaLedger implements NoticeLedger {
 
     @Override
     public boolean caughtUp() {
-        return caughtUp.getCount() == 0;
+        return reader.caughtUp();
     }
 
     boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
-        return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return reader.awaitCaughtUp(timeout);
     }
 
     @Override
@@ -219,6 +178,7 @@ final class KafkaLedger implements NoticeLedger {
 
     @Override
     public List<Claim> unconfirmed(Instant now, Duration after) {
+        prune(now);
         Instant before = now.minus(after);
         List<Claim> out = new ArrayList<>();
         for (Claim c : claims.values()) {
@@ -231,11 +191,11 @@ final class KafkaLedger implements NoticeLedger {
 
     @Override
     public Throwable failure() {
-        return failure;
+        return reader.failure();
     }
 
     boolean isRunning() {
-        return running && failure == null && reader.isAlive();
+        return reader.isRunning();
     }
 
     private static byte[] randomBytes() {
@@ -257,32 +217,19 @@ final class KafkaLedger implements NoticeLedger {
     }
 
     private void awaitApplied(long offset) {
-        long deadline = System.nanoTime() + WRITE_TIMEOUT.toNanos();
-        synchronized (appliedLock) {
-            while (applied < offset) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || !isRunning()) {
-                    throw new IllegalStateException("the notifier's state reader did not reach its own write");
-                }
-                try {
-                    appliedLock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted", e);
-                }
+        try {
+            if (!reader.awaitApplied(partition, offset, WRITE_TIMEOUT)) {
+                throw new IllegalStateException("the notifier's state reader did not reach its own write");
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
         }
     }
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            reader.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        reader.close();
         producer.close(Duration.ofSeconds(5));
     }
 }
