@@ -15,6 +15,7 @@ import io.actiongate.kafka.KafkaClients;
 import io.actiongate.kafka.TopicFollower;
 import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroDecodeException;
+import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
 import io.actiongate.topics.Topics;
 
@@ -27,6 +28,9 @@ import io.actiongate.topics.Topics;
 final class WaitingFeed implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(WaitingFeed.class);
+
+    private static final AvroSerde<ActionProposal> PROPOSALS = AvroSerdes.serde(ActionProposal.class);
+    private static final AvroSerde<Receipt> RECEIPTS = AvroSerdes.serde(Receipt.class);
 
     private final WaitingBook book;
     private final String proposals;
@@ -68,25 +72,33 @@ final class WaitingFeed implements AutoCloseable {
             LOG.debug("skipping {}-{}@{}: not an action key", r.topic(), r.partition(), r.offset());
             return;
         }
+        boolean proposal = r.topic().equals(proposals);
+        if (r.value() == null) {
+            if (proposal) {
+                book.forgetProposal(r.key()); // a receipt tombstone changes nothing: its action is long gone
+            }
+            return;
+        }
         try {
-            if (r.topic().equals(proposals)) {
-                if (r.value() == null) {
-                    book.forgetProposal(r.key());
-                    return;
-                }
-                ActionProposal p = AvroSerdes.serde(ActionProposal.class).deserialize(r.topic(), r.value());
-                if (r.key().equals(ActionKey.format(p.getTaskId(), p.getToolCallId()))) {
+            if (proposal) {
+                ActionProposal p = PROPOSALS.deserialize(r.topic(), r.value());
+                if (isKeyOf(r, p.getTaskId(), p.getToolCallId())) {
                     book.proposal(r.key(), p);
                 }
-            } else if (r.value() != null) {
-                Receipt receipt = AvroSerdes.serde(Receipt.class).deserialize(r.topic(), r.value());
-                if (r.key().equals(ActionKey.format(receipt.getTaskId(), receipt.getToolCallId()))) {
-                    book.receipt(r.key(), receipt);
-                }
+                return;
+            }
+            Receipt receipt = RECEIPTS.deserialize(r.topic(), r.value());
+            if (isKeyOf(r, receipt.getTaskId(), receipt.getToolCallId())) {
+                book.receipt(r.key(), receipt);
             }
         } catch (AvroDecodeException e) {
             LOG.warn("skipping {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.reason());
         }
+    }
+
+    /** Whether the record's key is the action key of the ids its value names (else it is no record of them). */
+    private static boolean isKeyOf(ConsumerRecord<String, byte[]> r, String taskId, String toolCallId) {
+        return r.key().equals(ActionKey.format(taskId, toolCallId));
     }
 
     @Override
