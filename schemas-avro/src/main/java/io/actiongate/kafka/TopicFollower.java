@@ -126,8 +126,8 @@ public final class TopicFollower implements AutoCloseable {
                 if (caughtUp.getCount() > 0) {
                     target.entrySet().removeIf(t -> consumer.position(t.getKey()) >= t.getValue());
                     if (target.isEmpty()) {
+                        onCaughtUp.run(); // before the latch: whoever waited for it finds its effect
                         caughtUp.countDown();
-                        onCaughtUp.run();
                     }
                 }
             }
