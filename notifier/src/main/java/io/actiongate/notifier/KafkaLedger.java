@@ -73,9 +73,10 @@ final class KafkaLedger implements NoticeLedger {
                 .defaultTo(org.apache.kafka.clients.producer.ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000)
                 .defaultTo(org.apache.kafka.clients.producer.ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)
                 .create(new StringSerializer(), new ByteArraySerializer());
-        this.reader = new TopicFollower(clients.consumer("actiongate-notifier-state-reader")
+        // its one partition, assigned as it is: a topic created a moment ago may not be in the metadata yet
+        this.reader = TopicFollower.ofPartitions(clients.consumer("actiongate-notifier-state-reader")
                 .defaultTo(org.apache.kafka.clients.consumer.ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50)
-                .create(new StringDeserializer(), new ByteArrayDeserializer()), List.of(topic), this::apply,
+                .create(new StringDeserializer(), new ByteArrayDeserializer()), List.of(partition), this::apply,
                 () -> LOG.info("notifier state caught up: {} claims, {} results", claims.size(), results.size()),
                 Duration.ofMillis(100), "notifier-state").start();
     }

@@ -34,6 +34,8 @@ public final class TopicFollower implements AutoCloseable {
 
     private final org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer;
     private final List<String> topics;
+    /** The partitions to follow when given (a topic just created may not be in the metadata yet), else null. */
+    private final List<TopicPartition> given;
     private final Consumer<ConsumerRecord<String, byte[]>> apply;
     private final Runnable onCaughtUp;
     private final Duration poll;
@@ -52,8 +54,26 @@ public final class TopicFollower implements AutoCloseable {
     public TopicFollower(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer, List<String> topics,
                          Consumer<ConsumerRecord<String, byte[]>> apply, Runnable onCaughtUp, Duration poll,
                          String threadName) {
+        this(consumer, topics, null, apply, onCaughtUp, poll, threadName);
+    }
+
+    /**
+     * A follower of exactly {@code partitions}, never looked up: for a role's own topic that it has just created,
+     * whose partitions it knows and which the cluster's metadata may not show yet.
+     */
+    public static TopicFollower ofPartitions(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer,
+                                             List<TopicPartition> partitions,
+                                             Consumer<ConsumerRecord<String, byte[]>> apply, Runnable onCaughtUp,
+                                             Duration poll, String threadName) {
+        return new TopicFollower(consumer, List.of(), List.copyOf(partitions), apply, onCaughtUp, poll, threadName);
+    }
+
+    private TopicFollower(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer, List<String> topics,
+                          List<TopicPartition> given, Consumer<ConsumerRecord<String, byte[]>> apply,
+                          Runnable onCaughtUp, Duration poll, String threadName) {
         this.consumer = consumer;
         this.topics = List.copyOf(topics);
+        this.given = given;
         this.apply = apply;
         this.onCaughtUp = onCaughtUp;
         this.poll = poll;
@@ -104,7 +124,7 @@ public final class TopicFollower implements AutoCloseable {
 
     private void run() {
         try {
-            List<TopicPartition> partitions = new ArrayList<>();
+            List<TopicPartition> partitions = new ArrayList<>(given == null ? List.of() : given);
             for (String topic : topics) {
                 List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
                 if (infos == null || infos.isEmpty()) {

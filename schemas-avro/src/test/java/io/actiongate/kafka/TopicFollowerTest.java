@@ -61,6 +61,21 @@ class TopicFollowerTest {
     }
 
     @Test
+    void shouldFollowGivenPartitionsWithoutLookingThemUp() throws Exception {
+        // no partitionsFor answer at all: the topic was created a moment ago and is not in the metadata yet
+        consumer.updateBeginningOffsets(Map.of(P0, 0L));
+        consumer.updateEndOffsets(Map.of(P0, 0L));
+        try (TopicFollower follower = TopicFollower.ofPartitions(consumer, List.of(P0), r -> seen.add(r.key()),
+                () -> { }, Duration.ofMillis(10), "follower-given").start()) {
+            assertThat(follower.awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
+            consumer.schedulePollTask(() -> consumer.addRecord(record(P0, 0, "claim")));
+            assertThat(follower.awaitApplied(P0, 0, Duration.ofSeconds(10))).isTrue();
+            assertThat(seen).containsExactly("claim");
+            assertThat(follower.failure()).isNull();
+        }
+    }
+
+    @Test
     void shouldStopOnAMissingTopicAndSaySo() throws Exception {
         TopicFollower follower = new TopicFollower(consumer, List.of("t.missing"), r -> { }, () -> { },
                 Duration.ofMillis(10), "follower-missing").start();
