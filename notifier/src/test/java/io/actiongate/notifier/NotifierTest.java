@@ -205,17 +205,24 @@ class NotifierTest {
     @Test
     void shouldNotTellAgainAfterARestartSharingTheLedger() {
         route("*", "*", List.of("ops"), List.of("alice@acme.example"), null);
-        waiting("call-1", "summary", T0);
+        ActionProposal p = waiting("call-1", "summary", T0);
         notifier().check();
+        assertThat(sent).hasSize(2);
         sent.clear();
 
         // a new process: a new book read from the topics again, a new Notifier, the same ledger topic
-        Notifier restarted = notifier();
+        WaitingBook reread = new WaitingBook();
+        reread.receipt(Actions.key(p), Actions.receipt(p, ReceiptStatus.WAITING_APPROVAL, T0));
+        reread.proposal(Actions.key(p), p);
+        Notifier restarted = new Notifier(config(Map.of()), reread, policy, ledger, destinations, metrics, clock,
+                Runnable::run, () -> true);
         restarted.check();
         clock.advance(Duration.ofMinutes(10));
         restarted.check();
 
+        assertThat(reread.waiting()).as("the restarted instance sees the action wait").hasSize(1);
         assertThat(sent).isEmpty();
+        assertThat(ledger.claimWrites).as("nor does it claim again").hasValue(1);
     }
 
     @Test
