@@ -31,6 +31,11 @@ import org.slf4j.LoggerFactory;
 public final class TopicFollower implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicFollower.class);
+    /**
+     * A follower has no group and commits nothing: all a close could wait for is the fetch the broker holds (up to
+     * {@link KafkaClients#READER_FETCH_MAX_WAIT_MS}), which nobody needs any more.
+     */
+    static final Duration CLOSE_TIMEOUT = Duration.ofMillis(200);
 
     private final org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer;
     private final List<String> topics;
@@ -162,7 +167,7 @@ public final class TopicFollower implements AutoCloseable {
             synchronized (appliedLock) {
                 appliedLock.notifyAll();
             }
-            consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+            consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
         }
     }
 
@@ -178,7 +183,7 @@ public final class TopicFollower implements AutoCloseable {
             }
         } else if (thread.getState() == Thread.State.NEW) {
             // never started: nobody else closes the consumer
-            consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+            consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
         }
     }
 }
