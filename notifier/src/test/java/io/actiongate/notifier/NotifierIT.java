@@ -121,6 +121,11 @@ class NotifierIT {
                 .filter(m -> m.contains(call)).toList();
     }
 
+    /** The first notices among {@code messages} (a reminder says so in its Slack text and its email subject). */
+    private static List<String> first(List<String> messages) {
+        return messages.stream().filter(m -> !m.contains("Reminder")).toList();
+    }
+
     @Test
     void shouldTellOnceAcrossARestartAndRemindOnceWithTwoInstances() throws Exception {
         String call = "n-restart-1";
@@ -138,18 +143,21 @@ class NotifierIT {
         assertThat(mailFor(call).get(0)).contains(review).doesNotContain("INPUT-BODY-MARKER")
                 .contains("Subject: Approval needed: send_email (acme)").contains("To: " + REVIEWER);
 
-        // a restart reads the claim back and tells nobody again; then a second instance runs beside it
+        // a restart reads the claim back and tells nobody again (however soon the reminder is due: first notices and
+        // reminders are counted apart); then a second instance runs beside it, and one of the two reminds, once
         try (NotifierService restarted = notifier("notifier-a");
              NotifierService second = notifier("notifier-b")) {
             assertThat(restarted.awaitReady(Duration.ofSeconds(30))).isTrue();
             assertThat(second.awaitReady(Duration.ofSeconds(30))).isTrue();
             Thread.sleep(1_000);
-            assertThat(slackFor(call)).hasSize(1);
-            assertThat(mailFor(call)).hasSize(1);
+            assertThat(first(slackFor(call))).hasSize(1);
+            assertThat(first(mailFor(call))).hasSize(1);
 
             await().atMost(Duration.ofSeconds(40)).until(() -> slackFor(call).size() == 2 && mailFor(call).size() == 2);
             assertThat(Instant.now()).isAfter(since.plus(REMIND_AFTER).minusSeconds(2));
             Thread.sleep(1_500);
+            assertThat(first(slackFor(call))).hasSize(1);
+            assertThat(first(mailFor(call))).hasSize(1);
             assertThat(slackFor(call)).hasSize(2);
             assertThat(mailFor(call)).hasSize(2);
             assertThat(slackFor(call).get(1)).contains("Reminder").contains(review);
