@@ -74,8 +74,7 @@ final class KafkaLedger implements NoticeLedger {
                 .defaultTo(org.apache.kafka.clients.producer.ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)
                 .create(new StringSerializer(), new ByteArraySerializer());
         // its one partition, assigned as it is: a topic created a moment ago may not be in the metadata yet
-        // a fetch is answered as soon as a claim arrives, so the reader's idle fetch wait (KafkaClients) costs a
-        // claimer no time
+        // a fetch is answered as soon as a claim arrives, so Kafka's idle fetch wait costs a claimer no time
         this.reader = TopicFollower.ofPartitions(clients.consumer("actiongate-notifier-state-reader")
                 .create(new StringDeserializer(), new ByteArrayDeserializer()), List.of(partition), this::apply,
                 () -> LOG.info("notifier state caught up: {} claims, {} results", claims.size(), results.size()),

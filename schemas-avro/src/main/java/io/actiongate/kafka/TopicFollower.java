@@ -33,7 +33,7 @@ public final class TopicFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TopicFollower.class);
     /**
      * A follower has no group and commits nothing: all a close could wait for is the fetch the broker holds (up to
-     * {@link KafkaClients#READER_FETCH_MAX_WAIT_MS}), which nobody needs any more.
+     * {@code fetch.max.wait.ms}), which nobody needs any more.
      */
     static final Duration CLOSE_TIMEOUT = Duration.ofMillis(200);
 
