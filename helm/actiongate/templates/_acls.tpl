@@ -19,6 +19,9 @@ reconciler:
 approver:
   read: [proposals, receipts, outcomes, reconciliations, conflicts]
   write: [decisions]
+notifier:
+  read: [receipts, proposals, policy]
+  write: []
 mcpGateway:
   read: [receipts, conflicts, policy]
   write: [proposals]
@@ -61,6 +64,12 @@ mcpGateway:
 {{- else if eq .role "approver" }}
 {{- /* its own compacted state topic, created at its first start and shared by every replica */}}
 {{- $state := default (printf "%sapprover-state" $prefix) (index (default (dict) $root.Values.config) "approver.state.topic") }}
+{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" $state "patternType" "literal") "operations" (list "Read")) }}
+{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" $state "patternType" "literal") "operations" (list "Write")) }}
+{{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" $state "patternType" "literal") "operations" (list "Create")) }}
+{{- else if eq .role "notifier" }}
+{{- /* its claims and results, one partition, created at its first start and shared by every replica */}}
+{{- $state := default (printf "%snotifier-state" $prefix) (index (default (dict) $root.Values.config) "notifier.state.topic") }}
 {{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" $state "patternType" "literal") "operations" (list "Read")) }}
 {{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" $state "patternType" "literal") "operations" (list "Write")) }}
 {{- $rules = append $rules (dict "resource" (dict "type" "topic" "name" $state "patternType" "literal") "operations" (list "Create")) }}

@@ -69,6 +69,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- define "actiongate.httpScheme" -}}{{ if .Values.http.tls.existingSecret }}HTTPS{{ else }}HTTP{{ end }}{{- end }}
 {{- define "actiongate.approverKeyDir" -}}/etc/actiongate/approver-key{{- end }}
 {{- define "actiongate.mcpTokensDir" -}}/etc/actiongate/mcp-tokens{{- end }}
+{{- define "actiongate.notifierSecretsDir" -}}/etc/actiongate/notifier-secrets{{- end }}
 
 {{/*
 The configuration as a Java properties file, keys sorted: values.config overlaid with the keys the chart derives
@@ -129,6 +130,13 @@ Whole numbers print without a fraction; backslashes and line breaks are escaped.
 {{- if .Values.approver.stateKey.existingSecret }}
 {{- $_ = set $config "approver.state.key.file" (printf "/etc/actiongate/approver-state-key/%s" .Values.approver.stateKey.key) }}
 {{- end }}
+{{- end }}
+{{- if .Values.notifier.enabled }}
+{{- $review := .Values.notifier.reviewUrl }}
+{{- if and (not $review) .Values.approver.enabled }}
+{{- $review = printf "%s/review/{task_id}/{tool_call_id}" (trimSuffix "/" .Values.approver.publicUrl) }}
+{{- end }}
+{{- $_ = set $config "notifier.review.url" (required "notifier.reviewUrl is required unless approver.enabled" $review) }}
 {{- end }}
 {{- if .Values.mcpGateway.enabled }}
 {{- $gw := .Values.mcpGateway }}

@@ -48,6 +48,7 @@ final class Modules {
             new Module("mcp-gateway", "actiongate-mcp-gateway"),
             new Module("workers", "actiongate-workers"),
             new Module("approver", "actiongate-approver"),
+            new Module("notifier", "actiongate-notifier"),
             new Module("node", "actiongate-node"),
             new Module("cli", "actiongate-cli"),
             new Module("sandbox", "actiongate-sandbox"),

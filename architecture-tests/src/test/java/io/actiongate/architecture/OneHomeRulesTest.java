@@ -37,7 +37,7 @@ class OneHomeRulesTest {
 
     /** PolicyRecord and every body it carries (docs/contract.md section 3). */
     private static final String POLICY_TYPES =
-            "io\\.actiongate\\.avro\\.(PolicyRecord|ToolDescriptor|Integration|Grant|AuthorizationEpoch|TaskState"
+            "io\\.actiongate\\.avro\\.(PolicyRecord|ToolDescriptor|Integration|Grant|AuthorizationEpoch|TaskState|NotificationRoute"
                     + "|OriginState)(\\$.*)?";
 
     @Test

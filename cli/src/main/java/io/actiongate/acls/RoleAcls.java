@@ -19,6 +19,7 @@ import io.actiongate.approver.ApproverConfig;
 import io.actiongate.approver.state.KafkaState;
 import io.actiongate.config.CommonConfig;
 import io.actiongate.executor.ExecutorConfig;
+import io.actiongate.notifier.NotifierConfig;
 import io.actiongate.reconciler.ReconcilerConfig;
 import io.actiongate.storage.ObjectStoreConfig;
 import io.actiongate.topics.TopicSpec;
@@ -43,6 +44,11 @@ public final class RoleAcls {
         RECONCILER("reconciler"),
         /** The approval service and {@code actiongate decide}: reads the action history, writes decisions only. */
         APPROVER("approver"),
+        /**
+         * The notifier: reads receipts, proposals and policy (its routes), and its own state topic of claims, which
+         * it creates.
+         */
+        NOTIFIER("notifier"),
         /** The MCP gateway: proposes, reads receipts, conflicts and policy (tool descriptors). */
         MCP_GATEWAY("mcp-gateway"),
         /** A tool host: the client library and {@code actiongate propose}; proposes, reads receipts and conflicts. */
@@ -127,6 +133,13 @@ public final class RoleAcls {
                 acc.read(n.approverState);
                 acc.write(n.approverState);
                 acc.add(ResourceType.TOPIC, n.approverState, PatternType.LITERAL, AclOperation.CREATE);
+            }
+            case NOTIFIER -> {
+                acc.read(n.topic(Topics.RECEIPTS), n.topic(Topics.PROPOSALS), n.topic(Topics.POLICY));
+                // its claims and results (one partition), created at its first start and shared by every replica
+                acc.read(n.notifierState);
+                acc.write(n.notifierState);
+                acc.add(ResourceType.TOPIC, n.notifierState, PatternType.LITERAL, AclOperation.CREATE);
             }
             case MCP_GATEWAY -> {
                 acc.write(n.topic(Topics.PROPOSALS));
@@ -253,7 +266,7 @@ public final class RoleAcls {
 
     /** The resource names a deployment's configuration gives. */
     private record Names(String prefix, String applicationId, String executorGroup, String reconcilerGroup,
-                         boolean storageEnabled, String approverState) {
+                         boolean storageEnabled, String approverState, String notifierState) {
 
         static Names of(Map<String, String> config) {
             CommonConfig common = new CommonConfig(config);
@@ -273,7 +286,9 @@ public final class RoleAcls {
                             .configKeys().get(ReconcilerConfig.GROUP_ID_CONFIG).defaultValue),
                     Boolean.parseBoolean(config.getOrDefault(ObjectStoreConfig.ENABLED_CONFIG, "false").strip()),
                     valueOrDefault(config, ApproverConfig.STATE_TOPIC,
-                            KafkaState.defaultTopic(common.topicPrefix())));
+                            KafkaState.defaultTopic(common.topicPrefix())),
+                    valueOrDefault(config, NotifierConfig.STATE_TOPIC,
+                            NotifierConfig.defaultStateTopic(common.topicPrefix())));
         }
 
         String topic(TopicSpec<?, ?> spec) {

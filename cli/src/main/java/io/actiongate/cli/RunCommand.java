@@ -34,8 +34,8 @@ final class RunCommand implements Callable<Integer> {
     private ConfigOptions configOptions;
 
     @Option(names = "--roles", paramLabel = "ROLES", defaultValue = "all",
-            description = "Comma list of gate, executor, reconciler, approver, mcp-gateway, or all (gate, executor and "
-                    + "reconciler; default ${DEFAULT-VALUE}).")
+            description = "Comma list of gate, executor, reconciler, approver, notifier, mcp-gateway, or all (gate, "
+                    + "executor and reconciler; default ${DEFAULT-VALUE}).")
     private String roles;
 
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",

@@ -45,6 +45,18 @@ class RoleAclsTest {
     }
 
     @Test
+    void shouldLetTheNotifierReadWhatItTellsOfAndWriteOnlyItsOwnState() {
+        List<AclBinding> notifier = RoleAcls.bindings(RoleAcls.Role.NOTIFIER, "User:notifier", Map.of());
+
+        assertThat(notifier.stream().filter(b -> b.entry().operation() == AclOperation.READ)
+                .map(b -> b.pattern().name())).containsExactlyInAnyOrder("actiongate.receipts",
+                        "actiongate.proposals", "actiongate.policy", "actiongate.notifier-state");
+        assertThat(writes(notifier)).containsExactly("actiongate.notifier-state");
+        assertThat(writes(RoleAcls.bindings(RoleAcls.Role.NOTIFIER, "User:notifier",
+                Map.of("notifier.state.topic", "ops.notices")))).containsExactly("ops.notices");
+    }
+
+    @Test
     void shouldLetTheApproverReadTheGatesConflicts() {
         // the review says a conflicting proposal was refused on the gate's record of it, not on proposals
         assertThat(RoleAcls.bindings(RoleAcls.Role.APPROVER, "User:approver", Map.of()).stream()

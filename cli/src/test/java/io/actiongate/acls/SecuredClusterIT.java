@@ -116,8 +116,10 @@ class SecuredClusterIT {
         PRINCIPALS.put("tool-host", KAFKA.scramClient("toolhost"));
         PRINCIPALS.put("operator", KAFKA.tlsClient("operator"));
         PRINCIPALS.put("mcp-gateway", KAFKA.scramClient("gateway"));
+        PRINCIPALS.put("notifier", KAFKA.scramClient("notifier"));
         Map<String, String> users = Map.of("gate", "gate", "executor", "executor", "reconciler", "reconciler",
-                "approver", "approver", "tool-host", "toolhost", "operator", "operator", "mcp-gateway", "gateway");
+                "approver", "approver", "tool-host", "toolhost", "operator", "operator", "mcp-gateway", "gateway",
+                "notifier", "notifier");
         for (Map.Entry<String, String> role : users.entrySet()) {
             writeClient(role.getKey(), PRINCIPALS.get(role.getKey()));
             Result applied = cli("acls", "--role", role.getKey(), "--principal", "User:" + role.getValue(),
@@ -148,6 +150,10 @@ class SecuredClusterIT {
         startRole("gate", "gate");
         startRole("executor", "executor");
         startRole("reconciler", "reconciler");
+        // the notifier: reads receipts, proposals and its route, claims in its own topic, tells a JSON webhook
+        startRole("notifier", "notifier", Map.of("notifier.review.url", "https://approve.acme.example/review/"
+                + "{task_id}/{tool_call_id}", "notifier.check.interval", "200ms",
+                "notifier.webhook.audit.url", sandbox.baseUri() + "/notices"));
 
         // the client library as the tool host: proposes, and sees its receipt
         ActionGateClient client = ActionGateClient.builder().kafkaProperties(PRINCIPALS.get("tool-host"))
@@ -180,6 +186,8 @@ class SecuredClusterIT {
             assertThat(receiptStates(receipts.out(), "c-2")).contains("WAITING_APPROVAL");
         });
         assertThat(sandbox.requestTimes("idem-c-1")).hasSize(1);
+        await().atMost(WAIT).until(() -> sandbox.requestsByKey().keySet().stream()
+                .anyMatch(k -> k.startsWith("first/" + TASK + "/c-2/")));
         assertThat(started).allSatisfy(role -> {
             if (role instanceof ActiongateNode node) {
                 assertThat(node.failure()).isEmpty();
@@ -353,7 +361,13 @@ class SecuredClusterIT {
     }
 
     private void startRole(String principal, String roles) {
-        ActiongateNode node = ActiongateNode.start(roleConfig(PRINCIPALS.get(principal)), Role.parse(roles));
+        startRole(principal, roles, Map.of());
+    }
+
+    private void startRole(String principal, String roles, Map<String, String> extra) {
+        Map<String, String> config = roleConfig(PRINCIPALS.get(principal));
+        config.putAll(extra);
+        ActiongateNode node = ActiongateNode.start(config, Role.parse(roles));
         started.add(node);
         await().atMost(Duration.ofSeconds(60)).until(() -> node.ready() || node.failure().isPresent());
         assertThat(node.failure()).as(roles).isEmpty();
@@ -402,7 +416,9 @@ class SecuredClusterIT {
                  {"key": "integration:%1$s:webhook", "kind": "integration", "enabled": true, "scopes": ["%3$s"]},
                  {"key": "tool:webhook:%3$s", "kind": "tool", "operation": "%3$s", "schema_hash": "%4$s",
                   "read_only_hint": false, "destructive_hint": false, "approval": "HUMAN", "max_input_bytes": 4096,
-                  "enabled": true}]""".formatted(ORG, TASK, TOOL, SCHEMA));
+                  "enabled": true},
+                 {"key": "notify:%1$s:*:*", "kind": "notify", "json_webhooks": ["audit"]}]""".formatted(ORG, TASK,
+                TOOL, SCHEMA));
     }
 
     private static List<String> receiptStates(String jsonLines, String call) throws IOException {

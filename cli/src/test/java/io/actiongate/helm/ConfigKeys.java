@@ -15,6 +15,7 @@ import io.actiongate.gate.GateConfig;
 import io.actiongate.http.HttpServerConfig;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.node.NodeConfig;
+import io.actiongate.notifier.NotifierConfig;
 import io.actiongate.reconciler.ReconcilerConfig;
 
 /**
@@ -31,7 +32,11 @@ final class ConfigKeys {
             ExecutorConfig.PRODUCER_PREFIX,
             ReconcilerConfig.CONSUMER_PREFIX,
             ReconcilerConfig.PRODUCER_PREFIX,
-            ApproverConfig.SENDER_PREFIX);
+            ApproverConfig.SENDER_PREFIX,
+            // the notifier's destinations by name, and the smtp connector's settings for its email
+            NotifierConfig.SLACK_PREFIX,
+            NotifierConfig.WEBHOOK_PREFIX,
+            NotifierConfig.SMTP_PREFIX);
 
     /** The settings of one upstream MCP server, {@code mcp.gateway.upstream.NAME.SETTING} (GatewayConfig.from). */
     private static final List<String> UPSTREAM_SETTINGS = List.of("url", "endpoint", "provider", "operations");
@@ -47,6 +52,7 @@ final class ConfigKeys {
         defined.addAll(new NodeConfig(Map.of()).values().keySet());
         defined.addAll(HttpServerConfig.KEYS);
         ApproverConfig.KEYS.stream().filter(k -> !k.contains("<")).forEach(defined::add);
+        defined.addAll(NotifierConfig.CONFIG_DEF.names());
         defined.addAll(List.of(GatewayConfig.HOST_CONFIG, GatewayConfig.PORT_CONFIG, GatewayConfig.TOKENS_FILE_CONFIG,
                 GatewayConfig.REVIEW_URL_CONFIG, GatewayConfig.ANSWER_TIMEOUT_MS_CONFIG, GatewayConfig.UPSTREAMS_CONFIG));
         ServiceLoader.load(ConnectorFactory.class).forEach(f -> providers.add(f.provider()));

@@ -34,10 +34,12 @@ class HelmChartAclsTest {
 
     /** The chart's role (values key, KafkaUser suffix) to the RoleAcls role it runs as. */
     private static final Map<String, Role> ROLES = Map.of("gate", Role.GATE, "executor", Role.EXECUTOR,
-            "reconciler", Role.RECONCILER, "approver", Role.APPROVER, "mcp-gateway", Role.MCP_GATEWAY);
+            "reconciler", Role.RECONCILER, "approver", Role.APPROVER, "notifier", Role.NOTIFIER,
+            "mcp-gateway", Role.MCP_GATEWAY);
 
     private static Map<String, Object> secured() {
         Map<String, Object> sets = new LinkedHashMap<>(HelmChartKafkaTest.everyRole());
+        sets.put("notifier.enabled", true);
         sets.put("kafkaUsers.enabled", true);
         sets.put("topics.strimzi.enabled", true);
         sets.put("strimzi.clusterName", "my-cluster");

@@ -5,6 +5,7 @@ import static io.actiongate.helm.ChartRender.container;
 import static io.actiongate.helm.ChartRender.podSpec;
 import static io.actiongate.helm.ChartRender.properties;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -29,6 +30,7 @@ import io.actiongate.config.EnvironmentOverrides;
 import io.actiongate.executor.ExecutorConfig;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.node.NodeConfig;
+import io.actiongate.notifier.NotifierConfig;
 import io.actiongate.reconciler.ReconcilerConfig;
 import picocli.CommandLine;
 
@@ -344,6 +346,41 @@ class HelmChartTest {
         assertThat(parsed.bindAddress()).isEqualTo("0.0.0.0");
         // the other roles ignore the approver.* keys of the shared ConfigMap
         assertThat(new CommonConfig(config).unrecognizedKeys()).isEmpty();
+    }
+
+    @Test
+    void shouldRunTheNotifierOnlyWhenEnabledWithItsSecretsMountedAndTheApproversReviewPages() {
+        assertThat(defaults.workloads()).noneMatch(d -> d.path("metadata").path("name").asText()
+                .endsWith("-notifier"));
+        Map<String, Object> sets = new LinkedHashMap<>(HelmChartKafkaTest.everyRole());
+        sets.put("notifier.enabled", true);
+        sets.put("notifier.replicas", 2);
+        sets.put("notifier.secrets.existingSecret", "notifier-secrets");
+        sets.put("config.notifier\\.slack\\.approvals\\.url", "file:/etc/actiongate/notifier-secrets/slack");
+        sets.put("config.notifier\\.smtp\\.host", "smtp.acme.example");
+        sets.put("config.notifier\\.smtp\\.from", "actiongate@acme.example");
+        sets.put("config.notifier\\.smtp\\.allowed-domains", "acme.example");
+        ChartRender render = ChartRender.render(sets);
+
+        JsonNode notifier = render.get("Deployment", FULLNAME + "-notifier");
+        assertThat(notifier.path("spec").path("replicas").asInt()).isEqualTo(2);
+        assertThat(args(notifier)).containsSequence("--config", CONFIG_FILE).contains("--roles=notifier");
+        CommandLine cli = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+        assertThat(cli.parseArgs(args(notifier).toArray(String[]::new)).hasSubcommand()).isTrue();
+        assertThat(secretName(notifier, "notifier-secrets")).isEqualTo("notifier-secrets");
+        assertThat(mountPath(notifier, "notifier-secrets")).isEqualTo("/etc/actiongate/notifier-secrets");
+        assertThat(env(notifier, "ACTIONGATE_NOTIFIER_INSTANCE_ID").path("value").asText()).isEqualTo("$(POD_NAME)");
+        assertThat(render.ofKind("Secret")).isEmpty();
+
+        Map<String, String> config = properties(render.get("ConfigMap", FULLNAME));
+        assertThat(KEYS.unknown(config.keySet())).isEmpty();
+        assertThat(config).containsEntry(NotifierConfig.REVIEW_URL,
+                "https://approve.acme.example/review/{task_id}/{tool_call_id}");
+        assertThat(new CommonConfig(config).unrecognizedKeys()).isEmpty();
+        // without the approver the review page must be given
+        sets.put("approver.enabled", false);
+        sets.put("mcpGateway.reviewUrl", "https://approve.acme.example/review/{task_id}/{tool_call_id}");
+        assertThatThrownBy(() -> ChartRender.render(sets)).hasMessageContaining("notifier.reviewUrl is required");
     }
 
     @Test

@@ -59,7 +59,7 @@ public class CommonConfig extends AbstractConfig {
     /** Namespaces owned by other parts of actiongate; keys under them are never reported as unrecognized. */
     public static final List<String> KNOWN_NAMESPACES =
             List.of("gate.", "executor.", "reconciler.", "approver.", "connectors.", "kafka.", "http.", "topic.",
-                    "node.", "storage.", "mcp.");
+                    "node.", "storage.", "mcp.", "notifier.");
 
     /** Prefix of pass-through Kafka client settings. */
     public static final String KAFKA_CLIENT_PREFIX = "kafka.";

@@ -17,7 +17,9 @@ import io.actiongate.policy.PolicyKey;
  * The demo organisation's policy ({@code io/actiongate/dev/demo-policy.json}): org {@code demo}, profile
  * {@code assistant}, an email tool and a webhook tool that need a human's approval, {@code kubectl} through the cli
  * connector (approval {@code NONE}: only a vector the classifier proves read-only runs without a human), a
- * read-only notes tool that does not, and an active task {@code T-1} to try things with.
+ * read-only notes tool that does not, an active task {@code T-1} to try things with, and a notification route that
+ * tells the reviewers of every waiting action through the sandbox chat webhook ({@code team}) and the sandbox mailbox
+ * {@code reviewers@example.com}.
  */
 public final class DemoPolicy {
 

@@ -27,6 +27,7 @@ import io.actiongate.key.ActionKey;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
+import io.actiongate.notifier.NotifierConfig;
 import io.actiongate.storage.ObjectStoreConfig;
 import io.actiongate.storage.S3AttachmentStore;
 import io.actiongate.topics.Topics;
@@ -34,8 +35,8 @@ import io.actiongate.topics.Topics;
 /**
  * Everything {@code actiongate dev} runs beside the broker: the sandbox providers, a demo approver key that the gate
  * trusts, the demo policy, an in-process identity provider ({@link DevIdentityProvider}), and one
- * {@link ActiongateNode} with the gate, executor, reconciler and approval service, whose connectors point at the
- * sandboxes (and, for the cli connector, at the stand-in kubectl and gh of {@link DevCliTools}). Settings from the user's configuration win over the dev defaults set here.
+ * {@link ActiongateNode} with the gate, executor, reconciler, approval service and notifier, whose connectors point at the
+ * sandboxes (the notifier tells the demo's reviewers through the sandbox chat webhook and mailbox) (and, for the cli connector, at the stand-in kubectl and gh of {@link DevCliTools}). Settings from the user's configuration win over the dev defaults set here.
  */
 public final class DevStack implements DevComponent {
 
@@ -71,7 +72,7 @@ public final class DevStack implements DevComponent {
 
     @Override
     public String name() {
-        return "actiongate (gate, executor, reconciler, approval service, identity provider, sandboxes)";
+        return "actiongate (gate, executor, reconciler, approval service, notifier, identity provider, sandboxes)";
     }
 
     @Override
@@ -105,6 +106,7 @@ public final class DevStack implements DevComponent {
             objects = SandboxObjectStore.start(work.resolve("objects"), secrets);
             Map<String, String> config = new HashMap<>(context.config());
             devDefaults(boxes, keys, secrets).forEach(config::putIfAbsent);
+            notifierDefaults(boxes, secrets).forEach(config::putIfAbsent);
             // the executor runs the tools of the MCP gateway's mcp upstreams on those upstreams themselves
             DevMcpGateway.connectorDefaults(context.config(), boxes.mcp().url()).forEach(config::putIfAbsent);
             DevCliTools.install(work.resolve("cli")).forEach(config::putIfAbsent);
@@ -127,7 +129,7 @@ public final class DevStack implements DevComponent {
             storageConfigFile = writeStorageConfig(work.resolve("storage.properties"), config);
             lifecycleNote = initBucket(config);
             publish(context, DemoPolicy.entries());
-            ActiongateNode started = ActiongateNode.start(config, Role.parse("all,approver"));
+            ActiongateNode started = ActiongateNode.start(config, Role.parse("all,approver,notifier"));
             this.sandboxes = boxes;
             this.objectStore = objects;
             this.identityProvider = provider;
@@ -161,6 +163,10 @@ public final class DevStack implements DevComponent {
         if (lifecycleNote != null) {
             context.hint("object store note: " + lifecycleNote);
         }
+        context.hint("reviewers are told: each waiting action goes to the sandbox chat webhook (dev logs every message "
+                + "as \"sandbox chat: ...\") and to the mailbox " + Sandboxes.REVIEWERS + " (IMAP 127.0.0.1:"
+                + sandboxes.imapPort() + ", user " + Sandboxes.REVIEWERS_IMAP_USER + ", password in "
+                + secrets(context).resolve("imap-password") + "); route notify:demo:*:* of the demo policy");
         context.hint("demo policy loaded (org 'demo', profile 'assistant', task 'T-1'); approver key: "
                 + approverKey);
         ApproverService approver = approver();
@@ -258,6 +264,25 @@ public final class DevStack implements DevComponent {
         d.put("connectors.smtp.imap-username", Sandboxes.IMAP_USER);
         d.put("connectors.smtp.imap-password", "file:" + secrets.resolve("imap-password"));
         d.put("connectors.smtp.imap-authoritative", "true");
+        return d;
+    }
+
+    /**
+     * The notifier's dev settings: the demo route's chat webhook {@code team} is the sandbox chat webhook (its URL given
+     * by reference, as a real one is a secret) and email goes to the sandbox mail server as the smtp connector's does.
+     */
+    private static Map<String, String> notifierDefaults(Sandboxes boxes, Path secrets) throws IOException {
+        Path chatUrl = secrets.resolve("chat-webhook-url");
+        OwnerOnlyFiles.writeString(chatUrl, boxes.chat().url() + "\n");
+        Map<String, String> d = new HashMap<>();
+        d.put(NotifierConfig.SLACK_PREFIX + "team.url", "file:" + chatUrl);
+        d.put(NotifierConfig.SMTP_PREFIX + "host", "127.0.0.1");
+        d.put(NotifierConfig.SMTP_PREFIX + "port", Integer.toString(boxes.smtpPort()));
+        d.put(NotifierConfig.SMTP_PREFIX + "from", Sandboxes.MAIL_SENDER);
+        d.put(NotifierConfig.SMTP_PREFIX + "username", Sandboxes.SMTP_USER);
+        d.put(NotifierConfig.SMTP_PREFIX + "password", "file:" + secrets.resolve("smtp-password"));
+        d.put(NotifierConfig.SMTP_PREFIX + "allowed-domains", Sandboxes.MAIL_DOMAIN);
+        d.put(NotifierConfig.CHECK_INTERVAL, "500ms");
         return d;
     }
 
@@ -374,6 +399,10 @@ public final class DevStack implements DevComponent {
     /** The file holding the HTTP API's bearer token. */
     public Path tokenFile() {
         return tokenFile;
+    }
+
+    private static Path secrets(DevContext context) {
+        return context.workDir().resolve("secrets");
     }
 
     /** The approval service of this run. */

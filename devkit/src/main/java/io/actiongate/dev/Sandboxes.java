@@ -5,13 +5,20 @@ import java.net.URI;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 
+import jakarta.mail.Address;
+import jakarta.mail.Message;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.MimeMessage;
+
+import io.actiongate.sandbox.SandboxChatWebhook;
 import io.actiongate.sandbox.SandboxMcpServer;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 
 /**
  * The providers {@code actiongate dev} talks to instead of the real world, all on 127.0.0.1 with free ports: a
  * webhook provider that records effects per idempotency key and can be told to fail, an MCP server whose write tool
- * does the same (in front of it, the MCP gateway), and a GreenMail SMTP + IMAP server that keeps every mail it is sent.
+ * does the same (in front of it, the MCP gateway), a GreenMail SMTP + IMAP server that keeps every mail it is sent, and
+ * a Slack-compatible chat webhook that logs every message the notifier posts.
  */
 public final class Sandboxes implements AutoCloseable {
 
@@ -21,15 +28,20 @@ public final class Sandboxes implements AutoCloseable {
     static final String MAIL_SENDER = "actiongate@demo.local";
     static final String SMTP_USER = "actiongate";
     static final String IMAP_USER = "team";
+    /** The reviewers' mailbox the demo's notification route names (the notifier's email). */
+    public static final String REVIEWERS = "reviewers@example.com";
+    static final String REVIEWERS_IMAP_USER = "reviewers";
 
     private final SandboxWebhookProvider webhook;
     private final SandboxMcpServer mcp;
     private final GreenMail mail;
+    private final SandboxChatWebhook chat;
 
-    private Sandboxes(SandboxWebhookProvider webhook, SandboxMcpServer mcp, GreenMail mail) {
+    private Sandboxes(SandboxWebhookProvider webhook, SandboxMcpServer mcp, GreenMail mail, SandboxChatWebhook chat) {
         this.webhook = webhook;
         this.mcp = mcp;
         this.mail = mail;
+        this.chat = chat;
     }
 
     /** Starts both; {@code smtpPassword} and {@code imapPassword} are the dev mailboxes' passwords. */
@@ -37,6 +49,7 @@ public final class Sandboxes implements AutoCloseable {
         SandboxWebhookProvider webhook = SandboxWebhookProvider.start();
         SandboxMcpServer mcp = null;
         GreenMail mail = null;
+        SandboxChatWebhook chat = null;
         try {
             mcp = SandboxMcpServer.start();
             mail = new GreenMail(new ServerSetup[] {
@@ -45,11 +58,16 @@ public final class Sandboxes implements AutoCloseable {
             mail.start();
             mail.setUser(MAIL_SENDER, SMTP_USER, smtpPassword);
             mail.setUser(MAIL_RECIPIENT, IMAP_USER, imapPassword);
-            return new Sandboxes(webhook, mcp, mail);
+            mail.setUser(REVIEWERS, REVIEWERS_IMAP_USER, imapPassword);
+            chat = SandboxChatWebhook.start();
+            return new Sandboxes(webhook, mcp, mail, chat);
         } catch (RuntimeException e) {
             webhook.close();
             if (mcp != null) {
                 mcp.close();
+            }
+            if (chat != null) {
+                chat.close();
             }
             if (mail != null) {
                 mail.stop();
@@ -79,9 +97,34 @@ public final class Sandboxes implements AutoCloseable {
         return mail.getImap().getPort();
     }
 
-    /** How many mails the sandbox mailbox has received. */
+    /** How many mails the sandbox mailbox ({@link #MAIL_RECIPIENT}, where the demo's emails go) has received. */
     public int mailsReceived() {
-        return mail.getReceivedMessages().length;
+        return mailsTo(MAIL_RECIPIENT);
+    }
+
+    /** How many notification emails the reviewers' mailbox ({@link #REVIEWERS}) has received. */
+    public int noticesReceived() {
+        return mailsTo(REVIEWERS);
+    }
+
+    /** The chat webhook the notifier tells the demo's reviewers through. */
+    public SandboxChatWebhook chat() {
+        return chat;
+    }
+
+    private int mailsTo(String address) {
+        int count = 0;
+        for (MimeMessage m : mail.getReceivedMessages()) {
+            try {
+                Address[] to = m.getRecipients(Message.RecipientType.TO);
+                if (to != null && java.util.Arrays.stream(to).anyMatch(a -> a.toString().equalsIgnoreCase(address))) {
+                    count++;
+                }
+            } catch (MessagingException e) {
+                // a message without readable recipients is nobody's
+            }
+        }
+        return count;
     }
 
     @Override
@@ -89,6 +132,7 @@ public final class Sandboxes implements AutoCloseable {
         try {
             webhook.close();
             mcp.close();
+            chat.close();
         } finally {
             mail.stop();
         }

@@ -15,6 +15,7 @@ import io.actiongate.http.ProposalApiConfig;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpGateway;
 import io.actiongate.node.NodeConfig;
+import io.actiongate.notifier.NotifierConfig;
 import io.actiongate.reconciler.ReconcilerConfig;
 import io.actiongate.storage.ObjectStoreConfig;
 
@@ -56,6 +57,12 @@ final class ConfigurationReference {
                         + "`topic.prefix`, `kafka.*` and, unless `approver.approval.wait` is set, "
                         + "`gate.approval.timeout`.", List.of(ApproverConfig.CONFIG_DEF, ApproverConfig.NAMED_KEYS_DEF),
                         Set.of()),
+                new Section("Notifier (`--roles=notifier`)", "Also reads `bootstrap.servers`, `topic.prefix`, "
+                        + "`kafka.*`, `approver.public.url` (unless `notifier.review.url` is set) and "
+                        + "`gate.approval.timeout` (unless `notifier.approval.wait` is set). Who is told is the policy "
+                        + "kind `notify` ([docs/notifications.md](notifications.md)); where they are told, and the "
+                        + "secrets for it, are these keys.",
+                        List.of(NotifierConfig.CONFIG_DEF, NotifierConfig.NAMED_KEYS_DEF), Set.of()),
                 new Section("MCP gateway (`actiongate mcp-gateway`)", "Also reads `kafka.*`. Each upstream named in "
                         + "`mcp.gateway.upstreams` has its own `mcp.gateway.upstream.<name>.*` keys.",
                         List.of(GatewayConfig.CONFIG_DEF,

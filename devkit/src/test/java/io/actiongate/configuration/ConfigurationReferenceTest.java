@@ -26,6 +26,7 @@ import io.actiongate.http.HttpServerConfig;
 import io.actiongate.http.ProposalApiConfig;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.node.NodeConfig;
+import io.actiongate.notifier.NotifierConfig;
 import io.actiongate.reconciler.ReconcilerConfig;
 import io.actiongate.storage.ObjectStoreConfig;
 
@@ -112,6 +113,7 @@ class ConfigurationReferenceTest {
     void shouldFindEveryKeyAConfigurationClassReadsInAConfigDef() {
         List<Consumer<Map<String, String>>> readers = List.of(
                 ApproverConfig::from,
+                NotifierConfig::from,
                 GatewayConfig::from,
                 HttpServerConfig::from,
                 ProposalApiConfig::new,
@@ -130,6 +132,7 @@ class ConfigurationReferenceTest {
         // the recording sees the hand-read keys: the gate's key the approver falls back to, the approver key
         // the proposal API takes its review page from
         assertThat(read).contains(GateConfig.APPROVAL_TIMEOUT_CONFIG, ApproverConfig.PUBLIC_URL,
+                NotifierConfig.REMINDER_BEFORE,
                 GatewayConfig.PORT_CONFIG, "mcp.gateway.upstream.notes.url");
 
         Set<String> defined = new TreeSet<>();

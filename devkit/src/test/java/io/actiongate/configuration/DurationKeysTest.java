@@ -22,6 +22,7 @@ import io.actiongate.config.DurationParser;
 import io.actiongate.executor.ExecutorConfig;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.node.NodeConfig;
+import io.actiongate.notifier.NotifierConfig;
 import io.actiongate.reconciler.ReconcilerConfig;
 import io.actiongate.storage.ObjectStoreConfig;
 
@@ -42,6 +43,11 @@ class DurationKeysTest {
         DEFS.put("reconciler", ReconcilerConfig.CONFIG);
         DEFS.put("node", NodeConfig.DEF);
         DEFS.put("storage", ObjectStoreConfig.configDef());
+        // notifier.approval.wait has no default to parse: unset means the gate's gate.approval.timeout (below)
+        ConfigDef notifier = new ConfigDef();
+        NotifierConfig.CONFIG_DEF.configKeys().values().stream()
+                .filter(k -> !k.name.equals(NotifierConfig.APPROVAL_WAIT)).forEach(notifier::define);
+        DEFS.put("notifier", notifier);
     }
 
     /** The approver's duration keys (it reads a flat map, not a ConfigDef) and how its settings expose them. */
@@ -123,6 +129,20 @@ class DurationKeysTest {
                 assertThat(DurationParser.parse((String) parsed.get(key))).as(key + "=" + spelling)
                         .isEqualTo(value);
                 assertThat(DurationConverter.parse(spelling)).as("CLI option " + spelling).isEqualTo(value);
+            }
+        }
+    }
+
+    @Test
+    void shouldReadTheGatesApprovalTimeoutInTheNotifierInEverySpelling() {
+        // the notifier's deadlines are the gate's: the same value means the same wait
+        for (Duration value : List.of(Duration.ofDays(7), Duration.ofMinutes(90), Duration.ofMillis(1500))) {
+            for (String spelling : spellings(value)) {
+                Map<String, String> c = new HashMap<>();
+                c.put(ApproverConfig.PUBLIC_URL, "https://approve.example.com");
+                c.put(NotifierConfig.STATE_RETENTION, "3650d");
+                c.put(GateConfig.APPROVAL_TIMEOUT_CONFIG, spelling);
+                assertThat(NotifierConfig.from(c).approvalWait()).as(spelling).isEqualTo(value);
             }
         }
     }

@@ -146,6 +146,15 @@ class DevCommandIT {
                     .startsWith(metadata.path("authorization_endpoint").asText() + "?")
                     .contains("code_challenge_method=S256", "client_id=actiongate-approver");
 
+            // reviewers are told: the notifier posted the demo email's review page to the sandbox chat webhook, once
+            assertThat(printed).contains("reviewers are told: each waiting action goes to the sandbox chat webhook");
+            String told = "Approval needed: send_email (demo) -> " + approval + "/review/T-1/demo-email-1";
+            long toldBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (chatLines(logs).stream().noneMatch(l -> l.endsWith(told)) && System.nanoTime() - toldBy < 0) {
+                Thread.sleep(200);
+            }
+            assertThat(chatLines(logs)).containsExactly("sandbox chat: message 1: " + told);
+
             // the newcomer's path: sign in with the demo login, add a one-time code app, approve the demo email on
             // its review page, and see it land in the sandbox mailbox once
             ListAppender<ILoggingEvent> mailbox = new ListAppender<>();
@@ -181,6 +190,14 @@ class DevCommandIT {
         assertThat(exit.get(30, TimeUnit.SECONDS)).isEqualTo(ExitCodes.OK);
         assertThat(out.toString()).contains("Stopped.");
         assertThat(env.broker().dataDir()).doesNotExist();
+    }
+
+    /** What the sandbox chat webhook logged: one line per message the notifier posted. */
+    private static List<String> chatLines(ListAppender<ILoggingEvent> logs) {
+        synchronized (logs) {
+            return List.copyOf(logs.list).stream().filter(e -> e.getLoggerName().endsWith("SandboxChatWebhook"))
+                    .map(ILoggingEvent::getFormattedMessage).toList();
+        }
     }
 
     /**

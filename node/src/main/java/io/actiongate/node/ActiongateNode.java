@@ -36,13 +36,14 @@ import io.actiongate.http.StreamsActionStateQuery;
 import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpGateway;
+import io.actiongate.notifier.NotifierService;
 import io.actiongate.reconciler.Reconciler;
 import io.actiongate.reconciler.ReconcilerConfig;
 import io.actiongate.runtime.HttpLimits;
 import io.actiongate.runtime.Shutdown;
 
 /**
- * One actiongate process: the roles it was asked to run (gate, executor, reconciler, approver, mcp-gateway) and the
+ * One actiongate process: the roles it was asked to run (gate, executor, reconciler, approver, notifier, mcp-gateway) and the
  * HTTP surface ({@code /v1/actions}, {@code /metrics}, {@code /health/*}) that every process serves. {@code actiongate
  * run} and {@code actiongate dev} both start one. Each role is an {@link io.actiongate.runtime.Role}: started in the
  * order of {@link Role}, asked for readiness ({@code /health/ready}) and failure (the process exits), stopped in
@@ -62,6 +63,7 @@ public final class ActiongateNode implements AutoCloseable {
     private ApproverService approver;
     private ConnectorRegistry connectors;
     private McpGateway mcpGateway;
+    private NotifierService notifier;
     private ProposalApi proposals;
     private AttachmentStorage storage;
     private GateMetrics metrics;
@@ -96,6 +98,7 @@ public final class ActiongateNode implements AutoCloseable {
         starters.put(Role.EXECUTOR, this::startExecutor);
         starters.put(Role.RECONCILER, this::startReconciler);
         starters.put(Role.APPROVER, this::startApprover);
+        starters.put(Role.NOTIFIER, this::startNotifier);
         starters.put(Role.MCP_GATEWAY, this::startMcpGateway);
         return starters;
     }
@@ -212,6 +215,14 @@ public final class ActiongateNode implements AutoCloseable {
                 service::close);
     }
 
+    private io.actiongate.runtime.Role startNotifier(Map<String, String> config) {
+        // an approval service in this process: notices link its review pages (its bound port, with port 0)
+        NotifierService service = NotifierService.start(config, registry,
+                Optional.ofNullable(approver).map(ApproverService::publicUrl));
+        notifier = service;
+        return new NodeRole("notifier", service::ready, service::failure, service::close);
+    }
+
     private io.actiongate.runtime.Role startMcpGateway(Map<String, String> config) {
         McpGateway gateway = McpGateway.start(GatewayConfig.from(config),
                 HttpLimits.from(config, McpGateway.LIMITS_PREFIX));
@@ -259,6 +270,11 @@ public final class ActiongateNode implements AutoCloseable {
     /** The gate, when this node runs it. */
     public Optional<GateStreams> gate() {
         return Optional.ofNullable(gate);
+    }
+
+    /** The notifier, when this node runs it. */
+    public Optional<NotifierService> notifier() {
+        return Optional.ofNullable(notifier);
     }
 
     /** The approval service, when this node runs it. */

@@ -6,19 +6,22 @@ import java.util.Set;
 
 /**
  * The roles of docs/contract.md section 1 ("Roles") that one process may run. {@code all} is the three that process actions;
- * the approval service ({@code approver}) and the MCP gateway ({@code mcp-gateway}) are named on their own: the
- * approver is a human-facing web service with its own identity provider, signing key and public URL, and the
- * gateway needs its upstream servers and the tool hosts' tokens configured.
+ * the approval service ({@code approver}), the notifier ({@code notifier}) and the MCP gateway ({@code mcp-gateway}) are
+ * named on their own: the approver is a human-facing web service with its own identity provider, signing key and
+ * public URL, the notifier needs its destinations and their secrets, and the gateway needs its upstream servers and
+ * the tool hosts' tokens configured.
  */
 public enum Role {
     GATE, EXECUTOR, RECONCILER, APPROVER,
+    /** The notifier (module notifier): tells reviewers that an action waits; after the approver, whose URL it links. */
+    NOTIFIER,
     /** The MCP gateway (module mcp-gateway), named {@code mcp-gateway}. */
     MCP_GATEWAY;
 
     /** What {@code all} means. */
     public static final Set<Role> ALL = Set.copyOf(EnumSet.of(GATE, EXECUTOR, RECONCILER));
 
-    private static final String EXPECTED = "gate, executor, reconciler, approver, mcp-gateway or all";
+    private static final String EXPECTED = "gate, executor, reconciler, approver, notifier, mcp-gateway or all";
 
     /**
      * Parses {@code gate,executor}, {@code all}, {@code all,approver}, {@code mcp-gateway}; throws

@@ -7,8 +7,9 @@ import java.util.regex.Pattern;
 /**
  * A policy key {@code kind:part[:part]} (docs/contract.md section 2) and the shape each kind requires:
  * {@code tool:{provider}:{tool_name}}, {@code integration:{org}:{provider}}, {@code grant:{org}:{profile}},
- * {@code epoch:{org}}, {@code task:{task_id}}, {@code origin:{conversation_id}}. The last part of a kind takes
- * the rest of the key, so a task or conversation id may itself hold colons.
+ * {@code epoch:{org}}, {@code task:{task_id}}, {@code origin:{conversation_id}} and the notifier's
+ * {@code notify:{org}:{profile}:{tool_name}} ({@code *} for any profile or tool). The last part of a kind takes the
+ * rest of the key, so a task or conversation id, or a tool name, may itself hold colons.
  *
  * <p>The static builders ({@link #toolKey} and its siblings) are the one place a key's text is spelled: every writer
  * and reader of the policy topic builds keys with them. They do not validate: a reader looks up whatever a proposal
@@ -27,7 +28,9 @@ public record PolicyKey(Kind kind, List<String> parts) {
         GRANT("grant", "org_id", "profile_id"),
         EPOCH("epoch", "org_id"),
         TASK("task", "task_id"),
-        ORIGIN("origin", "conversation_id");
+        ORIGIN("origin", "conversation_id"),
+        /** Who the notifier tells that an action waits; read by the notifier only ({@link NotificationRoutes}). */
+        NOTIFY("notify", "org_id", "profile_id", "tool_name");
 
         private final String prefix;
         private final List<String> partFields;
@@ -110,6 +113,14 @@ public record PolicyKey(Kind kind, List<String> parts) {
     /** {@code origin:{conversation_id}}: a conversation's origin state. */
     public static String originKey(String conversationId) {
         return Kind.ORIGIN.prefix + ":" + conversationId;
+    }
+
+    /**
+     * {@code notify:{org}:{profile}:{tool_name}}: a notification route; {@link NotificationRoutes#ANY} ({@code *})
+     * for any profile or any tool.
+     */
+    public static String notifyKey(String org, String profile, String toolName) {
+        return Kind.NOTIFY.prefix + ":" + org + ":" + profile + ":" + toolName;
     }
 
     /** Parses and validates {@code key}. */

@@ -16,6 +16,10 @@ class PolicyKeyTest {
         assertThat(PolicyKey.parse(PolicyKey.epochKey("acme")).kind()).isEqualTo(PolicyKey.Kind.EPOCH);
         assertThat(PolicyKey.parse(PolicyKey.originKey("c:1")).parts()).containsExactly("c:1");
         assertThat(PolicyKey.of(PolicyKey.Kind.TASK, "t:1").toString()).isEqualTo(PolicyKey.taskKey("t:1"));
+        assertThat(PolicyKey.parse(PolicyKey.notifyKey("acme", "*", "ns:send"))).isEqualTo(
+                PolicyKey.of(PolicyKey.Kind.NOTIFY, "acme", "*", "ns:send"));
+        assertThatThrownBy(() -> PolicyKey.parse("notify:acme:*")).hasMessageContaining(
+                "notify:{org_id}:{profile_id}:{tool_name}");
     }
 
     @Test

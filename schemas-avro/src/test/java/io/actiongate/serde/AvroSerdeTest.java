@@ -90,7 +90,7 @@ class AvroSerdeTest {
                 .map(p -> ((SpecificRecordBase) p.getBody()).getSchema().getFullName())
                 .collect(Collectors.toSet());
 
-        assertThat(covered).hasSize(6)
+        assertThat(covered).hasSize(7)
                 .isEqualTo(union.getTypes().stream().map(Schema::getFullName).collect(Collectors.toSet()));
     }
 
@@ -209,12 +209,26 @@ class AvroSerdeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("everyRecord")
-    void shouldReadARecordWrittenWithTheV1SchemaByTheGenericEncoder(String name, SpecificRecordBase record)
-            throws IOException {
-        Schema v1 = SchemaCatalog.released().versionsOf(record.getSchema().getFullName()).get(0);
+    void shouldReadARecordWrittenWithTheOldestSchemaThatHoldsItByTheGenericEncoder(String name,
+            SpecificRecordBase record) throws IOException {
+        // v1 for most; a body that a later version added (PolicyRecord v3's NotificationRoute) with that version
         GenericData model = new GenericData();
         model.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMillisConversion());
-        GenericRecord generic = toGeneric(record, v1, model);
+        Schema v1 = null;
+        GenericRecord generic = null;
+        for (Schema version : SchemaCatalog.released().versionsOf(record.getSchema().getFullName())) {
+            try {
+                generic = toGeneric(record, version, model);
+                v1 = version;
+                break;
+            } catch (org.apache.avro.AvroTypeException e) {
+                // this version has no branch for the record's body: try the next one
+            }
+        }
+        assertThat(v1).as("a released version holds %s", name).isNotNull();
+        if (!(record instanceof PolicyRecord p && p.getBody() instanceof io.actiongate.avro.NotificationRoute)) {
+            assertThat(v1).isSameAs(SchemaCatalog.released().versionsOf(record.getSchema().getFullName()).get(0));
+        }
         BinaryMessageEncoder<GenericRecord> encoder = new BinaryMessageEncoder<>(model, v1);
 
         ByteBuffer encoded = encoder.encode(generic);

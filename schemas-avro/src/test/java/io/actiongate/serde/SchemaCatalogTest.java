@@ -109,6 +109,41 @@ class SchemaCatalogTest {
                 .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
     }
 
+    @Test
+    void shouldReadPolicyRecordsOfV2IntoV3AndKeepV3FromV2Readers() throws IOException {
+        // v3 appends NotificationRoute to the body union: every v2 record still resolves into the current class,
+        // while a v2 reader cannot take a v3 record at all (readers are upgraded first; contract section 7)
+        List<Schema> versions = SchemaCatalog.released().versionsOf(io.actiongate.avro.PolicyRecord.getClassSchema()
+                .getFullName());
+        assertThat(versions).hasSize(3);
+        Schema v2 = versions.get(1);
+        Schema v3 = versions.get(2);
+        assertThat(SchemaCatalog.fingerprint(v3)).isEqualTo(SchemaCatalog.fingerprint(
+                io.actiongate.avro.PolicyRecord.getClassSchema()));
+        Schema taskV2 = v2.getField("body").schema().getTypes().stream()
+                .filter(t -> t.getName().equals("TaskState")).findFirst().orElseThrow();
+        GenericRecord task = new GenericData.Record(taskV2);
+        task.put("task_id", "task-9");
+        task.put("version", 3L);
+        task.put("status", new GenericData.EnumSymbol(taskV2.getField("status").schema(), "ACTIVE"));
+        task.put("org_id", "org-1");
+        GenericRecord written = new GenericData.Record(v2);
+        written.put("kind", "task");
+        written.put("body", task);
+
+        io.actiongate.avro.PolicyRecord read = AvroSerdes.serde(io.actiongate.avro.PolicyRecord.class)
+                .deserialize("t", encode(v2, written));
+
+        assertThat(read.getBody()).isInstanceOfSatisfying(io.actiongate.avro.TaskState.class, t -> {
+            assertThat(t.getTaskId()).isEqualTo("task-9");
+            assertThat(t.getOrgId()).isEqualTo("org-1");
+        });
+        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(v3, v2).getType())
+                .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(v2, v3).getType())
+                .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.INCOMPATIBLE);
+    }
+
     /** The schema's JSON without the {@code avro.java.string} properties that stringType=String adds. */
     static String withoutJavaStringHints(Schema schema) {
         return schema.toString()

@@ -1,20 +1,11 @@
 package io.actiongate.approver.book;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -26,6 +17,7 @@ import io.actiongate.avro.IdentityConflict;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.Reconciliation;
 import io.actiongate.kafka.KafkaClients;
+import io.actiongate.kafka.TopicFollower;
 import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroDecodeException;
 import io.actiongate.serde.AvroSerdes;
@@ -42,95 +34,56 @@ public final class BookFeed implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BookFeed.class);
 
-    private final KafkaConsumer<String, byte[]> consumer;
     private final ActionBook book;
     private final String proposals;
     private final String receipts;
     private final String outcomes;
     private final String reconciliations;
     private final String conflicts;
-    private final Thread thread;
-    private final CountDownLatch caughtUp = new CountDownLatch(1);
+    private final TopicFollower follower;
     /** The feed's fetches: answered once this much is new, or after {@link #FETCH_MAX_WAIT_MS}. */
     static final int FETCH_MIN_BYTES = 256 * 1024;
     static final int FETCH_MAX_WAIT_MS = 100;
-    private volatile boolean running = true;
-    private volatile Throwable failure;
 
     public BookFeed(String bootstrapServers, Map<String, String> clientOverrides, String topicPrefix, ActionBook book) {
-        this.consumer = KafkaClients.of(bootstrapServers, clientOverrides).consumer("actiongate-approver-feed")
-                // a person opens a review page seconds after its link is out: the feed may lag by a tenth of a
-                // second, and under load fetches at most ten times a second instead of once per gate commit
-                .defaultTo(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES)
-                .defaultTo(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FETCH_MAX_WAIT_MS)
-                .create(new StringDeserializer(), new ByteArrayDeserializer());
         this.book = book;
         this.proposals = topicPrefix + "proposals";
         this.receipts = topicPrefix + "receipts";
         this.outcomes = topicPrefix + "outcomes";
         this.reconciliations = topicPrefix + "reconciliations";
         this.conflicts = topicPrefix + "conflicts";
-        this.thread = new Thread(this::run, "approver-feed");
-        this.thread.setDaemon(true);
+        this.follower = new TopicFollower(KafkaClients.of(bootstrapServers, clientOverrides)
+                .consumer("actiongate-approver-feed")
+                // a person opens a review page seconds after its link is out: the feed may lag by a tenth of a
+                // second, and under load fetches at most ten times a second instead of once per gate commit
+                .defaultTo(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES)
+                .defaultTo(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FETCH_MAX_WAIT_MS)
+                .create(new StringDeserializer(), new ByteArrayDeserializer()),
+                List.of(proposals, receipts, outcomes, reconciliations, conflicts), this::apply,
+                () -> LOG.info("approver feed caught up: {} actions known", book.size()), Duration.ofMillis(200),
+                "approver-feed");
     }
 
     public BookFeed start() {
-        thread.start();
+        follower.start();
         return this;
     }
 
     /** Whether the feed has read up to the end offsets it saw when it started. */
     public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
-        return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return follower.awaitCaughtUp(timeout);
     }
 
     public boolean isCaughtUp() {
-        return caughtUp.getCount() == 0;
+        return follower.caughtUp();
     }
 
     public boolean isRunning() {
-        return running && failure == null && thread.isAlive();
+        return follower.isRunning();
     }
 
     public Throwable failure() {
-        return failure;
-    }
-
-    private void run() {
-        try {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (String topic : List.of(proposals, receipts, outcomes, reconciliations, conflicts)) {
-                List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
-                if (infos == null || infos.isEmpty()) {
-                    throw new IllegalStateException("topic " + topic + " does not exist (run 'topics create')");
-                }
-                infos.forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> target = new HashMap<>(consumer.endOffsets(partitions));
-            while (running) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    apply(r);
-                }
-                if (caughtUp.getCount() > 0) {
-                    target.entrySet().removeIf(t -> consumer.position(t.getKey()) >= t.getValue());
-                    if (target.isEmpty()) {
-                        caughtUp.countDown();
-                        LOG.info("approver feed caught up: {} actions known", book.size());
-                    }
-                }
-            }
-        } catch (WakeupException e) {
-            if (running) {
-                failure = e;
-            }
-        } catch (RuntimeException e) {
-            failure = e;
-            LOG.error("approver feed stopped: {}", e.toString());
-        } finally {
-            consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
-        }
+        return follower.failure();
     }
 
     private void apply(ConsumerRecord<String, byte[]> r) {
@@ -171,12 +124,6 @@ public final class BookFeed implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        follower.close();
     }
 }

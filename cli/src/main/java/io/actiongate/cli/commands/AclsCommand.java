@@ -29,7 +29,7 @@ import io.actiongate.kafka.KafkaFailures;
 public final class AclsCommand extends OperatorCommand {
 
     @Option(names = "--role", required = true, paramLabel = "ROLE",
-            description = "gate, executor, reconciler, approver, mcp-gateway, tool-host or operator.")
+            description = "gate, executor, reconciler, approver, notifier, mcp-gateway, tool-host or operator.")
     String role;
 
     @Option(names = "--principal", required = true, paramLabel = "User:NAME",

@@ -13,6 +13,7 @@ import io.actiongate.avro.Grant;
 import io.actiongate.avro.GrantMode;
 import io.actiongate.avro.Integration;
 import io.actiongate.avro.LifecycleStatus;
+import io.actiongate.avro.NotificationRoute;
 import io.actiongate.avro.OriginState;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.TaskState;
@@ -84,6 +85,7 @@ public final class PolicyJson {
             case EPOCH -> epoch(f, key);
             case TASK -> task(f, key);
             case ORIGIN -> origin(f, key);
+            case NOTIFY -> notificationRoute(f, key);
         };
         return new Entry(key, PolicyRecord.newBuilder().setKind(key.kind().prefix()).setBody(body).build());
     }
@@ -163,6 +165,71 @@ public final class PolicyJson {
     }
 
     private static final java.util.regex.Pattern OWNER_ORG = java.util.regex.Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    /** Most addresses one route may name. */
+    static final int MAX_EMAILS = 50;
+    /** Most webhooks of one kind one route may name. */
+    static final int MAX_WEBHOOKS = 10;
+    private static final java.util.regex.Pattern EMAIL = java.util.regex.Pattern.compile(
+            "[A-Za-z0-9._%+'-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+");
+    private static final java.util.regex.Pattern WEBHOOK_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+    /**
+     * A notification route (docs/contract.md section 7): addresses, and names of webhooks in the notifier's
+     * configuration, never a URL (a Slack webhook's URL is its credential and stays out of the policy topic).
+     */
+    private static NotificationRoute notificationRoute(JsonFields f, PolicyKey key) {
+        allow(f, "org_id", "profile_id", "tool_name", "emails", "slack_webhooks", "json_webhooks",
+                "remind_before_ms");
+        if (!OWNER_ORG.matcher(key.parts().get(0)).matches()) {
+            throw f.bad("org_id", "must match " + OWNER_ORG.pattern() + " (a route is always one org's)");
+        }
+        List<String> emails = distinct(f, "emails", f.textList("emails", false), MAX_EMAILS);
+        for (int i = 0; i < emails.size(); i++) {
+            if (!EMAIL.matcher(emails.get(i)).matches()) {
+                throw f.bad("emails[" + i + "]", "is not a bare email address (name@domain, no display name)");
+            }
+        }
+        List<String> slack = webhookNames(f, "slack_webhooks", "notifier.slack.<name>.url");
+        List<String> json = webhookNames(f, "json_webhooks", "notifier.webhook.<name>.url");
+        Long remindBefore = null;
+        if (f.has("remind_before_ms")) {
+            remindBefore = f.longValue("remind_before_ms");
+            if (remindBefore < 0) {
+                throw f.bad("remind_before_ms", "must be 0 (no reminder) or positive");
+            }
+        }
+        return NotificationRoute.newBuilder()
+                .setOrgId(key.parts().get(0))
+                .setProfileId(key.parts().get(1))
+                .setToolName(key.parts().get(2))
+                .setEmails(emails)
+                .setSlackWebhooks(slack)
+                .setJsonWebhooks(json)
+                .setRemindBeforeMs(remindBefore)
+                .build();
+    }
+
+    private static List<String> webhookNames(JsonFields f, String field, String configKey) {
+        List<String> names = distinct(f, field, f.textList(field, false), MAX_WEBHOOKS);
+        for (int i = 0; i < names.size(); i++) {
+            if (!WEBHOOK_NAME.matcher(names.get(i)).matches()) {
+                throw f.bad(field + "[" + i + "]", "must be the name of a webhook in the notifier's configuration ("
+                        + configKey + "; letters, digits, . _ -), never its URL or a credential");
+            }
+        }
+        return names;
+    }
+
+    private static List<String> distinct(JsonFields f, String field, List<String> values, int max) {
+        if (values.size() > max) {
+            throw f.bad(field, "names more than " + max);
+        }
+        if (new HashSet<>(values).size() != values.size()) {
+            throw f.bad(field, "names one entry twice");
+        }
+        return values;
+    }
 
     private static OriginState origin(JsonFields f, PolicyKey key) {
         allow(f, "conversation_id", "org_id", "status", "active_turn_id");

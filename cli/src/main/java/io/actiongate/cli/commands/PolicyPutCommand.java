@@ -13,7 +13,7 @@ import io.actiongate.topics.Topics;
 /** {@code actiongate policy put --file policy.json}: every record is validated before any is written. */
 @Command(name = "put", description = {
         "Publish policy records from JSON: one object or a list, each with 'key', 'kind' and the body fields.",
-        "Kinds: tool, integration, grant, epoch, task, origin (key shapes as in docs/contract.md)."})
+        "Kinds: tool, integration, grant, epoch, task, origin, notify (key shapes as in docs/contract.md)."})
 public final class PolicyPutCommand extends OperatorCommand {
 
     @Option(names = "--file", required = true, paramLabel = "FILE", description = "Policy JSON ('-' for stdin).")

@@ -189,4 +189,64 @@ class PolicyJsonTest {
         assertThatThrownBy(() -> PolicyKey.parse("grant:acme")).hasMessageContaining("grant:{org_id}:{profile_id}");
         assertThatThrownBy(() -> PolicyKey.parse("tool::send")).hasMessageContaining("provider is empty");
     }
+
+    @Test
+    void shouldMapANotificationRouteTakingOrgProfileAndToolFromTheKey() {
+        PolicyJson.Entry entry = one("""
+                {"key": "notify:acme:*:send_email", "kind": "notify", "emails": ["alice@acme.example"],
+                 "slack_webhooks": ["ops"], "json_webhooks": ["pager", "audit.v2"], "remind_before_ms": 600000}""");
+
+        assertThat(entry.key().toString()).isEqualTo("notify:acme:*:send_email");
+        assertThat(entry.record().getKind()).isEqualTo("notify");
+        io.actiongate.avro.NotificationRoute route = (io.actiongate.avro.NotificationRoute) entry.record().getBody();
+        assertThat(route.getOrgId()).isEqualTo("acme");
+        assertThat(route.getProfileId()).isEqualTo("*");
+        assertThat(route.getToolName()).isEqualTo("send_email");
+        assertThat(route.getEmails()).containsExactly("alice@acme.example");
+        assertThat(route.getSlackWebhooks()).containsExactly("ops");
+        assertThat(route.getJsonWebhooks()).containsExactly("pager", "audit.v2");
+        assertThat(route.getRemindBeforeMs()).isEqualTo(600_000L);
+
+        io.actiongate.avro.NotificationRoute quiet = (io.actiongate.avro.NotificationRoute) one("""
+                {"key": "notify:acme:agent:*", "kind": "notify"}""").record().getBody();
+        assertThat(quiet.getEmails()).isEmpty();
+        assertThat(quiet.getSlackWebhooks()).isEmpty();
+        assertThat(quiet.getRemindBeforeMs()).as("the notifier's default").isNull();
+        // what policy put writes is what the notifier reads back
+        byte[] bytes = io.actiongate.serde.AvroSerdes.serde(PolicyRecord.class).serialize(null, entry.record());
+        assertThat(io.actiongate.serde.AvroSerdes.serde(PolicyRecord.class).deserialize(null, bytes))
+                .isEqualTo(entry.record());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "{\"key\": \"notify:acme:*:*\", \"kind\": \"notify\", \"slack_webhooks\":"
+            + " [\"https://hooks.slack.com/services/T0/B0/abc\"]}"
+            + "|policy: field 'slack_webhooks[0]' must be the name of a webhook in the notifier's configuration",
+        "{\"key\": \"notify:acme:*:*\", \"kind\": \"notify\", \"emails\": [\"Alice <a@acme.example>\"]}"
+            + "|policy: field 'emails[0]' is not a bare email address",
+        "{\"key\": \"notify:acme:*:*\", \"kind\": \"notify\", \"emails\": [\"a@acme.example\","
+            + " \"a@acme.example\"]}|policy: field 'emails' names one entry twice",
+        "{\"key\": \"notify:acme:*:*\", \"kind\": \"notify\", \"remind_before_ms\": -1}"
+            + "|policy: field 'remind_before_ms' must be 0 (no reminder) or positive",
+        "{\"key\": \"notify:*:*:*\", \"kind\": \"notify\"}|policy: field 'org_id' must match",
+        "{\"key\": \"notify:acme:*:*\", \"kind\": \"notify\", \"url\": \"https://x.example\"}"
+            + "|policy: field 'url' is not a known field",
+        "{\"key\": \"notify:acme:*\", \"kind\": \"notify\"}"
+            + "|policy: policy key must be notify:{org_id}:{profile_id}:{tool_name}"})
+    void shouldRefuseANotificationRouteThatNamesAUrlOrAMalformedDestination(String json, String message)
+            throws Exception {
+        assertThatThrownBy(() -> PolicyJson.fromJson(tree(json))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(message);
+    }
+
+    @Test
+    void shouldBoundTheDestinationsOfOneRoute() throws Exception {
+        StringBuilder emails = new StringBuilder();
+        for (int i = 0; i <= PolicyJson.MAX_EMAILS; i++) {
+            emails.append(i == 0 ? "" : ",").append("\"r").append(i).append("@acme.example\"");
+        }
+        assertThatThrownBy(() -> PolicyJson.fromJson(tree("{\"key\": \"notify:acme:*:*\", \"kind\": \"notify\","
+                + " \"emails\": [" + emails + "]}"))).hasMessageContaining("names more than 50");
+    }
 }

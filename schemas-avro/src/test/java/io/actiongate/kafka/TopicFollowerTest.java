@@ -1,0 +1,92 @@
+package io.actiongate.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.internals.AutoOffsetResetStrategy;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+class TopicFollowerTest {
+
+    private static final String TOPIC = "t.receipts";
+    private static final TopicPartition P0 = new TopicPartition(TOPIC, 0);
+    private static final TopicPartition P1 = new TopicPartition(TOPIC, 1);
+
+    private final MockConsumer<String, byte[]> consumer =
+            new MockConsumer<>(AutoOffsetResetStrategy.EARLIEST.name());
+    private final List<String> seen = new CopyOnWriteArrayList<>();
+
+    private static PartitionInfo info(int partition) {
+        return new PartitionInfo(TOPIC, partition, Node.noNode(), new Node[0], new Node[0]);
+    }
+
+    private static ConsumerRecord<String, byte[]> record(TopicPartition p, long offset, String key) {
+        return new ConsumerRecord<>(p.topic(), p.partition(), offset, key, new byte[0]);
+    }
+
+    @Test
+    void shouldApplyEveryRecordCatchUpAtTheStartingEndOffsetsAndLetAWriterWaitForItsOwn() throws Exception {
+        consumer.updatePartitions(TOPIC, List.of(info(0), info(1)));
+        consumer.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
+        consumer.updateEndOffsets(Map.of(P0, 2L, P1, 1L));
+        consumer.schedulePollTask(() -> {
+            consumer.addRecord(record(P0, 0, "a"));
+            consumer.addRecord(record(P1, 0, "b"));
+        });
+        consumer.schedulePollTask(() -> consumer.addRecord(record(P0, 1, "c")));
+        AtomicInteger caughtUp = new AtomicInteger();
+        try (TopicFollower follower = new TopicFollower(consumer, List.of(TOPIC), r -> seen.add(r.key()),
+                caughtUp::incrementAndGet, Duration.ofMillis(10), "follower-test").start()) {
+            assertThat(follower.awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
+            assertThat(seen).containsExactlyInAnyOrder("a", "b", "c");
+            assertThat(caughtUp).hasValue(1);
+
+            consumer.schedulePollTask(() -> consumer.addRecord(record(P1, 1, "mine")));
+            assertThat(follower.awaitApplied(P1, 1, Duration.ofSeconds(10))).isTrue();
+            assertThat(seen).contains("mine");
+            assertThat(follower.awaitApplied(P1, 5, Duration.ofMillis(100))).as("not written yet").isFalse();
+            assertThat(follower.isRunning()).isTrue();
+        }
+        assertThat(consumer.closed()).isTrue();
+    }
+
+    @Test
+    void shouldFollowGivenPartitionsWithoutLookingThemUp() throws Exception {
+        // no partitionsFor answer at all: the topic was created a moment ago and is not in the metadata yet
+        consumer.updateBeginningOffsets(Map.of(P0, 0L));
+        consumer.updateEndOffsets(Map.of(P0, 0L));
+        try (TopicFollower follower = TopicFollower.ofPartitions(consumer, List.of(P0), r -> seen.add(r.key()),
+                () -> { }, Duration.ofMillis(10), "follower-given").start()) {
+            assertThat(follower.awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
+            consumer.schedulePollTask(() -> consumer.addRecord(record(P0, 0, "claim")));
+            assertThat(follower.awaitApplied(P0, 0, Duration.ofSeconds(10))).isTrue();
+            assertThat(seen).containsExactly("claim");
+            assertThat(follower.failure()).isNull();
+        }
+    }
+
+    @Test
+    void shouldStopOnAMissingTopicAndSaySo() throws Exception {
+        TopicFollower follower = new TopicFollower(consumer, List.of("t.missing"), r -> { }, () -> { },
+                Duration.ofMillis(10), "follower-missing").start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (follower.failure() == null && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+
+        assertThat(follower.failure()).hasMessage("topic t.missing does not exist (run 'topics create')");
+        assertThat(follower.isRunning()).isFalse();
+        assertThat(follower.caughtUp()).isFalse();
+        follower.close();
+    }
+}
