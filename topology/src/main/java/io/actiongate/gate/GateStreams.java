@@ -22,6 +22,7 @@ import io.actiongate.gate.internal.CredentialCheck;
 import io.actiongate.gate.internal.GroupCommits;
 import io.actiongate.gate.internal.StateRecords;
 import io.actiongate.kafka.KafkaFailures;
+import io.actiongate.serde.UnknownFormatException;
 
 /**
  * Runs the gate topology: exactly-once v2, RocksDB stores under {@code state.dir}. Used by
@@ -47,12 +48,16 @@ public final class GateStreams implements AutoCloseable {
     private StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse handle(Throwable e) {
         StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse response = uncaught(e);
         if (response == StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT) {
-            fatal = KafkaFailures.describe(e);
+            UnknownFormatException newer = UnknownFormatException.in(e);
+            fatal = newer != null ? newer.getMessage() : KafkaFailures.describe(e);
         }
         return response;
     }
 
-    /** Why the gate stopped itself (a security failure: authentication, TLS, a missing ACL), if it did. */
+    /**
+     * Why the gate stopped itself, if it did: a security failure (authentication, TLS, a missing ACL), or a record
+     * or stored value of a version this release does not read (its one line).
+     */
     public Optional<String> fatalFailure() {
         return Optional.ofNullable(fatal);
     }
@@ -108,9 +113,17 @@ public final class GateStreams implements AutoCloseable {
      * processors dead-letter them, see {@code Lifecycle.atomically}); what does is not about a record (a store or
      * client error), so the open transaction is aborted and a new thread resumes from the last commit: no work is
      * dropped, and the gate does not stop. Except for a security failure (authentication, TLS, a missing ACL):
-     * a new thread would fail the same way forever, so the gate stops and names the cause.
+     * a new thread would fail the same way forever, so the gate stops and names the cause. And except for a record
+     * or a stored value of a version this release does not read, which a newer gate wrote (a downgrade): the
+     * transaction is aborted, so nothing was changed, and the gate stops with one line naming the version and its
+     * writer (docs/operating.md, "Upgrades").
      */
     static StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse uncaught(Throwable e) {
+        UnknownFormatException newer = UnknownFormatException.in(e);
+        if (newer != null) {
+            LOG.error("{}", newer.getMessage());
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        }
         if (KafkaFailures.isSecurityFailure(e)) {
             LOG.error("gate stream thread failed: {}; stopping the gate", KafkaFailures.describe(e));
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
