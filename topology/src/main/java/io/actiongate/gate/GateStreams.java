@@ -155,7 +155,26 @@ public final class GateStreams implements AutoCloseable {
             StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
 
     /**
-     * The Kafka Streams properties of the gate: {@link #STREAMS_DEFAULTS}, {@code bootstrap.servers} and
+     * Kafka Streams settings for recovery, apart from {@link #STREAMS_DEFAULTS} (issue 43 item 4); {@code
+     * gate.streams.*} overrides them:
+     * <ul>
+     *   <li>{@code num.standby.replicas} 1 (Kafka: 0): with two or more gate instances each task has a warm copy on
+     *       another instance. An instance that dies and does not come back leaves its tasks to the instance holding
+     *       the copy, which resumes them at once instead of restoring their changelogs first (a week of actions at
+     *       the default dedupe window). The cost: every instance also reads the changelogs of the tasks it stands by
+     *       for and keeps their state on disk.</li>
+     *   <li>{@code acceptable.recovery.lag} 10000 (Kafka's, stated): a standby within that many changelog records
+     *       of the end takes its task over at once; one further behind catches up as a warm-up replica first while
+     *       the task stays where it is.</li>
+     * </ul>
+     */
+    public static final Map<String, String> RECOVERY_DEFAULTS = Map.of(
+            StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1",
+            StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, "10000");
+
+    /**
+     * The Kafka Streams properties of the gate: {@link #STREAMS_DEFAULTS}, {@link #RECOVERY_DEFAULTS},
+     * {@code bootstrap.servers} and
      * {@code kafka.*} client settings, application id and state dir, then {@code gate.streams.*} overrides;
      * exactly-once v2 always. The stores are RocksDB ({@link GateStores}), their memory bounded by
      * {@link BoundedRocksDbMemory} when {@code gate.rocksdb.memory.bytes} is set and no
@@ -164,6 +183,7 @@ public final class GateStreams implements AutoCloseable {
     public static Properties properties(GateConfig config) {
         Properties p = new Properties();
         p.putAll(STREAMS_DEFAULTS);
+        p.putAll(RECOVERY_DEFAULTS);
         p.putAll(config.kafkaClientProperties());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
