@@ -37,6 +37,7 @@ public final class GateStreams implements AutoCloseable {
     private final GateConfig config;
     private HangingTransactionWatch hanging;
     private volatile String fatal;
+    private volatile UnknownFormatException newerFormat;
 
     private GateStreams(Topology topology, Properties properties, GateConfig config, GroupCommits commits) {
         this.topology = topology;
@@ -49,9 +50,15 @@ public final class GateStreams implements AutoCloseable {
         StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse response = uncaught(e);
         if (response == StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT) {
             UnknownFormatException newer = UnknownFormatException.in(e);
+            newerFormat = newer;
             fatal = newer != null ? newer.getMessage() : KafkaFailures.describe(e);
         }
         return response;
+    }
+
+    /** The record or stored value of a version this release does not read that stopped the gate, if one did. */
+    public Optional<UnknownFormatException> newerFormat() {
+        return Optional.ofNullable(newerFormat);
     }
 
     /**
