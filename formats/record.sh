@@ -8,6 +8,7 @@
 # schemas-avro's test Fill.java and the generator's files are copied in, and the generator runs as a test
 # (mvn -o test of the modules it needs; nothing is installed). Needs the JDK and Maven, and the dependencies of
 # that commit in the local Maven repository (-o; drop it by setting MVN_OFFLINE= to let Maven download them).
+# RECORDED_COPY=no leaves the module resources as they are (to check that a generator still runs).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -21,23 +22,35 @@ out=${2:-$work/out}
 mkdir -p "$out"
 git clone -q --shared --no-checkout "$root" "$work/src"
 git -C "$work/src" checkout -q "$commit"
+# a generator's own files, and those of the shared folders its include.txt names (the same source run at
+# several commits)
+sources=("$dir")
+if [ -f "$dir/include.txt" ]; then
+  while IFS= read -r shared; do
+    [ -n "$shared" ] && sources+=("$here/generators/$shared")
+  done < "$dir/include.txt"
+fi
 modules=()
+tests=()
+for from in "${sources[@]}"; do
 while IFS= read -r f; do
-  rel=${f#"$dir"/}
+  rel=${f#"$from"/}
   mkdir -p "$work/src/$(dirname "$rel")"
   cp "$f" "$work/src/$rel"
   module=${rel%%/src/*}
   mkdir -p "$work/src/$module/src/test/java/io/actiongate/recorded"
   cp "$root/schemas-avro/src/test/java/io/actiongate/recorded/Fill.java" "$work/src/$module/src/test/java/io/actiongate/recorded/Fill.java"
   modules+=("$module")
-done < <(find "$dir" -name '*.java')
+  case "$(basename "$f")" in Record*) tests+=("$(basename "$f" .java)") ;; esac
+done < <(find "$from" -name '*.java')
+done
 list=$(printf '%s\n' "${modules[@]}" | sort -u | paste -sd, -)
-tests=$(find "$dir" -name 'Record*.java' -exec basename {} .java \; | sort -u | paste -sd, -)
+tests=$(printf '%s\n' "${tests[@]}" | sort -u | paste -sd, -)
 echo "generator $gen: commit $commit, modules $list, tests $tests, output $out"
 (cd "$work/src" && RECORDED_OUT="$out" mvn ${MVN_OFFLINE--o} -B -q -pl "$list" -am test -Dtest="$tests" \
     -Dsurefire.failIfNoSpecifiedTests=false -DfailIfNoTests=false -Djacoco.skip=true)
 copy() { # from-subfolder module
-  if [ -d "$out/$1" ]; then
+  if [ "${RECORDED_COPY:-yes}" = yes ] && [ -d "$out/$1" ]; then
     dest="$root/$2/src/test/resources/recorded/$name-$commit/$1"
     mkdir -p "$dest"
     cp -R "$out/$1/." "$dest/"
