@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.avro.Schema;
 import org.apache.avro.data.TimeConversions;
@@ -114,6 +118,22 @@ class UnknownFormatsTest {
             }
         }, SchemaCatalog.ROOT + "bad/index.txt")).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("since=RELEASE");
+    }
+
+    @Test
+    void shouldPrintTheLineTheContractShows() throws IOException {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !Files.exists(dir.resolve("docs/contract.md"))) {
+            dir = dir.getParent();
+        }
+        assertThat(dir).as("the repository holding docs/contract.md").isNotNull();
+        String doc = Files.readString(dir.resolve("docs/contract.md"), StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("<!-- example: downgrade-line -->\\s*```\\s*\\n\\s*(actiongate [^ ]+) "
+                + "(stops: .*?)\\n").matcher(doc);
+        assertThat(m.find()).as("docs/contract.md section 3 shows the line").isTrue();
+        String line = new UnknownFormatException("actiongate.attempts-2@118", "AttemptReservation v3 (fingerprint "
+                + "3a0c...)", "actiongate 0.2.0", "AttemptReservation v1 to v2").getMessage();
+        assertThat(line).isEqualTo(Release.current() + " " + m.group(2));
     }
 
     @Test
