@@ -65,7 +65,7 @@ import io.actiongate.topics.Topics;
 class DowngradeRefusalIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     private static final String ORG = "acme";
     private static final String TASK = "T-1";
