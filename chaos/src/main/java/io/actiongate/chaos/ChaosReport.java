@@ -35,6 +35,7 @@ final class ChaosReport {
         long lookups = provider.byKey().values().stream().mapToLong(ProviderLog.Entry::lookups).sum();
         Map<String, Long> faultKinds = new TreeMap<>();
         faults.forEach(f -> faultKinds.merge(f.kind(), 1L, Long::sum));
+        RecoveryGoal recovery = RecoveryGoal.of(faults);
 
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("scenario", "mixed-load-with-process-broker-and-provider-faults");
@@ -56,6 +57,11 @@ final class ChaosReport {
         json.put("faultsInjected", faults.size());
         json.put("faultsByKind", faultKinds);
         json.put("faults", faults);
+        json.put("recoveryGoalSeconds", RecoveryGoal.GOAL.toSeconds());
+        json.put("recoveryP95Ms", recovery.p95Ms());
+        json.put("recoveryMaxMs", recovery.maxMs());
+        json.put("recoveryBeyondGoal", recovery.beyond());
+        json.put("recoveryLongerByDesign", recovery.longer());
         json.put("providerDispatchRequests", posts);
         json.put("providerEffects", effects);
         json.put("providerLookups", lookups);
@@ -85,6 +91,7 @@ final class ChaosReport {
         md.append("Result: **").append(result.ok() ? "PASS" : "FAIL").append("**: ").append(result.duplicates())
                 .append(" duplicates, ").append(result.lost()).append(" lost, ").append(result.hanging())
                 .append(" hanging transactions, ").append(result.violations().size()).append(" violation(s).\n\n");
+        md.append(recovery.describe()).append("\n\n");
         md.append("## Scenario: mixed load, process, broker and provider faults\n\n");
         md.append("| | |\n|---|---|\n");
         md.append("| actions | ").append(load.actions().size()).append(' ').append(kinds).append(" |\n");
@@ -103,12 +110,14 @@ final class ChaosReport {
         md.append("| wall time | ").append(wallMs / 1000).append(" s |\n\n");
         md.append("## Faults and time to recover\n\n");
         md.append("Recovery: from the injection to the first action proposed after the fault was over reaching a "
-                + "settled receipt.\n\n");
-        md.append("| # | at | fault | target | over after | recovered after |\n|---|---|---|---|---|---|\n");
+                + "settled receipt. ").append(recovery.describe()).append("\n\n");
+        md.append("| # | at | fault | target | over after | recovered after | slowest action proposed during it |\n")
+                .append("|---|---|---|---|---|---|---|\n");
         for (ChaosRun.FaultRecord f : faults) {
-            md.append(String.format(Locale.ROOT, "| %d | t+%.1fs | %s | %s | %d ms | %s |%n", f.index(),
+            md.append(String.format(Locale.ROOT, "| %d | t+%.1fs | %s | %s | %d ms | %s | %s |%n", f.index(),
                     f.injectedAtMs() / 1000.0, f.description(), f.target(), f.restoredAtMs() - f.injectedAtMs(),
-                    f.recoveredAfterMs() < 0 ? "n/a" : f.recoveredAfterMs() + " ms"));
+                    f.recoveredAfterMs() < 0 ? "n/a" : f.recoveredAfterMs() + " ms",
+                    f.slowestDuringMs() < 0 ? "n/a" : f.slowestDuringMs() + " ms"));
         }
         md.append("\n## Checker counts\n\n```\n").append(result.describe()).append("```\n");
         Files.writeString(results.resolve("chaos-report.md"), md.toString(), StandardCharsets.UTF_8);

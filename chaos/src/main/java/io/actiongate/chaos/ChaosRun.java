@@ -78,9 +78,18 @@ final class ChaosRun {
         }
     }
 
-    /** One injected fault and how it went. */
+    /**
+     * One injected fault and how it went: when it was injected and over (after the load started), its time to recover
+     * (from the injection until the first action proposed after it was over settled; -1 when none did), and the
+     * longest an action proposed while it lasted took to settle (-1 when none was proposed then, or none settled).
+     */
     record FaultRecord(int index, String kind, String description, String target, long injectedAtMs,
-                       long restoredAtMs, long recoveredAfterMs) {
+                       long restoredAtMs, long recoveredAfterMs, long slowestDuringMs) {
+
+        FaultRecord(int index, String kind, String description, String target, long injectedAtMs,
+                    long restoredAtMs, long recoveredAfterMs) {
+            this(index, kind, description, target, injectedAtMs, restoredAtMs, recoveredAfterMs, -1);
+        }
     }
 
     static final String PREFIX = "chaos.";
@@ -495,7 +504,7 @@ final class ChaosRun {
     }
 
     private FaultRecord apply(FaultPlan.Step step, Path config) throws Exception {
-        long at = System.currentTimeMillis();
+        long at = System.currentTimeMillis(); // when the fault is injected
         String target;
         switch (step.kind()) {
             case KILL_GATE -> {
@@ -564,6 +573,8 @@ final class ChaosRun {
                     killed = service.replicas().stream().filter(c -> !c.alive()).findFirst().orElse(null);
                     Thread.sleep(50);
                 }
+                // the fault is the kill: the wait for a person's next decision post before it is no outage
+                at = System.currentTimeMillis();
                 if (killed == null) {
                     // no decision was posted within a minute: kill one anyway, between decisions
                     service.killNextDecision(-1);
@@ -810,8 +821,11 @@ final class ChaosRun {
             long recovered = actions.stream()
                     .filter(a -> a.submittedAtMs >= restoredAbs && a.settledAtMs != 0)
                     .mapToLong(a -> a.settledAtMs).min().orElse(-1);
+            long slowest = actions.stream()
+                    .filter(a -> a.submittedAtMs >= injectedAbs && a.submittedAtMs < restoredAbs && a.settledAtMs != 0)
+                    .mapToLong(a -> a.settledAtMs - a.submittedAtMs).max().orElse(-1);
             measured.add(new FaultRecord(f.index(), f.kind(), f.description(), f.target(), f.injectedAtMs(),
-                    f.restoredAtMs(), recovered < 0 ? -1 : recovered - injectedAbs));
+                    f.restoredAtMs(), recovered < 0 ? -1 : recovered - injectedAbs, slowest));
         }
         return measured;
     }

@@ -74,6 +74,12 @@ final class RunCommand implements Callable<Integer> {
                 // already shutting down
             }
             node.close();
+            if (failure.get().startsWith(io.actiongate.serde.Release.current() + " stops: ")) {
+                // a refused downgrade: its one line says what, where, who wrote it and what to do
+                spec.commandLine().getErr().println(failure.get());
+                spec.commandLine().getErr().flush();
+                return ExitCodes.ERROR;
+            }
             throw new IllegalStateException(failure.get());
         }
         return ExitCodes.OK;

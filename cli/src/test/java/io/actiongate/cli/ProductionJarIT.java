@@ -32,6 +32,11 @@ class ProductionJarIT {
             assertThat(names).contains("io/actiongate/cli/Main.class", "io/actiongate/gate/GateTopology.class",
                     "io/actiongate/executor/Executor.class", "io/actiongate/node/ActiongateNode.class",
                     "org/apache/kafka/streams/KafkaStreams.class", "logback.xml");
+            // every role runs from it: the MCP gateway proposes through actiongate-client, which a test-scoped
+            // declaration in cli's pom had left out (run --roles=mcp-gateway died with NoClassDefFoundError)
+            assertThat(names).contains("io/actiongate/reconciler/Reconciler.class",
+                    "io/actiongate/approver/ApproverService.class", "io/actiongate/mcp/McpGateway.class",
+                    "io/actiongate/client/ActionGateClient.class");
             assertThat(names).filteredOn(name -> BANNED.stream().anyMatch(name::startsWith)).isEmpty();
             assertThat(names).filteredOn(name -> name.endsWith(".class"))
                     .filteredOn(name -> BANNED_CLASSES.stream().anyMatch(name::startsWith)).isEmpty();

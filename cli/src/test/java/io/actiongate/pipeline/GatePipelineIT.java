@@ -56,19 +56,12 @@ import org.junit.jupiter.api.io.TempDir;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.AttemptSummary;
-import io.actiongate.avro.AuthorizationEpoch;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
-import io.actiongate.avro.Grant;
-import io.actiongate.avro.GrantMode;
-import io.actiongate.avro.Integration;
-import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.OutcomeStatus;
-import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.ResolvedBy;
-import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.avro.UnknownOutcome;
 import io.actiongate.testing.KafkaBrokerExtension;
@@ -445,25 +438,12 @@ class GatePipelineIT {
     }
 
     private static void publishPolicy(String prefix) {
-        Map<String, PolicyRecord> policy = new HashMap<>();
-        policy.put("epoch:" + ORG, record("epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()));
-        policy.put("task:" + TASK, record("task", TaskState.newBuilder().setTaskId(TASK).setVersion(1)
-                .setStatus(LifecycleStatus.ACTIVE).setOrgId(ORG).build()));
-        policy.put("grant:" + ORG + ":chat-default", record("grant", Grant.newBuilder().setOrgId(ORG)
-                .setProfileId("chat-default").setTools(List.of(TOOL)).setMode(GrantMode.FULL_ACCESS)
-                .setChatEnabled(true).build()));
-        policy.put("integration:" + ORG + ":webhook", record("integration", Integration.newBuilder().setOrgId(ORG)
-                .setProvider("webhook").setEnabled(true).setScopes(List.of()).build()));
         // approval NONE with a trusted read-only hint: admitted without an approval, so the tests are about dispatch
-        policy.put("tool:webhook:" + TOOL, record("tool", ToolDescriptor.newBuilder().setProvider("webhook")
-                .setToolName(TOOL).setOperation(TOOL).setSchemaHash(SCHEMA)
-                .setReadOnlyHint(true).setDestructiveHint(null).setIdempotentHint(null).setOpenWorldHint(null)
-                .setApproval(ApprovalMode.NONE).setMaxInputBytes(4096).setEnabled(true).build()));
-        produce(KAFKA.bootstrapServers(), Topics.POLICY.name(prefix), Topics.POLICY, policy);
-    }
-
-    private static PolicyRecord record(String kind, Object body) {
-        return PolicyRecord.newBuilder().setKind(kind).setBody(body).build();
+        produce(KAFKA.bootstrapServers(), Topics.POLICY.name(prefix), Topics.POLICY, PipelinePolicy.records(ORG, TASK,
+                ToolDescriptor.newBuilder().setProvider("webhook").setToolName(TOOL).setOperation(TOOL)
+                        .setSchemaHash(SCHEMA).setReadOnlyHint(true).setDestructiveHint(null).setIdempotentHint(null)
+                        .setOpenWorldHint(null).setApproval(ApprovalMode.NONE).setMaxInputBytes(4096).setEnabled(true)
+                        .build()));
     }
 
     private void propose(String call, String idempotencyKey) {

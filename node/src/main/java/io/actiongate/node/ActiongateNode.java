@@ -34,6 +34,7 @@ import io.actiongate.http.ProposalApi;
 import io.actiongate.http.ProposalApiConfig;
 import io.actiongate.http.StreamsActionStateQuery;
 import io.actiongate.kafka.KafkaFailures;
+import io.actiongate.serde.UnknownFormatException;
 import io.actiongate.mcp.GatewayConfig;
 import io.actiongate.mcp.McpGateway;
 import io.actiongate.notifier.NotifierService;
@@ -161,6 +162,9 @@ public final class ActiongateNode implements AutoCloseable {
         io.actiongate.runtime.Role role = new NodeRole("gate", query::queryable,
                 () -> {
                     KafkaStreams.State state = streams.streams().state();
+                    if (streams.newerFormat().isPresent()) {
+                        return streams.newerFormat().get().getMessage(); // the one line of a refused downgrade
+                    }
                     if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
                             || streams.fatalFailure().isPresent()) {
                         return "the gate's Kafka Streams stopped (state " + state + ")"
@@ -189,8 +193,7 @@ public final class ActiongateNode implements AutoCloseable {
                 storage.executorCheck(executorConfig, registry));
         metrics.consumerLag("executor", executor::clientMetrics);
         return new NodeRole("executor", executor::isRunning,
-                () -> executor.failure() == null ? null
-                        : "the executor stopped: " + KafkaFailures.describe(executor.failure()),
+                () -> stopped("the executor", executor.failure()),
                 executor::close);
     }
 
@@ -198,8 +201,7 @@ public final class ActiongateNode implements AutoCloseable {
         Reconciler reconciler = Reconciler.start(new ReconcilerConfig(config), connectors, registry);
         metrics.consumerLag("reconciler", reconciler::clientMetrics);
         return new NodeRole("reconciler", reconciler::isRunning,
-                () -> reconciler.failure() == null ? null
-                        : "the reconciler stopped: " + KafkaFailures.describe(reconciler.failure()),
+                () -> stopped("the reconciler", reconciler.failure()),
                 reconciler::close);
     }
 
@@ -210,8 +212,7 @@ public final class ActiongateNode implements AutoCloseable {
             proposals.reviewOn(service.publicUrl());
         }
         return new NodeRole("approver", service::ready,
-                () -> service.failure() == null ? null
-                        : "the approval service stopped: " + KafkaFailures.describe(service.failure()),
+                () -> stopped("the approval service", service.failure()),
                 service::close);
     }
 
@@ -228,6 +229,18 @@ public final class ActiongateNode implements AutoCloseable {
                 HttpLimits.from(config, McpGateway.LIMITS_PREFIX));
         mcpGateway = gateway;
         return new NodeRole("mcp-gateway", gateway::ready, gateway::failure, gateway::close);
+    }
+
+    /**
+     * Why {@code role} stopped, or null while it runs: the one line of a refused downgrade as it is (it names what,
+     * where and who wrote it), anything else prefixed with the role.
+     */
+    private static String stopped(String role, Throwable failure) {
+        if (failure == null) {
+            return null;
+        }
+        UnknownFormatException newer = UnknownFormatException.in(failure);
+        return newer != null ? newer.getMessage() : role + " stopped: " + KafkaFailures.describe(failure);
     }
 
     /**

@@ -40,6 +40,10 @@ public final class KafkaFailures {
      * {@code topicAccess} is what the client did to topics, reported when a topic was denied.
      */
     public static String describe(Throwable error, Access topicAccess) {
+        io.actiongate.serde.UnknownFormatException newer = io.actiongate.serde.UnknownFormatException.in(error);
+        if (newer != null) {
+            return newer.getMessage(); // the one line a role stops with on a version it does not read
+        }
         return securityCause(error, topicAccess).orElseGet(() -> firstLine(error));
     }
 

@@ -4,7 +4,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
@@ -15,6 +17,8 @@ import org.apache.avro.message.MissingSchemaException;
 import org.apache.avro.message.SchemaStore;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -31,6 +35,13 @@ public final class AvroSerde<T extends SpecificRecordBase> implements Serde<T>, 
         AvroSetup.install();
     }
 
+    /**
+     * The Kafka header a record written in a schema version with a {@code since} release carries (see
+     * {@link SchemaCatalog#since}): {@code <Record> v<N>; actiongate <writer's release>}, so that a role of an older
+     * release that meets it can say what it met and who wrote it (docs/contract.md section 3).
+     */
+    public static final String FORMAT_HEADER = "actiongate.format";
+
     private static final byte[] MARKER = {(byte) 0xC3, (byte) 0x01};
     private static final int HEADER_LENGTH = 10;
 
@@ -38,14 +49,35 @@ public final class AvroSerde<T extends SpecificRecordBase> implements Serde<T>, 
     private final BinaryMessageEncoder<T> encoder;
     private final BinaryMessageDecoder<T> decoder;
     private final SchemaCatalog catalog;
+    /** The value of {@link #FORMAT_HEADER} on every record this serde writes, or null (no since release). */
+    private final byte[] stamp;
 
     AvroSerde(Class<T> type, SchemaCatalog catalog) {
+        this(type, catalog, Release.current());
+    }
+
+    AvroSerde(Class<T> type, SchemaCatalog catalog, String release) {
         this.type = type;
         this.catalog = catalog;
         this.encoder = invoke(type, "getEncoder", new Class<?>[0]);
         SchemaStore.Cache released = new SchemaStore.Cache();
-        catalog.versionsOf(schemaOf(type).getFullName()).forEach(released::addSchema);
+        List<Schema> versions = catalog.versionsOf(schemaOf(type).getFullName());
+        versions.forEach(released::addSchema);
         this.decoder = invoke(type, "createDecoder", new Class<?>[] {SchemaStore.class}, released);
+        Schema current = schemaOf(type);
+        this.stamp = catalog.since(current).map(since -> (current.getName() + " v" + version(versions, current)
+                + "; " + release).getBytes(StandardCharsets.UTF_8)).orElse(null);
+    }
+
+    private static int version(List<Schema> versions, Schema schema) {
+        long fingerprint = SchemaCatalog.fingerprint(schema);
+        for (int v = 0; v < versions.size(); v++) {
+            if (SchemaCatalog.fingerprint(versions.get(v)) == fingerprint) {
+                return v + 1;
+            }
+        }
+        throw new IllegalStateException(schema.getName() + " is written in a schema that is not released: list "
+                + "it in index.txt");
     }
 
     /** The schema this serde writes with. */
@@ -79,6 +111,53 @@ public final class AvroSerde<T extends SpecificRecordBase> implements Serde<T>, 
         } catch (IOException | RuntimeException e) {
             throw new SerializationException("cannot encode " + type.getSimpleName() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** As {@link #serialize(String, Object)}, stamping {@link #FORMAT_HEADER} when this version has a since release. */
+    @Override
+    public byte[] serialize(String topic, Headers headers, T data) {
+        byte[] bytes = serialize(topic, data);
+        if (stamp != null && bytes != null && headers != null) {
+            headers.remove(FORMAT_HEADER);
+            headers.add(FORMAT_HEADER, stamp);
+        }
+        return bytes;
+    }
+
+    /**
+     * Whether {@code payload}, which this serde could not read, is a newer version of its record: the marker is right
+     * and the fingerprint is neither a released version of the record nor anything else this build recognises
+     * (another record, a record's form with its named types referenced). Then the exception that stops a role
+     * reading a topic only actiongate writes, naming where ({@code where}) and, from {@link #FORMAT_HEADER} when the
+     * record carries it, the version and the release that wrote it; else null (a dead letter, as before).
+     */
+    public UnknownFormatException newerVersion(byte[] payload, Headers headers, String where) {
+        if (payload == null || payload.length < HEADER_LENGTH
+                || !Arrays.equals(payload, 0, MARKER.length, MARKER, 0, MARKER.length)) {
+            return null;
+        }
+        long fingerprint = Fingerprints.fromHeader(payload);
+        List<Schema> versions = catalog.versionsOf(schemaOf(type).getFullName());
+        for (Schema known : versions) {
+            if (SchemaCatalog.fingerprint(known) == fingerprint) {
+                return null;
+            }
+        }
+        if (Fingerprints.recognise(fingerprint, catalog).isPresent()) {
+            return null;
+        }
+        Header stated = headers == null ? null : headers.lastHeader(FORMAT_HEADER);
+        String version = type.getSimpleName() + " with fingerprint " + Fingerprints.wireHex(fingerprint);
+        String writer = null;
+        if (stated != null && stated.value() != null) {
+            String text = new String(stated.value(), StandardCharsets.UTF_8);
+            int split = text.indexOf(';');
+            version = (split < 0 ? text : text.substring(0, split)).trim() + " (fingerprint "
+                    + Fingerprints.wireHex(fingerprint) + ")";
+            writer = split < 0 ? null : text.substring(split + 1).trim();
+        }
+        return new UnknownFormatException(where, version, writer, type.getSimpleName() + " v1"
+                + (versions.size() > 1 ? " to v" + versions.size() : ""));
     }
 
     @Override

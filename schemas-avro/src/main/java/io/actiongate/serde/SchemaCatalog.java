@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
@@ -28,9 +29,11 @@ public final class SchemaCatalog {
     private static final SchemaCatalog RELEASED = load(SchemaCatalog.class.getClassLoader());
 
     private final Map<String, List<Schema>> byFullName;
+    private final Map<Long, String> since;
 
-    private SchemaCatalog(Map<String, List<Schema>> byFullName) {
+    private SchemaCatalog(Map<String, List<Schema>> byFullName, Map<Long, String> since) {
         this.byFullName = byFullName;
+        this.since = since;
     }
 
     /** The catalog of every schema version released with this build. */
@@ -44,12 +47,24 @@ public final class SchemaCatalog {
 
     /**
      * Reads the catalog listed by the index resource {@code index}; its entries are {@code version/File.avsc}
-     * paths below {@link #ROOT}. Tests use this to add a synthetic version beside the released ones.
+     * paths below {@link #ROOT}, a record's entry optionally followed by {@code since=RELEASE}, the release that
+     * first writes it (see {@link #since}). Tests use this to add a synthetic version beside the released ones.
      */
     static SchemaCatalog load(ClassLoader loader, String index) {
         Map<String, Schema.Parser> parsers = new LinkedHashMap<>();
         Map<String, List<Schema>> byName = new LinkedHashMap<>();
-        for (String entry : readIndex(loader, index)) {
+        Map<Long, String> since = new LinkedHashMap<>();
+        for (String line : readIndex(loader, index)) {
+            String[] parts = line.split("\\s+");
+            String entry = parts[0];
+            String release = null;
+            for (int i = 1; i < parts.length; i++) {
+                if (!parts[i].startsWith("since=") || parts[i].length() == "since=".length()) {
+                    throw new IllegalStateException("schema index line '" + line + "': expected 'since=RELEASE' "
+                            + "after the file");
+                }
+                release = parts[i].substring("since=".length());
+            }
             String version = entry.substring(0, entry.indexOf('/'));
             Schema.Parser parser = parsers.computeIfAbsent(version, v -> new Schema.Parser());
             Schema schema;
@@ -60,10 +75,13 @@ public final class SchemaCatalog {
             }
             if (schema.getType() == Schema.Type.RECORD && !entry.contains("/common/")) {
                 byName.computeIfAbsent(schema.getFullName(), n -> new ArrayList<>()).add(schema);
+                if (release != null) {
+                    since.put(fingerprint(schema), release);
+                }
             }
         }
         byName.replaceAll((name, list) -> List.copyOf(list));
-        return new SchemaCatalog(Collections.unmodifiableMap(byName));
+        return new SchemaCatalog(Collections.unmodifiableMap(byName), Map.copyOf(since));
     }
 
     private static List<String> readIndex(ClassLoader loader, String index) {
@@ -90,6 +108,16 @@ public final class SchemaCatalog {
     /** Every released version of the record {@code fullName}, oldest first; empty when none was released. */
     public List<Schema> versionsOf(String fullName) {
         return byFullName.getOrDefault(fullName, List.of());
+    }
+
+    /**
+     * The release that first writes {@code schema}, when its index line says ({@code since=RELEASE}): every version
+     * listed after the first release that reads versions it does not know carries one, and the records written in
+     * it carry the header {@link AvroSerde#FORMAT_HEADER} so that an older role can name what it met. Empty for
+     * the versions every such release reads.
+     */
+    public Optional<String> since(Schema schema) {
+        return Optional.ofNullable(since.get(fingerprint(schema)));
     }
 
     /** The record names that have at least one released version. */

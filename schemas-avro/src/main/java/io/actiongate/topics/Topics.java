@@ -52,7 +52,26 @@ public final class Topics {
     public static final List<TopicSpec<?, ?>> ALL = List.of(PROPOSALS, DECISIONS, POLICY, ATTEMPTS, OUTCOMES,
             UNKNOWN_OUTCOMES, RECONCILIATIONS, RECEIPTS, CONFLICTS, DEAD_LETTERS);
 
+    /**
+     * The topics only actiongate's own roles write (the contract's table: gate, executor, reconciler). A record of a
+     * version a role does not read is a newer actiongate's on these, and the role stops; on the others (proposals,
+     * decisions, policy), outside producers write too, and such a record stays a dead letter (docs/contract.md
+     * section 3, "Versions a role does not read").
+     */
+    public static final List<TopicSpec<?, ?>> WRITTEN_ONLY_BY_ACTIONGATE = List.of(ATTEMPTS, OUTCOMES,
+            UNKNOWN_OUTCOMES, RECONCILIATIONS, RECEIPTS, CONFLICTS, DEAD_LETTERS);
+
     private Topics() {
+    }
+
+    /** Whether the topic whose values are of {@code valueType} is one of {@link #WRITTEN_ONLY_BY_ACTIONGATE}. */
+    public static boolean writtenOnlyByActiongate(Class<?> valueType) {
+        for (TopicSpec<?, ?> spec : WRITTEN_ONLY_BY_ACTIONGATE) {
+            if (spec.valueSerde() instanceof io.actiongate.serde.AvroSerde<?> avro && avro.type() == valueType) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The full names of {@link #ALL} under {@code prefix}, in the same order. */

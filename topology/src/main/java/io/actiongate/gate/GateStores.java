@@ -8,7 +8,6 @@ import org.apache.kafka.streams.state.Stores;
 import io.actiongate.gate.internal.ActionState;
 import io.actiongate.gate.internal.DecisionClaim;
 import io.actiongate.gate.internal.ActionStateSerde;
-import io.actiongate.gate.internal.JsonSerde;
 
 /**
  * The gate's state stores: names (stable: they name the changelog topics, so renaming one loses state) and
@@ -80,7 +79,7 @@ public final class GateStores {
     public static StoreBuilder<KeyValueStore<String, DecisionClaim>> decisionClaims() {
         return Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(DECISION_CLAIMS), Serdes.String(),
-                new JsonSerde<>(DecisionClaim.class)).withCachingEnabled();
+                DecisionClaim.serde()).withCachingEnabled();
     }
 
     /** Global stores are restored from their source topic, so no changelog. */

@@ -22,6 +22,7 @@ import io.actiongate.gate.internal.CredentialCheck;
 import io.actiongate.gate.internal.GroupCommits;
 import io.actiongate.gate.internal.StateRecords;
 import io.actiongate.kafka.KafkaFailures;
+import io.actiongate.serde.UnknownFormatException;
 
 /**
  * Runs the gate topology: exactly-once v2, RocksDB stores under {@code state.dir}. Used by
@@ -36,6 +37,7 @@ public final class GateStreams implements AutoCloseable {
     private final GateConfig config;
     private HangingTransactionWatch hanging;
     private volatile String fatal;
+    private volatile UnknownFormatException newerFormat;
 
     private GateStreams(Topology topology, Properties properties, GateConfig config, GroupCommits commits) {
         this.topology = topology;
@@ -47,12 +49,22 @@ public final class GateStreams implements AutoCloseable {
     private StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse handle(Throwable e) {
         StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse response = uncaught(e);
         if (response == StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT) {
-            fatal = KafkaFailures.describe(e);
+            UnknownFormatException newer = UnknownFormatException.in(e);
+            newerFormat = newer;
+            fatal = newer != null ? newer.getMessage() : KafkaFailures.describe(e);
         }
         return response;
     }
 
-    /** Why the gate stopped itself (a security failure: authentication, TLS, a missing ACL), if it did. */
+    /** The record or stored value of a version this release does not read that stopped the gate, if one did. */
+    public Optional<UnknownFormatException> newerFormat() {
+        return Optional.ofNullable(newerFormat);
+    }
+
+    /**
+     * Why the gate stopped itself, if it did: a security failure (authentication, TLS, a missing ACL), or a record
+     * or stored value of a version this release does not read (its one line).
+     */
     public Optional<String> fatalFailure() {
         return Optional.ofNullable(fatal);
     }
@@ -108,9 +120,17 @@ public final class GateStreams implements AutoCloseable {
      * processors dead-letter them, see {@code Lifecycle.atomically}); what does is not about a record (a store or
      * client error), so the open transaction is aborted and a new thread resumes from the last commit: no work is
      * dropped, and the gate does not stop. Except for a security failure (authentication, TLS, a missing ACL):
-     * a new thread would fail the same way forever, so the gate stops and names the cause.
+     * a new thread would fail the same way forever, so the gate stops and names the cause. And except for a record
+     * or a stored value of a version this release does not read, which a newer gate wrote (a downgrade): the
+     * transaction is aborted, so nothing was changed, and the gate stops with one line naming the version and its
+     * writer (docs/operating.md, "Upgrades").
      */
     static StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse uncaught(Throwable e) {
+        UnknownFormatException newer = UnknownFormatException.in(e);
+        if (newer != null) {
+            LOG.error("{}", newer.getMessage());
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        }
         if (KafkaFailures.isSecurityFailure(e)) {
             LOG.error("gate stream thread failed: {}; stopping the gate", KafkaFailures.describe(e));
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
@@ -142,7 +162,26 @@ public final class GateStreams implements AutoCloseable {
             StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
 
     /**
-     * The Kafka Streams properties of the gate: {@link #STREAMS_DEFAULTS}, {@code bootstrap.servers} and
+     * Kafka Streams settings for recovery, apart from {@link #STREAMS_DEFAULTS} (issue 43 item 4); {@code
+     * gate.streams.*} overrides them:
+     * <ul>
+     *   <li>{@code num.standby.replicas} 1 (Kafka: 0): with two or more gate instances each task has a warm copy on
+     *       another instance. An instance that dies and does not come back leaves its tasks to the instance holding
+     *       the copy, which resumes them at once instead of restoring their changelogs first (a week of actions at
+     *       the default dedupe window). The cost: every instance also reads the changelogs of the tasks it stands by
+     *       for and keeps their state on disk.</li>
+     *   <li>{@code acceptable.recovery.lag} 10000 (Kafka's, stated): a standby within that many changelog records
+     *       of the end takes its task over at once; one further behind catches up as a warm-up replica first while
+     *       the task stays where it is.</li>
+     * </ul>
+     */
+    public static final Map<String, String> RECOVERY_DEFAULTS = Map.of(
+            StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1",
+            StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, "10000");
+
+    /**
+     * The Kafka Streams properties of the gate: {@link #STREAMS_DEFAULTS}, {@link #RECOVERY_DEFAULTS},
+     * {@code bootstrap.servers} and
      * {@code kafka.*} client settings, application id and state dir, then {@code gate.streams.*} overrides;
      * exactly-once v2 always. The stores are RocksDB ({@link GateStores}), their memory bounded by
      * {@link BoundedRocksDbMemory} when {@code gate.rocksdb.memory.bytes} is set and no
@@ -151,6 +190,7 @@ public final class GateStreams implements AutoCloseable {
     public static Properties properties(GateConfig config) {
         Properties p = new Properties();
         p.putAll(STREAMS_DEFAULTS);
+        p.putAll(RECOVERY_DEFAULTS);
         p.putAll(config.kafkaClientProperties());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());

@@ -126,6 +126,22 @@ class GateConfigTest {
     }
 
     @Test
+    void shouldKeepAStandbyOfEveryTaskUnlessOverridden() {
+        Properties defaults = GateStreams.properties(GateConfig.fromStrings(Map.of()));
+        assertThat(defaults.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)).isEqualTo("1");
+        assertThat(defaults.get(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG)).isEqualTo("10000");
+        // Kafka's own: no standby (what the gate replaces), and the recovery lag the gate states as its own
+        StreamsConfig kafka = new StreamsConfig(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "a",
+                StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1"));
+        assertThat(kafka.getInt(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)).isZero();
+        assertThat(kafka.getLong(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG)).isEqualTo(10_000L);
+
+        Properties overridden = GateStreams.properties(GateConfig.fromStrings(Map.of(
+                "gate.streams.num.standby.replicas", "0")));
+        assertThat(overridden.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)).isEqualTo("0");
+    }
+
+    @Test
     void shouldDocumentEveryKeyForTheReadme() {
         String table = GateConfig.toMarkdown();
         GateConfig.CONFIG_DEF.names().stream().filter(n -> n.startsWith("gate."))

@@ -86,6 +86,7 @@ final class GateDriver implements AutoCloseable {
     final TestInputTopic<String, PolicyRecord> policy;
     final TestInputTopic<byte[], byte[]> rawProposals;
     final TestInputTopic<byte[], byte[]> rawDecisions;
+    final TestInputTopic<byte[], byte[]> rawOutcomes;
     final TestOutputTopic<String, Receipt> receipts;
     /** Every receipt the topology's {@link ReceiptObserver} saw, in order. */
     final List<Receipt> observedReceipts = new java.util.ArrayList<>();
@@ -143,6 +144,7 @@ final class GateDriver implements AutoCloseable {
         policy = driver.createInputTopic(Topics.POLICY.name(prefix), strings, Topics.POLICY.valueSerde().serializer());
         rawProposals = driver.createInputTopic(Topics.PROPOSALS.name(prefix), bytes, bytes);
         rawDecisions = driver.createInputTopic(Topics.DECISIONS.name(prefix), bytes, bytes);
+        rawOutcomes = driver.createInputTopic(Topics.OUTCOMES.name(prefix), bytes, bytes);
         receipts = driver.createOutputTopic(Topics.RECEIPTS.name(prefix), Serdes.String().deserializer(),
                 Topics.RECEIPTS.valueSerde().deserializer());
         attempts = driver.createOutputTopic(Topics.ATTEMPTS.name(prefix), Serdes.String().deserializer(),

@@ -45,7 +45,10 @@ import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.Tracing;
 import io.actiongate.key.ActionKey;
 import io.actiongate.key.ActionLogContext;
+import io.actiongate.serde.AvroDecodeException;
+import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.TraceHeaders;
+import io.actiongate.serde.UnknownFormatException;
 import io.actiongate.storage.AttachmentRef;
 import io.actiongate.storage.PreDispatchCheck;
 import io.actiongate.storage.Verification;
@@ -149,6 +152,7 @@ final class DispatchLoop implements ConsumerRebalanceListener {
             return 0;
         }
         hook.afterPoll(records);
+        refuseNewerVersions(records);
         Instant now = clock.instant();
         List<Pending> accepted = new ArrayList<>();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
@@ -233,6 +237,32 @@ final class DispatchLoop implements ConsumerRebalanceListener {
             historyEnd.remove(partition);
         }
         return live;
+    }
+
+    /**
+     * Stops the executor, before it commits, dispatches or answers anything of the batch, on a reservation of a
+     * version it does not read: only the gate writes {@code attempts}, so it is a newer gate's, and skipping it
+     * would lose its dispatch (docs/contract.md section 3). The poll thread ends with the exception; nothing of the
+     * batch was committed, so the release that reads it dispatches it.
+     */
+    private void refuseNewerVersions(ConsumerRecords<String, byte[]> records) {
+        if (!(reservations instanceof AvroSerde<?> serde)) {
+            return;
+        }
+        for (ConsumerRecord<String, byte[]> record : records) {
+            if (record.value() == null) {
+                continue;
+            }
+            try {
+                reservations.deserialize(record.topic(), record.value());
+            } catch (AvroDecodeException e) {
+                UnknownFormatException newer = serde.newerVersion(record.value(), record.headers(),
+                        record.topic() + "-" + record.partition() + "@" + record.offset());
+                if (newer != null) {
+                    throw newer;
+                }
+            }
+        }
     }
 
     private AttemptReservation decodeQuietly(ConsumerRecord<String, byte[]> record) {

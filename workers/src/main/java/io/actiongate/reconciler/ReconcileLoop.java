@@ -42,7 +42,10 @@ import io.actiongate.connector.spi.Tracing;
 import io.actiongate.key.ActionKey;
 import io.actiongate.key.ActionLogContext;
 import io.actiongate.secrets.Redaction;
+import io.actiongate.serde.AvroDecodeException;
+import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.TraceHeaders;
+import io.actiongate.serde.UnknownFormatException;
 
 /**
  * The reconciler's poll loop. Each unknown outcome becomes a job with a due time; inconclusive lookups are
@@ -137,6 +140,15 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
         try {
             return unknownOutcomes.deserialize(record.topic(), record.value());
         } catch (RuntimeException e) {
+            if (e instanceof AvroDecodeException && unknownOutcomes instanceof AvroSerde<?> serde) {
+                // only the gate writes unknown-outcomes: a version this release does not read is a newer gate's,
+                // and skipping it would leave its action UNKNOWN unasked; stop before anything of it is committed
+                UnknownFormatException newer = serde.newerVersion(record.value(), record.headers(),
+                        record.topic() + "-" + record.partition() + "@" + record.offset());
+                if (newer != null) {
+                    throw newer;
+                }
+            }
             metrics.recordUndecodable();
             LOG.warn("skipping undecodable unknown outcome at {}-{}@{} ({})", record.topic(), record.partition(),
                     record.offset(), e.getClass().getSimpleName());

@@ -5,6 +5,7 @@ import static io.actiongate.executor.Reservations.key;
 import static io.actiongate.executor.Reservations.live;
 import static io.actiongate.executor.Reservations.reservation;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -340,6 +341,28 @@ class DispatchLoopTest {
         assertThat(metrics.undecodable()).isEqualTo(1);
         assertThat(webhook.dispatched).hasSize(1);
         assertThat(consumer.committed).containsEntry(P0, 2L);
+    }
+
+    @Test
+    void shouldStopOnAReservationOfANewerVersionBeforeCommittingDispatchingOrAnsweringAnything() {
+        start(2, request -> DispatchResult.succeeded(200, "r"));
+        add(P0, 0, live("c-1", "webhook"));
+        // an expired lease would be answered NOT_DISPATCHED while the batch is read: not before the check
+        add(P0, 1, AttemptReservation.newBuilder(live("c-2", "webhook")).setLeaseExpiresAt(Instant.EPOCH).build());
+        byte[] newer = encode(live("c-3", "webhook"));
+        for (int i = 2; i < 10; i++) {
+            newer[i] ^= 0x5A; // another fingerprint: a schema version a newer gate writes
+        }
+        consumer.addRecord(new ConsumerRecord<>(ATTEMPTS, 1, 7, "T-1/c-3", newer));
+
+        assertThatThrownBy(loop::pollOnce).isInstanceOf(io.actiongate.serde.UnknownFormatException.class)
+                .hasMessageContaining("stops: actiongate.attempts-1@7 holds AttemptReservation with fingerprint ")
+                .hasMessageContaining("it reads AttemptReservation v1 to v2");
+
+        assertThat(consumer.committed).as("nothing committed: the release that reads it dispatches it").isEmpty();
+        assertThat(webhook.dispatched).isEmpty();
+        assertThat(outcomes()).isEmpty();
+        assertThat(metrics.undecodable()).as("not skipped as undecodable").isZero();
     }
 
     @Test

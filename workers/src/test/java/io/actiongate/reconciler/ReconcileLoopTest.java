@@ -70,6 +70,25 @@ class ReconcileLoopTest {
     }
 
     @Test
+    void shouldStopOnAnUnknownOutcomeOfANewerVersionBeforeLookingUpOrCommittingAnything() {
+        ScriptedLookupConnector webhook = new ScriptedLookupConnector("webhook", LookupResult.noEffect("404"));
+        start(5, webhook);
+        byte[] newer = Topics.UNKNOWN_OUTCOMES.valueSerde().serializer().serialize(INPUT, unknown("c-2", "webhook"));
+        for (int i = 2; i < 10; i++) {
+            newer[i] ^= 0x5A; // another fingerprint: a schema version a newer gate writes
+        }
+        add(0, unknown("c-1", "webhook"));
+        consumer.addRecord(new ConsumerRecord<>(INPUT, 0, 1, "T-1/c-2", newer));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(loop::pollOnce)
+                .isInstanceOf(io.actiongate.serde.UnknownFormatException.class)
+                .hasMessageContaining("stops: actiongate.unknown-outcomes-0@1 holds UnknownOutcome with fingerprint");
+        assertThat(webhook.lookups).isEmpty();
+        assertThat(reconciliations()).isEmpty();
+        assertThat(committed()).isNull();
+    }
+
+    @Test
     void shouldReportNoEffectAfterTwoInconclusiveLookupsWaitingTheBackoffBetween() {
         ScriptedLookupConnector webhook = new ScriptedLookupConnector("webhook",
                 LookupResult.stillUnknown("503"), LookupResult.stillUnknown("503"),

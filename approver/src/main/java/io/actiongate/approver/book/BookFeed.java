@@ -20,7 +20,9 @@ import io.actiongate.kafka.KafkaClients;
 import io.actiongate.kafka.TopicFollower;
 import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroDecodeException;
+import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
+import io.actiongate.serde.UnknownFormatException;
 
 /**
  * Reads {@code proposals}, {@code receipts}, {@code outcomes}, {@code reconciliations} and the gate's
@@ -118,8 +120,24 @@ public final class BookFeed implements AutoCloseable {
                         AvroSerdes.serde(Reconciliation.class).deserialize(r.topic(), r.value()));
             }
         } catch (AvroDecodeException e) {
+            if (!r.topic().equals(proposals)) {
+                // receipts, outcomes, conflicts and reconciliations only actiongate writes: a version this release
+                // does not read is a newer role's, and the service stops rather than show less than there is
+                UnknownFormatException newer = newerVersion(r);
+                if (newer != null) {
+                    throw newer;
+                }
+            }
             LOG.warn("skipping {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.reason());
         }
+    }
+
+    private UnknownFormatException newerVersion(ConsumerRecord<String, byte[]> r) {
+        AvroSerde<?> serde = r.topic().equals(receipts) ? AvroSerdes.serde(Receipt.class)
+                : r.topic().equals(outcomes) ? AvroSerdes.serde(AttemptOutcome.class)
+                : r.topic().equals(conflicts) ? AvroSerdes.serde(IdentityConflict.class)
+                : AvroSerdes.serde(Reconciliation.class);
+        return serde.newerVersion(r.value(), r.headers(), r.topic() + "-" + r.partition() + "@" + r.offset());
     }
 
     @Override

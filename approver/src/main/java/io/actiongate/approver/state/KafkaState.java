@@ -1,12 +1,10 @@
 package io.actiongate.approver.state;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -59,20 +57,16 @@ public final class KafkaState implements SharedState, AutoCloseable {
         return topicPrefix + TOPIC_SUFFIX;
     }
 
-    private static final byte CAS = 1;
-    private static final byte SNAPSHOT = 2;
-    private static final byte CLAIM = 3;
+    private static final byte CAS = StateRecord.CAS;
+    private static final byte SNAPSHOT = StateRecord.SNAPSHOT;
+    private static final byte CLAIM = StateRecord.CLAIM;
     private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(15);
-
-    private record Entry(long version, byte[] nonce, byte[] value) {
-    }
 
     private final String topic;
     private final TopicPartition partition;
     private final KafkaProducer<String, byte[]> producer;
     private final KafkaConsumer<String, byte[]> consumer;
-    private final Map<String, Entry> values = new ConcurrentHashMap<>();
-    private final Map<String, byte[]> claims = new ConcurrentHashMap<>();
+    private final StateView view = new StateView();
     private final Object appliedLock = new Object();
     private long applied = -1;
     private final CountDownLatch caughtUp = new CountDownLatch(1);
@@ -197,7 +191,7 @@ public final class KafkaState implements SharedState, AutoCloseable {
                 }
                 if (caughtUp.getCount() > 0 && position >= target) {
                     caughtUp.countDown();
-                    LOG.info("approver state caught up: {} values, {} claims", values.size(), claims.size());
+                    LOG.info("approver state caught up: {} values, {} claims", view.values(), view.claims());
                 }
             }
         } catch (WakeupException e) {
@@ -217,34 +211,9 @@ public final class KafkaState implements SharedState, AutoCloseable {
         if (key == null) {
             return;
         }
-        if (r.value() == null) {
-            values.remove(key);
-            claims.remove(key);
-            return;
-        }
-        ByteBuffer b = ByteBuffer.wrap(r.value());
-        if (b.remaining() < 25) {
+        // a record of a type a newer service writes stops the reader here: nothing after it is applied
+        if (!view.apply(key, r.value(), r.headers(), topic + "-0@" + r.offset())) {
             LOG.warn("skipping {}@{}: not a state record", topic, r.offset());
-            return;
-        }
-        byte type = b.get();
-        byte[] nonce = new byte[16];
-        b.get(nonce);
-        long version = b.getLong();
-        byte[] value = new byte[b.remaining()];
-        b.get(value);
-        switch (type) {
-            case CAS -> values.compute(key, (k, cur) -> {
-                // the first record seen for a key after compaction is its latest state
-                if (cur == null || cur.version() == version - 1) {
-                    return new Entry(version, nonce, value);
-                }
-                return cur;
-            });
-            case SNAPSHOT -> values.compute(key, (k, cur) -> cur == null || cur.version() <= version
-                    ? new Entry(version, nonce, value) : cur);
-            case CLAIM -> claims.putIfAbsent(key, nonce);
-            default -> LOG.warn("skipping {}@{}: unknown state record type {}", topic, r.offset(), type);
         }
     }
 
@@ -280,20 +249,19 @@ public final class KafkaState implements SharedState, AutoCloseable {
     }
 
     private static byte[] record(byte type, byte[] nonce, long version, byte[] value) {
-        return ByteBuffer.allocate(25 + value.length).put(type).put(nonce).putLong(version).put(value).array();
+        return new StateRecord(type, nonce, version, value).bytes();
     }
 
     @Override
     public Optional<Versioned> get(String key) {
-        Entry e = values.get(key);
-        return e == null ? Optional.empty() : Optional.of(new Versioned(e.version(), e.value().clone()));
+        return view.value(key).map(e -> new Versioned(e.version(), e.value().clone()));
     }
 
     @Override
     public boolean compareAndSet(String key, long expectedVersion, byte[] value) {
         byte[] nonce = Tokens.randomBytes(16);
         awaitApplied(send(key, record(CAS, nonce, expectedVersion + 1, value)));
-        Entry now = values.get(key);
+        StateView.Entry now = view.value(key).orElse(null);
         if (now != null && Arrays.equals(now.nonce(), nonce)) {
             return true;
         }
@@ -308,21 +276,18 @@ public final class KafkaState implements SharedState, AutoCloseable {
     public boolean claim(String key) {
         byte[] nonce = Tokens.randomBytes(16);
         awaitApplied(send(key, record(CLAIM, nonce, 0, new byte[0])));
-        byte[] winner = claims.get(key);
+        byte[] winner = view.claim(key);
         return winner != null && Arrays.equals(winner, nonce);
     }
 
     @Override
     public boolean claimed(String key) {
-        return claims.containsKey(key);
+        return view.claim(key) != null;
     }
 
     @Override
     public List<String> keys(String prefix) {
-        java.util.Set<String> out = new java.util.TreeSet<>();
-        values.keySet().stream().filter(k -> k.startsWith(prefix)).forEach(out::add);
-        claims.keySet().stream().filter(k -> k.startsWith(prefix)).forEach(out::add);
-        return List.copyOf(out);
+        return view.keys(prefix);
     }
 
     @Override

@@ -25,7 +25,13 @@ public final class Sessions {
     /** The purpose a session cookie is sealed for. */
     static final String PURPOSE = "actiongate-approver-session-v1";
     private static final String ENDED = "session-ended/";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * Members a cookie carries that this release does not know are dropped, not refused: a cookie sealed before the
+     * pending registration and one-time code secrets moved to the shared state ({@link SessionScratch}) still opens
+     * its session after an upgrade. Only the service itself seals cookies (AES-GCM under its key).
+     */
+    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .disable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
     private final SharedState state;
     private final Sealer sealer;

@@ -27,6 +27,7 @@ import org.apache.kafka.common.serialization.Serializer;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.key.ActionKey;
+import io.actiongate.serde.UnknownFormatException;
 
 /**
  * The serde of {@code gate-actions} and its changelog. Writes layout 2: Avro single-object encoding ({@code C3 01},
@@ -114,6 +115,9 @@ public final class ActionStateSerde implements Serde<ActionState>, Serializer<Ac
         }
         if (data.length < HEADER.length || !java.util.Arrays.equals(data, 0, HEADER.length, HEADER, 0,
                 HEADER.length)) {
+            if (data.length >= HEADER.length && data[0] == HEADER[0] && data[1] == HEADER[1]) {
+                throw newerLayout(topic, data);
+            }
             throw new SerializationException("cannot decode ActionState: unknown layout");
         }
         try {
@@ -124,6 +128,36 @@ public final class ActionStateSerde implements Serde<ActionState>, Serializer<Ac
             // the message may quote stored text; keep only the type
             throw new SerializationException("cannot decode ActionState: " + e.getClass().getSimpleName());
         }
+    }
+
+    /**
+     * A value in the single-object layout under another fingerprint: a layout after this one, which a newer gate
+     * wrote. Such a layout starts its Avro body with the release that wrote it, a string (DESIGN.md, "Stores"): it is
+     * named when it reads as one.
+     */
+    static UnknownFormatException newerLayout(String topic, byte[] data) {
+        long fingerprint = 0;
+        for (int i = 0; i < 8; i++) {
+            fingerprint |= (data[2 + i] & 0xffL) << (8 * i);
+        }
+        String writer = null;
+        try {
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, HEADER.length,
+                    data.length - HEADER.length, null);
+            long length = decoder.readLong();
+            if (length > 0 && length <= 64) {
+                String release = DecoderFactory.get().binaryDecoder(data, HEADER.length, data.length - HEADER.length,
+                        null).readString();
+                if (release.startsWith("actiongate ") && release.chars().allMatch(c -> c >= 0x20 && c < 0x7f)) {
+                    writer = release;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not a string: the release is not named
+        }
+        return new UnknownFormatException(topic == null ? "gate-actions" : topic, "ActionState in the layout of "
+                + "fingerprint " + io.actiongate.serde.Fingerprints.wireHex(fingerprint), writer,
+                "ActionState layouts 1 (JSON) and " + LAYOUT);
     }
 
     private static GenericRecord record(ActionState s) {

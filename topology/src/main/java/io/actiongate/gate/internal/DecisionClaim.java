@@ -13,4 +13,9 @@ public record DecisionClaim(int v, String actionKey, String fingerprint, long cl
     public static DecisionClaim of(String actionKey, String fingerprint, long claimedAt) {
         return new DecisionClaim(VERSION, actionKey, fingerprint, claimedAt);
     }
+
+    /** The serde of {@code gate-decision-claims}: a claim of a layout after {@link #VERSION} stops the gate. */
+    public static JsonSerde<DecisionClaim> serde() {
+        return new JsonSerde<>(DecisionClaim.class, DecisionClaim::v, VERSION);
+    }
 }

@@ -16,6 +16,8 @@ import io.actiongate.key.ActionLogContext;
 import io.actiongate.serde.AvroDecodeException;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.TraceHeaders;
+import io.actiongate.serde.UnknownFormatException;
+import io.actiongate.topics.Topics;
 
 /**
  * Decodes one input topic's raw bytes in one place. A value that does not decode becomes a dead letter
@@ -30,6 +32,8 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
     private final Set<String> hopTopics;
     private final boolean signatureVerified;
     private final GroupCommits commits;
+    /** Whether only actiongate's roles write this input: an unknown version on it stops the gate. */
+    private final boolean ownTopic;
     private ProcessorContext<Object, Object> context;
 
     /**
@@ -45,6 +49,7 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
         this.next = next;
         this.hopTopics = Set.copyOf(hopTopics);
         this.signatureVerified = signatureVerified;
+        this.ownTopic = Topics.writtenOnlyByActiongate(serde.type());
     }
 
     public static <T extends org.apache.avro.specific.SpecificRecordBase> ProcessorSupplier<byte[], byte[], Object, Object>
@@ -61,6 +66,14 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
+    }
+
+    private String where(Origin origin) {
+        if (origin != null) {
+            return origin.topic() + "-" + origin.partition() + "@" + origin.offset();
+        }
+        return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset())
+                .orElse(serde.type().getSimpleName() + " input");
     }
 
     @Override
@@ -81,6 +94,14 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
         try {
             value = serde.deserialize(context.recordMetadata().map(m -> m.topic()).orElse(null), payload);
         } catch (AvroDecodeException e) {
+            if (ownTopic) {
+                // a record of a version this gate does not read on a topic only actiongate writes: a newer role
+                // wrote it, and dead-lettering it would lose it (docs/contract.md section 3)
+                UnknownFormatException newer = serde.newerVersion(payload, record.headers(), where(origin));
+                if (newer != null) {
+                    throw newer;
+                }
+            }
             DeadLetters.send(context, origin, record.key(), payload, ReasonCode.SCHEMA_INVALID, e.getMessage());
             return;
         } catch (RuntimeException e) {

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.AttemptReservation;
 import io.actiongate.contract.ReasonCode;
+import io.actiongate.serde.UnknownFormatException;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.GateStores;
 import io.actiongate.gate.OperationClassifiers;
@@ -149,7 +150,9 @@ public final class Lifecycle {
             unit = null;
             current.rollback();
             current.clear();
-            if (e instanceof KafkaException) {
+            if (e instanceof KafkaException || e instanceof UnknownFormatException) {
+                // not about this record (a store or client failure), or a format a newer gate wrote: the gate
+                // must not move on past it, so nothing is dead-lettered (GateStreams decides what follows)
                 throw e;
             }
             if (e instanceof IllegalTransitionException illegal) {

@@ -62,7 +62,7 @@ public record Origin(String topic, int partition, long offset) {
         return out;
     }
 
-    private static Origin read(Headers headers) {
+    static Origin read(Headers headers) {
         Header topic = headers.lastHeader(TOPIC);
         Header partition = headers.lastHeader(PARTITION);
         Header offset = headers.lastHeader(OFFSET);

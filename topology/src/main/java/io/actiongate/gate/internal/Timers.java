@@ -37,7 +37,13 @@ public final class Timers {
                     return k;
                 }
             }
-            throw new IllegalArgumentException("unknown timer kind " + code);
+            // a kind a newer gate logs: firing it as anything else, or dropping it, could lose what it is for
+            StringBuilder known = new StringBuilder();
+            for (Kind k : values()) {
+                known.append(known.length() == 0 ? "" : " ").append(k.code);
+            }
+            throw new io.actiongate.serde.UnknownFormatException("gate-timers", "a timer of kind '" + code + "'",
+                    null, "timer kinds " + known);
         }
     }
 
