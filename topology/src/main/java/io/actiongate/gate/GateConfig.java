@@ -152,13 +152,14 @@ public final class GateConfig extends CommonConfig {
         public void ensureValid(String name, Object value) {
             if (value != null && !value.toString().isEmpty()
                     && !TaskOwnership.ORG_ID.matcher(value.toString()).matches()) {
-                throw new ConfigException(name, value, "an org id ([A-Za-z0-9._:-]{1,128}) or empty");
+                throw new ConfigException(name, value,
+                        "an org id (" + TaskOwnership.ORG_ID.pattern() + ") or empty");
             }
         }
 
         @Override
         public String toString() {
-            return "an org id [A-Za-z0-9._:-]{1,128}, or empty";
+            return "an org id " + TaskOwnership.ORG_ID.pattern() + ", or empty";
         }
     };
     private static final Duration TEN_YEARS = Duration.ofDays(3650);
