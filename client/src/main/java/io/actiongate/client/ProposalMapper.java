@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Attachment;
 import io.actiongate.avro.Origin;
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.Jcs;
 import io.actiongate.key.ActionKey;
@@ -17,7 +18,6 @@ import io.actiongate.serde.AvroSetup;
 /** The serde edge: a {@link ProposalRequest} checked and turned into the Avro {@link ActionProposal}. */
 final class ProposalMapper {
 
-    static final int MAX_SUMMARY_CHARS = 280;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private ProposalMapper() {
@@ -38,10 +38,10 @@ final class ProposalMapper {
     static Mapped map(ProposalRequest r, Instant now) {
         AvroSetup.install();
         if (!ActionKey.isValidId(r.taskId)) {
-            throw new InvalidProposalException("task_id", "must match " + ActionKey.ID_PATTERN.pattern());
+            throw new InvalidProposalException("task_id", "must match " + ContractLimits.ID_PATTERN.pattern());
         }
         if (!ActionKey.isValidId(r.toolCallId)) {
-            throw new InvalidProposalException("tool_call_id", "must match " + ActionKey.ID_PATTERN.pattern());
+            throw new InvalidProposalException("tool_call_id", "must match " + ContractLimits.ID_PATTERN.pattern());
         }
         if (r.taskVersion < 0) {
             throw new InvalidProposalException("task_version", "is required (a non-negative number)");
@@ -57,8 +57,9 @@ final class ProposalMapper {
         required("tool_name", r.toolName);
         required("tool_schema_hash", r.toolSchemaHash);
         required("summary", r.summary);
-        if (r.summary.length() > MAX_SUMMARY_CHARS) {
-            throw new InvalidProposalException("summary", "must be at most " + MAX_SUMMARY_CHARS + " characters");
+        if (r.summary.length() > ContractLimits.SUMMARY_MAX_CHARS) {
+            throw new InvalidProposalException("summary",
+                    "must be at most " + ContractLimits.SUMMARY_MAX_CHARS + " characters");
         }
         if (r.input == null || !r.input.isObject()) {
             throw new InvalidProposalException("input", "must be a JSON object");

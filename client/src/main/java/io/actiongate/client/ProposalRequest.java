@@ -166,7 +166,10 @@ public final class ProposalRequest {
             return this;
         }
 
-        /** Plain language, at most 280 characters: what the approver reads. */
+        /**
+         * Plain language, at most {@link io.actiongate.contract.ContractLimits#SUMMARY_MAX_CHARS} characters: what the
+         * approver reads.
+         */
         public Builder summary(String summary) {
             this.summary = summary;
             return this;

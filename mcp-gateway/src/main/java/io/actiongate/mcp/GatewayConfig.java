@@ -11,6 +11,7 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
 import io.actiongate.config.ConfigDefs;
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.key.ActionKey;
 import io.actiongate.kafka.KafkaClientSettings;
 import io.actiongate.secrets.SecretReference;
@@ -248,7 +249,7 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
         sessionTask = sessionTask.equals(NO_SESSION_TASK) ? "" : sessionTask;
         if (!sessionTask.isEmpty() && !ActionKey.isValidId(sessionTask.replace("{org_id}", "org"))) {
             throw new IllegalArgumentException(SESSION_TASK_CONFIG + ": '" + sessionTask + "' is not a task id with "
-                    + "an optional {org_id} (" + ActionKey.ID_PATTERN.pattern() + ")");
+                    + "an optional {org_id} (" + ContractLimits.ID_PATTERN.pattern() + ")");
         }
         return new GatewayConfig((String) v.get(BOOTSTRAP_SERVERS_CONFIG), (String) v.get(TOPIC_PREFIX_CONFIG),
                 (String) v.get(HOST_CONFIG), (Integer) v.get(PORT_CONFIG),

@@ -31,6 +31,7 @@ import io.actiongate.client.ProposalRequest;
 import io.actiongate.client.ReceiptState;
 import io.actiongate.client.ReceiptTimeoutException;
 import io.actiongate.client.Until;
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.key.ActionKey;
 import io.actiongate.policy.PolicyTopicReader;
 import io.actiongate.policy.TrustedRead;
@@ -199,7 +200,7 @@ final class GatewayTools {
         String taskId = task.taskId();
         if (taskId == null || !ActionKey.isValidId(taskId)) {
             return error("this tool needs approval under a task: name it in the " + BearerAuthFilter.TASK_HEADER
-                    + " header (" + ActionKey.ID_PATTERN.pattern() + "), or let the token or "
+                    + " header (" + ContractLimits.ID_PATTERN.pattern() + "), or let the token or "
                     + GatewayConfig.SESSION_TASK_CONFIG + " name it");
         }
         if (!policy.ownsTask(identity.orgId(), taskId)) {
@@ -213,7 +214,7 @@ final class GatewayTools {
         String callId = CallIdentity.callId(identity, task, exchange.sessionId(), tool.name(), arguments,
                 request.meta());
         if (!ActionKey.isValidId(callId)) {
-            return error("_meta." + CALL_ID_META + " must match " + ActionKey.ID_PATTERN.pattern());
+            return error("_meta." + CALL_ID_META + " must match " + ContractLimits.ID_PATTERN.pattern());
         }
         return propose(upstream, tool, schemaHash, identity, taskId, callId, arguments, exchange,
                 request.progressToken());
@@ -315,7 +316,7 @@ final class GatewayTools {
     String reviewUrl(String actionKey) {
         String encoded = URLEncoder.encode(actionKey, StandardCharsets.UTF_8);
         if (reviewUrl.contains("{task_id}") || reviewUrl.contains("{tool_call_id}")) {
-            // ids are [A-Za-z0-9._:-] (ActionKey.parse checks): every character is a valid path character as is
+            // ids are of ContractLimits.ID_CHARACTERS (ActionKey.parse checks): each is a valid path character as is
             ActionKey key = ActionKey.parse(actionKey);
             return reviewUrl.replace("{task_id}", key.taskId()).replace("{tool_call_id}", key.toolCallId());
         }
@@ -325,7 +326,8 @@ final class GatewayTools {
 
     private static String summary(Upstream upstream, McpSchema.Tool tool) {
         String s = "Run the MCP tool " + tool.name() + " of " + upstream.name() + " with the input shown";
-        return s.length() <= 280 ? s : s.substring(0, 280);
+        int max = ContractLimits.SUMMARY_MAX_CHARS;
+        return s.length() <= max ? s : s.substring(0, max);
     }
 
     private static Map<String, String> claimed(McpSchema.ToolAnnotations a) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.key.ActionKey;
 import io.actiongate.policy.PolicyChecks;
@@ -61,8 +62,8 @@ final class ReadChecks {
         }
         if (task == null || !ActionKey.isValidId(task)) {
             return Optional.of(new Refusal(ReasonCode.INVALID_IDENTIFIER, "a read needs the session's task: the "
-                    + BearerAuthFilter.TASK_HEADER + " header (" + ActionKey.ID_PATTERN.pattern() + "), the token's "
-                    + "task claim or " + GatewayConfig.SESSION_TASK_CONFIG));
+                    + BearerAuthFilter.TASK_HEADER + " header (" + ContractLimits.ID_PATTERN.pattern()
+                    + "), the token's task claim or " + GatewayConfig.SESSION_TASK_CONFIG));
         }
         String taskId = task;
         if (!policy.ownsTask(identity.orgId(), taskId)) {

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.key.ActionKey;
 
 /**
@@ -73,7 +74,7 @@ final class ActionsHandler implements CallHandler {
             if (key.isEmpty()) {
                 Responses.json(exchange, 400, HttpJson.error("invalid_identifier",
                         "expected /v1/actions/{task_id}/{tool_call_id}, ids matching "
-                                + ActionKey.ID_PATTERN.pattern()));
+                                + ContractLimits.ID_PATTERN.pattern()));
                 return;
             }
             try {

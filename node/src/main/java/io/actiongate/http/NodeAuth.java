@@ -4,11 +4,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.actiongate.policy.TaskOwnership;
 import io.actiongate.runtime.BearerHeader;
 import io.actiongate.runtime.BearerTokens;
 
@@ -22,7 +22,6 @@ import io.actiongate.runtime.BearerTokens;
 final class NodeAuth {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeAuth.class);
-    private static final Pattern ORG_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     /** Who presented a valid token: {@code org} is the token's org, or null for a token without one. */
     record Caller(String org) {
@@ -49,7 +48,7 @@ final class NodeAuth {
     }
 
     private static Optional<Caller> line(String token, List<String> rest) {
-        if (rest.size() > 1 || (rest.size() == 1 && !ORG_ID.matcher(rest.get(0)).matches())) {
+        if (rest.size() > 1 || (rest.size() == 1 && !TaskOwnership.ORG_ID.matcher(rest.get(0)).matches())) {
             return Optional.empty();
         }
         return Optional.of(new Caller(rest.isEmpty() ? null : rest.get(0)));

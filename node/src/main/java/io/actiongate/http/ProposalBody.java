@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.actiongate.client.ProposalRequest;
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.digest.Digests;
 import io.actiongate.json.JsonErrors;
 import io.actiongate.key.ActionKey;
@@ -108,9 +109,9 @@ final class ProposalBody {
             taskVersion = OptionalLong.of(version.asLong());
         }
         String summary = requiredText(root, "summary");
-        if (summary.length() > 280) {
+        if (summary.length() > ContractLimits.SUMMARY_MAX_CHARS) {
             throw new ProposalBodyException(ProposalRefusal.INVALID_MEMBER, "summary",
-                    "summary must be at most 280 characters");
+                    "summary must be at most " + ContractLimits.SUMMARY_MAX_CHARS + " characters");
         }
         ProposalRequest.Builder request = ProposalRequest.builder()
                 .action(taskId, toolCallId)
@@ -188,7 +189,7 @@ final class ProposalBody {
         String value = requiredText(root, member);
         if (!ActionKey.isValidId(value)) {
             throw new ProposalBodyException(ProposalRefusal.INVALID_ID, member,
-                    member + " must match " + ActionKey.ID_PATTERN.pattern());
+                    member + " must match " + ContractLimits.ID_PATTERN.pattern());
         }
         return value;
     }

@@ -2,15 +2,15 @@ package io.actiongate.key;
 
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
+
+import io.actiongate.contract.ContractLimits;
 
 /**
  * The action key {@code task_id + "/" + tool_call_id} (docs/contract.md section 2). Both ids match
- * {@code [A-Za-z0-9._:-]{1,128}}; the separator cannot appear inside either id, so parsing is unambiguous.
+ * {@link ContractLimits#ID_PATTERN}; the separator cannot appear inside either id, so parsing is unambiguous.
  */
 public record ActionKey(String taskId, String toolCallId) {
 
-    public static final Pattern ID_PATTERN = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
     public static final char SEPARATOR = '/';
 
     public ActionKey {
@@ -20,12 +20,12 @@ public record ActionKey(String taskId, String toolCallId) {
 
     /** Whether {@code id} is a valid task or tool-call id. */
     public static boolean isValidId(String id) {
-        return id != null && ID_PATTERN.matcher(id).matches();
+        return id != null && ContractLimits.ID_PATTERN.matcher(id).matches();
     }
 
     private static void requireValidId(String field, String id) {
         if (!isValidId(id)) {
-            throw new IllegalArgumentException(field + " must match " + ID_PATTERN.pattern());
+            throw new IllegalArgumentException(field + " must match " + ContractLimits.ID_PATTERN.pattern());
         }
     }
 

@@ -14,6 +14,7 @@ import io.actiongate.policy.ApproverPolicy;
 import io.actiongate.config.DurationParser;
 import io.actiongate.gate.internal.TrustedKeys;
 import io.actiongate.config.CommonConfig;
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.policy.TaskOwnership;
 
 /**
@@ -111,7 +112,7 @@ public final class GateConfig extends CommonConfig {
 
     public static final String SUMMARY_MAX_CHARS_CONFIG = "gate.summary.max.chars";
     public static final String SUMMARY_MAX_CHARS_DOC = "Longest accepted summary (SCHEMA_INVALID above it); the "
-            + "contract allows at most 280.";
+            + "contract allows at most " + ContractLimits.SUMMARY_MAX_CHARS + ".";
 
     public static final String TRUSTED_KEYS_DIR_CONFIG = "gate.trusted.keys.dir";
     public static final String TRUSTED_KEYS_DIR_DOC = "Directory (a mounted secret) of trusted decision-signing "
@@ -143,7 +144,6 @@ public final class GateConfig extends CommonConfig {
     public static final String STREAMS_PREFIX = "gate.streams.";
 
     public static final int MAX_ATTEMPTS_LIMIT = 3;
-    public static final int CONTRACT_SUMMARY_MAX = 280;
 
     private static final Duration ONE_MS = Duration.ofMillis(1);
     /** An org id or empty; its text is the configuration reference's "valid values". */
@@ -152,13 +152,14 @@ public final class GateConfig extends CommonConfig {
         public void ensureValid(String name, Object value) {
             if (value != null && !value.toString().isEmpty()
                     && !TaskOwnership.ORG_ID.matcher(value.toString()).matches()) {
-                throw new ConfigException(name, value, "an org id ([A-Za-z0-9._:-]{1,128}) or empty");
+                throw new ConfigException(name, value,
+                        "an org id (" + TaskOwnership.ORG_ID.pattern() + ") or empty");
             }
         }
 
         @Override
         public String toString() {
-            return "an org id [A-Za-z0-9._:-]{1,128}, or empty";
+            return "an org id " + TaskOwnership.ORG_ID.pattern() + ", or empty";
         }
     };
     private static final Duration TEN_YEARS = Duration.ofDays(3650);
@@ -197,10 +198,11 @@ public final class GateConfig extends CommonConfig {
                     CANCEL_SWEEP_BATCH_MAX_DOC)
             .define(TIMER_BATCH_MAX_CONFIG, Type.INT, 10_000, ConfigDef.Range.atLeast(1), Importance.LOW,
                     TIMER_BATCH_MAX_DOC)
-            .define(MAX_INPUT_BYTES_DEFAULT_CONFIG, Type.INT, 65_536, ConfigDef.Range.between(1, 8 * 1024 * 1024),
-                    Importance.MEDIUM, MAX_INPUT_BYTES_DEFAULT_DOC)
-            .define(SUMMARY_MAX_CHARS_CONFIG, Type.INT, CONTRACT_SUMMARY_MAX,
-                    ConfigDef.Range.between(1, CONTRACT_SUMMARY_MAX), Importance.LOW, SUMMARY_MAX_CHARS_DOC)
+            .define(MAX_INPUT_BYTES_DEFAULT_CONFIG, Type.INT, ContractLimits.DEFAULT_MAX_INPUT_BYTES,
+                    ConfigDef.Range.between(1, 8 * 1024 * 1024), Importance.MEDIUM, MAX_INPUT_BYTES_DEFAULT_DOC)
+            .define(SUMMARY_MAX_CHARS_CONFIG, Type.INT, ContractLimits.SUMMARY_MAX_CHARS,
+                    ConfigDef.Range.between(1, ContractLimits.SUMMARY_MAX_CHARS), Importance.LOW,
+                    SUMMARY_MAX_CHARS_DOC)
             .define(TRUSTED_KEYS_DIR_CONFIG, Type.STRING, "", Importance.HIGH, TRUSTED_KEYS_DIR_DOC)
             .define(TRUSTED_KEYS_CONFIG, Type.LIST, "", Importance.HIGH, TRUSTED_KEYS_DOC)
             .define(APPROVERS_CONFIG, Type.LIST, "", Importance.HIGH, APPROVERS_DOC)

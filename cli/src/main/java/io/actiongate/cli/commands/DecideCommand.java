@@ -25,6 +25,7 @@ import picocli.CommandLine.TypeConversionException;
 
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.DecisionType;
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.key.ActionKey;
 import io.actiongate.key.Partitioning;
@@ -192,7 +193,7 @@ public final class DecideCommand extends OperatorCommand implements ExitCodes.Ow
 
     static ActionKey actionKey(String task, String call) {
         if (!ActionKey.isValid(task, call)) {
-            throw new CommandFailure("TASK and CALL must match " + ActionKey.ID_PATTERN.pattern());
+            throw new CommandFailure("TASK and CALL must match " + ContractLimits.ID_PATTERN.pattern());
         }
         return new ActionKey(task, call);
     }

@@ -19,6 +19,7 @@ import io.actiongate.avro.PolicyRecord;
 import io.actiongate.avro.TaskState;
 import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.policy.PolicyKey;
+import io.actiongate.policy.TaskOwnership;
 import io.actiongate.serde.AvroSetup;
 
 /**
@@ -164,7 +165,7 @@ public final class PolicyJson {
         return org;
     }
 
-    private static final java.util.regex.Pattern OWNER_ORG = java.util.regex.Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+    private static final java.util.regex.Pattern OWNER_ORG = TaskOwnership.ORG_ID;
 
     /** Most addresses one route may name. */
     static final int MAX_EMAILS = 50;

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Attachment;
 import io.actiongate.avro.Origin;
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.digest.Digests;
 import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroSetup;
@@ -22,8 +23,6 @@ import io.actiongate.serde.AvroSetup;
  * {@code input_json} (compact JSON) and {@code input_digest}; {@code proposed_at} defaults to now.
  */
 public final class ProposalJson {
-
-    public static final int MAX_SUMMARY_CHARS = 280;
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Set<String> FIELDS = Set.of("task_id", "tool_call_id", "task_version", "org_id",
@@ -50,15 +49,15 @@ public final class ProposalJson {
         String toolCallId = f.text("tool_call_id");
         if (!ActionKey.isValid(taskId, toolCallId)) {
             throw new IllegalArgumentException("proposal: task_id and tool_call_id must match "
-                    + ActionKey.ID_PATTERN.pattern());
+                    + ContractLimits.ID_PATTERN.pattern());
         }
         JsonNode input = f.raw("input");
         if (input == null || !input.isObject()) {
             throw f.bad("input", "must be a JSON object");
         }
         String summary = f.text("summary");
-        if (summary.length() > MAX_SUMMARY_CHARS) {
-            throw f.bad("summary", "must be at most " + MAX_SUMMARY_CHARS + " characters");
+        if (summary.length() > ContractLimits.SUMMARY_MAX_CHARS) {
+            throw f.bad("summary", "must be at most " + ContractLimits.SUMMARY_MAX_CHARS + " characters");
         }
         String inputJson = compact(input);
         return ActionProposal.newBuilder()

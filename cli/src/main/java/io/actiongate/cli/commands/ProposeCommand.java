@@ -33,7 +33,7 @@ import io.actiongate.topics.Topics;
  * {@code REJECTED}; {@value #EXIT_REJECTED} for {@code REJECTED}; {@value #EXIT_CONFLICT} when the key already
  * holds another action; {@value #EXIT_NO_RECEIPT} when no answer came within {@code --wait}; 1 for any error.
  */
-@Command(name = "propose", description = {
+@Command(name = "propose", resourceBundle = "io.actiongate.cli.commands.ContractLimitsText", description = {
         "Publish an action proposal from a JSON file (snake_case fields, 'input' as a JSON object) and/or flags, "
                 + "and wait for the gate's first receipt.",
         "input_json, input_digest and (by default) proposed_at are computed. Flags override the file. Prints the "
@@ -59,7 +59,7 @@ public final class ProposeCommand extends OperatorCommand implements ExitCodes.O
     Path file;
 
     @Option(names = "--task-id", paramLabel = "ID", description = "task_id: the task the action belongs to "
-            + "([A-Za-z0-9._:-], at most 128).")
+            + "(${bundle:contract.id.characters}, at most ${bundle:contract.id.max.chars}).")
     String taskId;
     @Option(names = "--tool-call-id", paramLabel = "ID", description = "tool_call_id: the model's tool call; with "
             + "the task id it is the action key, single use.")
@@ -89,7 +89,8 @@ public final class ProposeCommand extends OperatorCommand implements ExitCodes.O
             + "descriptor's schema_hash the input was written against.")
     String toolSchemaHash;
     @Option(names = "--input", paramLabel = "JSON", description = "The tool input as a JSON object.") String input;
-    @Option(names = "--summary", paramLabel = "TEXT", description = "Plain language, at most 280 characters.")
+    @Option(names = "--summary", paramLabel = "TEXT", description = "Plain language, at most "
+            + "${bundle:contract.summary.max.chars} characters.")
     String summary;
     @Option(names = "--idempotency-key", paramLabel = "KEY", description = "idempotency_key sent to the provider "
             + "on every attempt; derived from the action key when absent (a cli effect needs one).")

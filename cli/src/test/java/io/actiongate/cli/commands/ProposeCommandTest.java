@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.digest.Digests;
 
 /** {@code propose} and {@code policy} paths that never reach Kafka: dry runs and validation errors. */
@@ -40,6 +41,21 @@ class ProposeCommandTest {
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains("action_key:    T-1/c-1");
+    }
+
+    @Test
+    void shouldStateTheContractsLimitsInItsHelp() {
+        // the descriptions read ContractLimits through the command's resource bundle (ContractLimitsText)
+        Cli.Result result = Cli.run("propose", "--help");
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out().replaceAll("\\s+", " "))
+                .contains("--summary=TEXT Plain language, at most 280 characters.")
+                .contains("at most " + ContractLimits.SUMMARY_MAX_CHARS + " characters.")
+                .doesNotContain("${bundle:");
+        // picocli may wrap the character class at its '.'
+        assertThat(result.out().replaceAll("\\s+", ""))
+                .contains("thetasktheactionbelongsto([A-Za-z0-9._:-],atmost128).");
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Attachment;
 import io.actiongate.avro.Origin;
 import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.Jcs;
@@ -41,7 +42,7 @@ public final class Admission {
     public Optional<Rejection> identity(String recordKey, ActionProposal p) {
         if (!ActionKey.isValid(p.getTaskId(), p.getToolCallId())) {
             return reject(ReasonCode.INVALID_IDENTIFIER, "task_id and tool_call_id must match "
-                    + ActionKey.ID_PATTERN.pattern());
+                    + ContractLimits.ID_PATTERN.pattern());
         }
         if (!ActionKey.format(p.getTaskId(), p.getToolCallId()).equals(recordKey)) {
             return reject(ReasonCode.KEY_MISMATCH, "record key differs from task_id/tool_call_id");

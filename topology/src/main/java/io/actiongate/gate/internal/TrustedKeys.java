@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.gate.VerifyingKey;
 import io.actiongate.key.ActionKey;
@@ -83,7 +84,7 @@ public final class TrustedKeys {
 
     private static String requireKeyId(String keyId) {
         if (!ActionKey.isValidId(keyId)) {
-            throw new IllegalArgumentException("a key id must match " + ActionKey.ID_PATTERN.pattern());
+            throw new IllegalArgumentException("a key id must match " + ContractLimits.ID_PATTERN.pattern());
         }
         return keyId;
     }
