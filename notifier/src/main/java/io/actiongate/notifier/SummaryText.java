@@ -2,6 +2,7 @@ package io.actiongate.notifier;
 
 import java.util.regex.Pattern;
 
+import io.actiongate.contract.ContractLimits;
 import io.actiongate.scan.CredentialScanner;
 import io.actiongate.secrets.Redaction;
 
@@ -16,8 +17,6 @@ final class SummaryText {
 
     static final String WITHHELD = "[summary withheld: it looks like credential material]";
     static final String NONE = "(no summary)";
-    /** The contract's longest summary. */
-    static final int MAX_CHARS = 280;
 
     private static final Pattern SCHEME = Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]{0,31}):(?=//)");
 
@@ -30,7 +29,7 @@ final class SummaryText {
         if (scanner.scan(summary).isPresent()) {
             return WITHHELD;
         }
-        String redacted = Redaction.redact(summary, MAX_CHARS);
+        String redacted = Redaction.redact(summary, ContractLimits.SUMMARY_MAX_CHARS);
         return SCHEME.matcher(shown(redacted)).replaceAll("$1[:]");
     }
 

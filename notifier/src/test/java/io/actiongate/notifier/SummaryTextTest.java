@@ -21,7 +21,7 @@ class SummaryTextTest {
                 .contains("[redacted]");
         assertThat(text.clean("see https://files.example/q3?sig=abc for it")).doesNotContain("sig=abc");
         assertThat(text.clean("two\nlines\u0007")).doesNotContain("\n").doesNotContain("\u0007");
-        assertThat(text.clean("x".repeat(400))).hasSizeLessThanOrEqualTo(SummaryText.MAX_CHARS);
+        assertThat(text.clean("x".repeat(400))).hasSizeLessThanOrEqualTo(io.actiongate.contract.ContractLimits.SUMMARY_MAX_CHARS);
     }
 
     @Test
