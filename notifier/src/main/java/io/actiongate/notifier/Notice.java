@@ -17,6 +17,6 @@ public record Notice(Stage stage, String id, ActionKey action, String orgId, Str
 
     /** The notice id of {@code stage} for the waiting period of {@code action} that began at {@code since}. */
     public static String id(Stage stage, ActionKey action, Instant since) {
-        return stage.id() + "/" + action.taskId() + "/" + action.toolCallId() + "/" + since.toEpochMilli();
+        return stage.id() + "/" + ActionKey.format(action.taskId(), action.toolCallId()) + "/" + since.toEpochMilli();
     }
 }
