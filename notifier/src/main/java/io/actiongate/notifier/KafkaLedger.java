@@ -13,14 +13,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -82,24 +80,13 @@ final class KafkaLedger implements NoticeLedger {
     }
 
     private void ensureTopic(KafkaClients clients) {
-        try (Admin admin = clients.admin("actiongate-notifier-state-admin").create()) {
-            NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty()).configs(Map.of(
-                    TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT + ","
-                            + TopicConfig.CLEANUP_POLICY_DELETE,
-                    TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.toMillis()),
-                    TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(Duration.ofHours(1).toMillis())));
-            admin.createTopics(List.of(t)).all().get(30, TimeUnit.SECONDS);
+        NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty()).configs(Map.of(
+                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT + ","
+                        + TopicConfig.CLEANUP_POLICY_DELETE,
+                TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.toMillis()),
+                TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(Duration.ofHours(1).toMillis())));
+        if (clients.admin("actiongate-notifier-state-admin").createTopicIfAbsent(t, "the notifier's state topic")) {
             LOG.info("created the notifier's state topic {}", topic);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("cannot create or find the notifier's state topic " + topic + ": "
-                        + e.getCause(), e.getCause());
-            }
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the broker did not answer creating " + topic, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 

@@ -2,17 +2,23 @@ package io.actiongate.kafka;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -224,6 +230,29 @@ public final class KafkaClients {
 
         public Admin create() {
             return Admin.create(config());
+        }
+
+        /**
+         * Creates {@code topic} unless it exists, with an admin client of this configuration opened for the call:
+         * true when this call created it. {@code what} names the topic in a failure (e.g. "the notifier's state
+         * topic").
+         */
+        public boolean createTopicIfAbsent(NewTopic topic, String what) {
+            try (Admin admin = create()) {
+                admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+                return true;
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof TopicExistsException) {
+                    return false;
+                }
+                throw new IllegalStateException("cannot create or find " + what + " " + topic.name() + ": "
+                        + e.getCause(), e.getCause());
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("the broker did not answer creating " + topic.name(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
         }
     }
 }

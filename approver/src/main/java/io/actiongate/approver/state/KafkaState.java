@@ -21,7 +21,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -132,23 +131,12 @@ public final class KafkaState implements SharedState, AutoCloseable {
     }
 
     private void ensureTopic(String bootstrapServers, Map<String, String> clientOverrides) {
-        try (Admin admin = KafkaClients.of(bootstrapServers, clientOverrides).admin("actiongate-approver-state-admin")
-                .create()) {
-            NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty()).configs(Map.of(
-                    TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
-                    TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(Duration.ofHours(1).toMillis())));
-            admin.createTopics(List.of(t)).all().get(30, TimeUnit.SECONDS);
+        NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty()).configs(Map.of(
+                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(Duration.ofHours(1).toMillis())));
+        if (KafkaClients.of(bootstrapServers, clientOverrides).admin("actiongate-approver-state-admin")
+                .createTopicIfAbsent(t, "the state topic")) {
             LOG.info("created the approval service's state topic {}", topic);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("cannot create or find the state topic " + topic + ": "
-                        + e.getCause(), e.getCause());
-            }
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the broker did not answer creating " + topic, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 
