@@ -248,7 +248,10 @@ public final class DevStack implements DevComponent {
         d.put("executor.dispatch.threads", "4");
         d.put("reconciler.backoff.initial", "500ms");
         d.put("reconciler.backoff.max", "5s");
-        // the gate's own Streams defaults (GateStreams.STREAMS_DEFAULTS: commit every 50 ms, poll 10 ms) are dev's
+        // the gate's own Streams defaults (GateStreams.STREAMS_DEFAULTS: group commit, a backlog every 50 ms) are
+        // dev's; but dev runs one gate instance, so no other instance can hold a standby replica (Kafka Streams would
+        // warn at every rebalance that it cannot place one)
+        d.put("gate.streams.num.standby.replicas", "0");
         d.put("connectors.webhook.base-url", boxes.webhookUri().toString());
         d.put("connectors.webhook.operations", "post_update");
         d.put("connectors.webhook.read-operations", "get_notes");
