@@ -52,8 +52,6 @@ final class BrokerBench {
     static final Duration QUIESCE_TIMEOUT = Duration.ofSeconds(15);
     /** The gate's own default commit interval, for every Streams application of the run (baseline included). */
     static final String COMMIT_INTERVAL_MS = GateStreams.STREAMS_DEFAULTS.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
-    /** The gate's own default poll time, given to the baseline too so both sides wait alike. */
-    static final String POLL_MS = GateStreams.STREAMS_DEFAULTS.get(StreamsConfig.POLL_MS_CONFIG);
     private static final java.util.concurrent.atomic.AtomicInteger PRODUCERS = new java.util.concurrent.atomic.AtomicInteger();
 
     /** What one side measured. */
@@ -260,8 +258,8 @@ final class BrokerBench {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createDirectories(stateRoot.resolve(id)).toString());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
-        p.put(StreamsConfig.POLL_MS_CONFIG, POLL_MS);
+        // the gate's own Streams defaults (commit interval, task idling), so both sides wait alike
+        p.putAll(GateStreams.STREAMS_DEFAULTS);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         Workload workload = new Workload("T-" + id);
         try (KafkaStreams streams = new KafkaStreams(PassThroughTopology.build(in, out), p)) {
