@@ -2,8 +2,10 @@ package io.actiongate.gate.internal;
 
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -72,7 +74,7 @@ public final class GroupCommits {
      * The consumer of this stream thread returned {@code records}; {@code assignment} is what the thread owns now
      * (asked only when an earlier poll left records unprocessed, e.g. of a partition since revoked).
      */
-    public void polled(ConsumerRecords<byte[], byte[]> records, java.util.function.Supplier<Set<TopicPartition>> assignment) {
+    public void polled(ConsumerRecords<byte[], byte[]> records, Supplier<Set<TopicPartition>> assignment) {
         if (!enabled) {
             return;
         }
@@ -92,7 +94,7 @@ public final class GroupCommits {
             state.since = System.nanoTime();
         }
         for (TopicPartition partition : records.partitions()) {
-            java.util.List<ConsumerRecord<byte[], byte[]>> list = records.records(partition);
+            List<ConsumerRecord<byte[], byte[]>> list = records.records(partition);
             if (!list.isEmpty()) {
                 state.unprocessed.put(partition, list.get(list.size() - 1).offset());
             }
