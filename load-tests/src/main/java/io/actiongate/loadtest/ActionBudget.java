@@ -42,7 +42,7 @@ import io.actiongate.topics.admin.TopicsCreator;
 
 /**
  * What one read-only action costs in records and commits: the setup of row f (one node with gate and executor,
- * the sandbox webhook provider, 100 ms commit interval as in the benchmark), M actions produced at once after a
+ * the sandbox webhook provider, the gate's default commits as in the benchmark), M actions produced at once after a
  * warm-up, and then, per action, the records written to every topic (data records, and offsets taken by
  * transaction markers), the gate's transactions and the executor's offset commits. Counted, not estimated: the
  * records are read back ({@code read_uncommitted}, so aborted ones count too) between offsets snapshotted before
