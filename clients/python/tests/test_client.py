@@ -98,7 +98,9 @@ class ClientTest(unittest.TestCase):
     def test_should_refuse_what_the_node_would_refuse_before_sending_anything(self):
         bad = [("INVALID_ID", proposal("call/1")), ("INVALID_ID", proposal(task_id="T 1")),
                ("UNKNOWN_MEMBER", proposal(org_id="globex")), ("MISSING_MEMBER", proposal(summary=None)),
-               ("INVALID_MEMBER", proposal(summary="x" * 281)), ("INVALID_MEMBER", proposal(task_version=-1)),
+               ("INVALID_MEMBER", proposal(summary="x" * 281)),
+               ("INVALID_MEMBER", proposal(summary="\U0001F4E7" * 141)),  # 282 UTF-16 units, as the gate counts
+               ("INVALID_MEMBER", proposal(task_version=-1)),
                ("INVALID_MEMBER", proposal(task_version=True)), ("INPUT_NOT_OBJECT", proposal(input=[1, 2])),
                ("INVALID_MEMBER", proposal(input={"amount": float("nan")})),
                ("INVALID_MEMBER", proposal(input={"when": object()}))]
@@ -107,6 +109,14 @@ class ClientTest(unittest.TestCase):
                 self.client.propose(body)
             self.assertEqual(raised.exception.reason_code, reason, str(raised.exception))
         self.assertEqual(self.node.requests, [], "nothing reached the node")
+
+    def test_should_count_the_summary_in_utf16_units_as_the_gate_does(self):
+        self.node.script((200, answer("T-1", "c-1", "SUCCEEDED")))
+        self.client.propose(proposal(summary="\U0001F4E7" * 140))  # 140 code points, 280 UTF-16 units: at the limit
+        self.assertEqual(len(self.node.requests), 1)
+        with self.assertRaises(InvalidProposal):
+            self.client.propose(proposal(summary="\U0001F4E7" * 140 + "x"))  # 141 code points, 281 units
+        self.assertEqual(len(self.node.requests), 1, "the refused one never reached the node")
 
     def test_should_long_poll_until_terminal_and_keep_the_review_url(self):
         def handler(request):

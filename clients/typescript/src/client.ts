@@ -7,6 +7,12 @@ import { TERMINAL, type Proposal, type Receipt, type Status } from "./types.js";
 /** An action id: `[A-Za-z0-9._:-]{1,128}` (docs/contract.md, reason code `INVALID_IDENTIFIER`). */
 export const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * The longest summary, in UTF-16 code units (JavaScript's `String.length`, which the node and the gate count too):
+ * a character outside the Basic Multilingual Plane, such as an emoji, counts two (docs/contract.md).
+ */
+export const SUMMARY_MAX_CHARS = 280;
+
 const REQUIRED = ["task_id", "tool_call_id", "provider", "operation", "tool_name", "tool_schema_hash", "input",
   "summary"] as const;
 const OPTIONAL = ["idempotency_key", "business_operation_id", "task_version", "input_digest", "origin", "attachments",
@@ -278,8 +284,9 @@ function serialize(proposal: Proposal): string {
       throw new InvalidProposal("INVALID_MEMBER", `${name} must be a non-empty string`, { member: name });
     }
   }
-  if ([...proposal.summary].length > 280) {
-    throw new InvalidProposal("INVALID_MEMBER", "summary is longer than 280 characters", { member: "summary" });
+  if (proposal.summary.length > SUMMARY_MAX_CHARS) {
+    throw new InvalidProposal("INVALID_MEMBER", `summary is longer than ${SUMMARY_MAX_CHARS} UTF-16 code units`,
+      { member: "summary" });
   }
   if (typeof proposal.input !== "object" || Array.isArray(proposal.input)) {
     throw new InvalidProposal("INPUT_NOT_OBJECT", "input must be a JSON object", { member: "input" });

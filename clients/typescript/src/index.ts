@@ -1,4 +1,4 @@
-export { ActionGateClient, ID_PATTERN } from "./client.js";
+export { ActionGateClient, ID_PATTERN, SUMMARY_MAX_CHARS } from "./client.js";
 export type { ClientOptions, ProposeAndWaitOptions, WaitOptions } from "./client.js";
 export { canonicalJson, deriveCallId } from "./call-id.js";
 export type { CallIdParts } from "./call-id.js";

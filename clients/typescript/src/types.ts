@@ -29,7 +29,7 @@ export interface Proposal {
   tool_schema_hash: string;
   /** The tool input, a JSON object. Never echoed back by the node. */
   input: Record<string, unknown>;
-  /** What a reviewer reads: 1 to 280 characters. */
+  /** What a reviewer reads: 1 to 280 UTF-16 code units (`String.length`; an emoji counts two). */
   summary: string;
   idempotency_key?: string;
   business_operation_id?: string;

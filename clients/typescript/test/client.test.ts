@@ -4,7 +4,7 @@ import { beforeEach, describe, it } from "node:test";
 
 import {
   ActionGateClient, IdentityConflict, InvalidProposal, NotFound, NotOwned, Rejected, Timeout, Unauthorized,
-  Unavailable, attemptCount, type Proposal,
+  SUMMARY_MAX_CHARS, Unavailable, attemptCount, type Proposal,
 } from "@actiongate/client";
 
 import { DIGEST_A, DIGEST_B, FakeNode, answer, state, useFakeNode } from "./fake-node.js";
@@ -111,6 +111,7 @@ describe("ActionGateClient against a scripted node", () => {
       ["UNKNOWN_MEMBER", { ...proposal(), org_id: "globex" }],
       ["MISSING_MEMBER", { ...proposal(), summary: undefined }],
       ["INVALID_MEMBER", proposal("c-1", { summary: "x".repeat(281) })],
+      ["INVALID_MEMBER", proposal("c-1", { summary: "\u{1F4E7}".repeat(140) + "x" })], // 281 UTF-16 units
       ["INVALID_MEMBER", proposal("c-1", { task_version: -1 })],
       ["INPUT_NOT_OBJECT", proposal("c-1", { input: [1, 2] as unknown as Record<string, unknown> })],
       ["INVALID_MEMBER", proposal("c-1", { input: { amount: Number.NaN } })],
@@ -125,6 +126,13 @@ describe("ActionGateClient against a scripted node", () => {
       });
     }
     assert.equal(node.requests.length, 0, "nothing reached the node");
+  });
+
+  it("should count the summary in UTF-16 units as the gate does", async () => {
+    node.script({ status: 200, json: answer("T-1", "c-1", "SUCCEEDED") });
+    await client.propose(proposal("c-1", { summary: "\u{1F4E7}".repeat(140) })); // 140 code points, 280 units
+    assert.equal(node.requests.length, 1);
+    assert.equal(SUMMARY_MAX_CHARS, 280);
   });
 
   it("should long-poll until terminal and keep the review URL of the proposal", async () => {

@@ -26,6 +26,10 @@ except ImportError:  # pragma: no cover
 ID_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")
 """An action id (docs/contract.md, reason code INVALID_IDENTIFIER)."""
 
+SUMMARY_MAX_CHARS = 280
+"""The longest summary, in UTF-16 code units as the node and the gate count them: a character outside the Basic
+Multilingual Plane, such as an emoji, counts two (docs/contract.md)."""
+
 REQUIRED = ("task_id", "tool_call_id", "provider", "operation", "tool_name", "tool_schema_hash", "input", "summary")
 OPTIONAL = ("idempotency_key", "business_operation_id", "task_version", "input_digest", "origin", "attachments",
             "claimed_annotations")
@@ -251,8 +255,9 @@ def _serialize(proposal: Mapping[str, Any]) -> bytes:
     for name in ("provider", "operation", "tool_name", "tool_schema_hash", "summary"):
         if not isinstance(proposal[name], str) or not proposal[name]:
             raise InvalidProposal("INVALID_MEMBER", "%s must be a non-empty string" % name, member=name)
-    if len(proposal["summary"]) > 280:
-        raise InvalidProposal("INVALID_MEMBER", "summary is longer than 280 characters", member="summary")
+    if _utf16_length(proposal["summary"]) > SUMMARY_MAX_CHARS:
+        raise InvalidProposal("INVALID_MEMBER", "summary is longer than %d UTF-16 code units" % SUMMARY_MAX_CHARS,
+                              member="summary")
     if not isinstance(proposal["input"], Mapping):
         raise InvalidProposal("INPUT_NOT_OBJECT", "input must be a JSON object", member="input")
     version = proposal.get("task_version")
@@ -263,6 +268,11 @@ def _serialize(proposal: Mapping[str, Any]) -> bytes:
         return json.dumps(dict(proposal), ensure_ascii=False, allow_nan=False).encode("utf-8")
     except (TypeError, ValueError) as error:
         raise InvalidProposal("INVALID_MEMBER", str(error), member="input") from None
+
+
+def _utf16_length(text: str) -> int:
+    """The length Java and JavaScript give ``text``: code points above U+FFFF count two."""
+    return len(text) + sum(1 for c in text if ord(c) > 0xFFFF)
 
 
 def _receipt(answer: _Answer, task_id: str, tool_call_id: str) -> Receipt:
