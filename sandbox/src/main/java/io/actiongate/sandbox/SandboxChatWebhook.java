@@ -45,7 +45,7 @@ public final class SandboxChatWebhook implements AutoCloseable {
     /** Starts on an ephemeral port of 127.0.0.1. */
     public static SandboxChatWebhook start() {
         try {
-            SandboxChatWebhook hook = new SandboxChatWebhook(HttpServer.create(
+            SandboxChatWebhook hook = new SandboxChatWebhook(LoopbackHttpServers.create(
                     new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0));
             hook.server.start();
             return hook;

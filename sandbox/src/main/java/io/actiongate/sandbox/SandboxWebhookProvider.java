@@ -140,7 +140,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     private SandboxWebhookProvider(InetSocketAddress address, String requiredAuthorization) throws IOException {
         this.requiredAuthorization = requiredAuthorization;
-        this.server = HttpServer.create(address, 64);
+        this.server = LoopbackHttpServers.create(address, 64);
         this.executor = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "sandbox-webhook");
             thread.setDaemon(true);
