@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code ./actiongate dev}, the README's second command, as a newcomer runs it: the dev kit's shaded jar in a JVM of
- * its own with {@code ./actiongate}'s default options, until it says it is running. Every in-process test runs on the
+ * its own, until it says it is running (with the one-shot commands' C1-only options, which start it faster on a busy
+ * machine; which classes load does not depend on the compiler). Every in-process test runs on the
  * test classpath, which holds every test-scoped dependency too, so a library the jar lacks shows only here: a direct
  * test-scoped declaration of nimbus-jose-jwt overrode the runtime scope it has through the identity provider, and
  * {@code ./actiongate dev} stopped at start with {@code NoClassDefFoundError: com/nimbusds/jose/jwk/source/JWKSource}

@@ -49,8 +49,8 @@ final class ClosedLoopPart implements BenchPart {
     static final String TOOL = "get_notes";
     static final String SCHEMA_HASH = "sha256:demo-get-notes-v1";
     static final String HOST_TOKEN = "bench-closed-loop-host-token-0123456789";
-    /** {@code ./actiongate}'s default JVM options (ACTIONGATE_JAVA_OPTS unset). */
-    static final List<String> DEV_JAVA_OPTS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    /** {@code ./actiongate dev}'s default JVM options (ACTIONGATE_JAVA_OPTS unset). */
+    static final List<String> DEV_JAVA_OPTS = List.of("-XX:+UseSerialGC");
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration IDLE_SETTLE = Duration.ofSeconds(5);
     private static final Duration IDLE_WINDOW = Duration.ofSeconds(10);
