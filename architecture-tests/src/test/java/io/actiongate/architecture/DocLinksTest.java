@@ -14,7 +14,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every relative link of README.md and docs/*.md points at an existing file, and at an existing heading. */
+/**
+ * Every relative link of README.md, CHANGELOG.md, docs/ and the DESIGN.md notes points at an existing file, and at an
+ * existing heading.
+ */
 class DocLinksTest {
 
     /**
@@ -29,7 +32,8 @@ class DocLinksTest {
         Path root = ProductionClasses.root();
         List<Path> pages = pages(root);
         assertThat(pages).contains(root.resolve("README.md"), root.resolve("docs/contract.md"),
-                root.resolve("docs/operating.md"), root.resolve("docs/history/README.md"));
+                root.resolve("docs/operating.md"), root.resolve("docs/history/README.md"), root.resolve("CHANGELOG.md"),
+                root.resolve("topology/src/main/java/io/actiongate/gate/DESIGN.md"));
         assertThat(DocLinks.broken(root, pages, PENDING)).as("broken relative links").isEmpty();
     }
 
@@ -72,12 +76,22 @@ class DocLinksTest {
         assertThat(DocLinks.slug("Keys by role_x")).isEqualTo("keys-by-role_x");
     }
 
-    /** README.md and every Markdown page under docs/, its folders (history, the committed reports) included. */
+    /**
+     * README.md, CHANGELOG.md, every Markdown page under docs/ (its folders, history and the committed reports,
+     * included), the chaos reports' index and every module's DESIGN.md (the design notes link into docs/history/).
+     */
     private static List<Path> pages(Path root) throws IOException {
         List<Path> pages = new ArrayList<>();
         pages.add(root.resolve("README.md"));
+        pages.add(root.resolve("CHANGELOG.md"));
+        pages.add(root.resolve("chaos/reports/README.md"));
         try (Stream<Path> docs = Files.walk(root.resolve("docs"))) {
             docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
+        try (Stream<Path> designs = Files.walk(root)) {
+            designs.filter(p -> p.getFileName().toString().equals("DESIGN.md"))
+                    .filter(p -> !root.relativize(p).toString().contains("target"))
+                    .sorted().forEach(pages::add);
         }
         return pages;
     }
