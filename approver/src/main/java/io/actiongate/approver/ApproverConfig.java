@@ -15,10 +15,12 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
+import io.actiongate.approver.state.KafkaState;
 import io.actiongate.approver.web.HttpLimits;
 import io.actiongate.config.ConfigDefs;
 import io.actiongate.config.DurationParser;
 import io.actiongate.config.Validators;
+import io.actiongate.topics.Topics;
 
 /**
  * The approval service's settings, read from the same flat {@code key=value} map as every other role. It reads the
@@ -210,7 +212,7 @@ public record ApproverConfig(
         Map<String, String> c = raw;
         Map<String, Object> v = ConfigDefs.parse(CONFIG_DEF, c);
         String bootstrap = c.getOrDefault("bootstrap.servers", "127.0.0.1:9092");
-        String prefix = c.getOrDefault("topic.prefix", "actiongate.");
+        String prefix = c.getOrDefault("topic.prefix", Topics.DEFAULT_PREFIX);
         Map<String, String> kafka = new LinkedHashMap<>();
         c.forEach((k, value) -> {
             if (k.startsWith("kafka.")) {
@@ -275,7 +277,7 @@ public record ApproverConfig(
                 HttpLimits.from(c),
                 stateKeyFile.isEmpty() ? Optional.empty() : Optional.of(Path.of(stateKeyFile)),
                 io.actiongate.approver.web.IdpStepUp.from(c),
-                stateTopic.isEmpty() ? prefix + "approver-state" : stateTopic);
+                stateTopic.isEmpty() ? KafkaState.defaultTopic(prefix) : stateTopic);
     }
 
     private static boolean isLoopbackName(String host) {

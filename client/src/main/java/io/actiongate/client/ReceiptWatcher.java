@@ -211,7 +211,7 @@ final class ReceiptWatcher implements AutoCloseable {
 
     private void onReceipt(String key, Receipt avro) {
         ActionReceipt receipt = new ActionReceipt(avro.getTaskId(), avro.getToolCallId(),
-                ReceiptState.valueOf(avro.getStatus().name()), avro.getReasonCode(), avro.getInputDigest(),
+                ReceiptState.of(avro.getStatus()), avro.getReasonCode(), avro.getInputDigest(),
                 avro.getActionDigest(), avro.getDecisionId(), avro.getProviderReceiptId(), avro.getAttempts().size(),
                 avro.getUpdatedAt());
         for (java.util.function.Consumer<ActionReceipt> listener : listeners.getOrDefault(key, List.of())) {

@@ -52,6 +52,8 @@ import io.actiongate.gate.GateStreams;
 import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.gate.ReadOnlyRecordMix;
 import io.actiongate.sandbox.SandboxWebhookProvider;
+import io.actiongate.topics.TopicSpec;
+import io.actiongate.topics.Topics;
 
 /**
  * Row sk, the skeleton (issue 27): the shape of row f with stub logic, the floor this design reaches on this
@@ -150,9 +152,9 @@ final class SkeletonBench {
     static Topology topology(String prefix, Sizes sizes) {
         Topology t = new Topology();
         t.addSource("proposals", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
-                prefix + "proposals");
+                Topics.PROPOSALS.name(prefix));
         t.addSource("outcomes", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
-                prefix + "outcomes");
+                Topics.OUTCOMES.name(prefix));
         t.addProcessor("propose", () -> new Propose(sizes), "proposals");
         t.addProcessor("settle", () -> new Settle(sizes), "outcomes");
         // as GateStores.actions() and GateStores.timerIndex(): logged and cached, in memory and unlogged
@@ -160,10 +162,10 @@ final class SkeletonBench {
                 Serdes.ByteArray()).withCachingEnabled(), "propose", "settle");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TIMER_INDEX), Serdes.String(),
                 Serdes.String()).withLoggingDisabled(), "propose", "settle");
-        t.addSink("receipts", prefix + "receipts", Serdes.String().serializer(), Serdes.ByteArray().serializer(),
-                "propose", "settle");
-        t.addSink("attempts", prefix + "attempts", Serdes.String().serializer(), Serdes.ByteArray().serializer(),
-                "propose");
+        t.addSink("receipts", Topics.RECEIPTS.name(prefix), Serdes.String().serializer(),
+                Serdes.ByteArray().serializer(), "propose", "settle");
+        t.addSink("attempts", Topics.ATTEMPTS.name(prefix), Serdes.String().serializer(),
+                Serdes.ByteArray().serializer(), "propose");
         return t;
     }
 
@@ -233,8 +235,8 @@ final class SkeletonBench {
         String prefix = id + ".";
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             List<NewTopic> topics = new ArrayList<>();
-            for (String name : List.of("proposals", "outcomes", "receipts", "attempts")) {
-                topics.add(new NewTopic(prefix + name, partitions, (short) 1));
+            for (TopicSpec<?, ?> spec : List.of(Topics.PROPOSALS, Topics.OUTCOMES, Topics.RECEIPTS, Topics.ATTEMPTS)) {
+                topics.add(new NewTopic(spec.name(prefix), partitions, (short) 1));
             }
             admin.createTopics(topics).all().get();
         }
@@ -259,16 +261,16 @@ final class SkeletonBench {
                 }
                 Thread.sleep(50);
             }
-            String in = prefix + "proposals";
-            String out = prefix + "receipts";
+            String in = Topics.PROPOSALS.name(prefix);
+            String out = Topics.RECEIPTS.name(prefix);
             BrokerBench.measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup,
                     Instant.now()), succeeded, null, task, 0);
             SteadyLoad.Result r = SteadyLoad.run(bootstrap, in, out, i -> workload.proposals("sk" + i,
                     Workload.READ_TOOL, SteadyLoad.CHUNK, Instant.now()), succeeded, null, window, rowTime, Map.of(),
                     task, warmup);
             Map<String, KeyCounts.Check> checks = new java.util.LinkedHashMap<>();
-            checks.put("reservation", KeyCounts.exactlyOnce(r.keys(), KeyCounts.count(bootstrap, prefix + "attempts",
-                    v -> true)));
+            checks.put("reservation", KeyCounts.exactlyOnce(r.keys(),
+                    KeyCounts.count(bootstrap, Topics.ATTEMPTS.name(prefix), v -> true)));
             Map<String, Integer> requests = provider.requestsByKey();
             Map<String, Integer> byKey = new HashMap<>();
             r.keys().forEach(k -> byKey.put(k, requests.getOrDefault(IdempotencyKeys.derived(k), 0)));
@@ -309,7 +311,7 @@ final class SkeletonBench {
             c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
             this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
-            this.consumer.subscribe(List.of(prefix + "attempts"));
+            this.consumer.subscribe(List.of(Topics.ATTEMPTS.name(prefix)));
             this.producer = BrokerBench.producer(bootstrap, group);
             AtomicInteger n = new AtomicInteger();
             this.pool = Executors.newFixedThreadPool(threads, r -> {
@@ -320,7 +322,7 @@ final class SkeletonBench {
             this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
             this.slots = new Semaphore(threads);
             this.target = provider.resolve("/" + Workload.READ_TOOL);
-            this.outcomes = prefix + "outcomes";
+            this.outcomes = Topics.OUTCOMES.name(prefix);
             this.outcome = filled(sizes.outcome(), 'O');
             this.thread = new Thread(this::loop, "skeleton-executor-poll");
             this.thread.setDaemon(true);

@@ -53,7 +53,7 @@ final class EmailChannel implements AutoCloseable {
 
     /** Whether the connector would send to {@code address} (one bare address in an allowed domain). */
     boolean accepts(String address) {
-        return smtp.validate(OPERATION, input(address, "probe", "probe")).valid();
+        return smtp.classifier().validate(OPERATION, input(address, "probe", "probe")).valid();
     }
 
     Delivery send(Notice n, String address) {

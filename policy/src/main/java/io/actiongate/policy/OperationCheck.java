@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.connector.spi.Classification;
 import io.actiongate.contract.ReasonCode;
 
 /**
@@ -60,11 +61,11 @@ final class OperationCheck {
         if (!answer.valid()) {
             return refused(ReasonCode.SCHEMA_INVALID, "input_json fails the provider's validation");
         }
-        if (answer.kind() == ProviderClassifier.Kind.EFFECT && CLI.equals(a.provider())
+        if (answer.kind() == Classification.Kind.EFFECT && CLI.equals(a.provider())
                 && (!a.proposedIdempotencyKey() || blank(a.summary()))) {
             return refused(ReasonCode.SCHEMA_INVALID, "a CLI effect needs an idempotency_key and a summary");
         }
-        boolean trustedRead = TrustedRead.evidence(answer.kind() == ProviderClassifier.Kind.READ, answer.perInput(),
+        boolean trustedRead = TrustedRead.evidence(answer.kind() == Classification.Kind.READ, answer.perInput(),
                 tool);
         return new PolicyChecks.Verdict(null, trustedRead);
     }

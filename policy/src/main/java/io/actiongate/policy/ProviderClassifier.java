@@ -4,6 +4,8 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.actiongate.connector.spi.Classification;
+
 /**
  * The provider's own classification of an action (docs/contract.md section 4, "Classification"), as the policy
  * checks ask it; the gate answers from its connectors' classifiers ({@code io.actiongate.gate.OperationClassifiers}).
@@ -11,25 +13,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 public interface ProviderClassifier {
 
-    /** What the provider says an operation does with an input. */
-    enum Kind {
-        /** Proven to change nothing outside. */
-        READ,
-        /** Changes something outside. */
-        EFFECT,
-        /** Touches credentials or configuration of the tool itself. */
-        REJECTED_AUTH_OR_CONFIG,
-        /** Has no bound in time or scope. */
-        REJECTED_UNBOUNDED,
-        /** Not recognised. */
-        UNSUPPORTED
-    }
-
     /**
-     * The provider's answer: the kind, whether the input passes the provider's validation, and whether the classifier
+     * The provider's answer: the kind (the connector SPI's own {@link Classification.Kind}, the one kind there is), whether the input passes the provider's validation, and whether the classifier
      * looked at this input (so that its {@code READ} is trusted read evidence by itself, {@link TrustedRead#evidence}).
      */
-    record Answer(Kind kind, boolean valid, boolean perInput) {
+    record Answer(Classification.Kind kind, boolean valid, boolean perInput) {
     }
 
     /**

@@ -17,6 +17,7 @@ import io.actiongate.avro.GrantMode;
 import io.actiongate.avro.Integration;
 import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.TaskState;
+import io.actiongate.connector.spi.Classification;
 import io.actiongate.contract.ReasonCode;
 
 /**
@@ -70,7 +71,7 @@ class PolicyChecksTest {
     private final List<JsonNode> handed = new ArrayList<>();
     private final ProviderClassifier reads = (a, parsed) -> {
         handed.add(parsed);
-        return Optional.of(new ProviderClassifier.Answer(ProviderClassifier.Kind.READ, true, false));
+        return Optional.of(new ProviderClassifier.Answer(Classification.Kind.READ, true, false));
     };
 
     private static PolicySnapshot policy(boolean toolEnabled) {
@@ -113,7 +114,7 @@ class PolicyChecksTest {
         assertThat(PolicyChecks.check(new Action("webhook", "lookup", "{}"), policy(true), throwing).rejection())
                 .map(Rejection::code).contains(ReasonCode.UNKNOWN_PROVIDER_METHOD);
         ProviderClassifier effect = (a, parsed) -> Optional.of(
-                new ProviderClassifier.Answer(ProviderClassifier.Kind.EFFECT, true, false));
+                new ProviderClassifier.Answer(Classification.Kind.EFFECT, true, false));
         assertThat(PolicyChecks.check(new Action("webhook", "lookup", "{}"), policy(true), effect).rejection())
                 .map(Rejection::code).contains(ReasonCode.READ_ONLY_MODE);
     }
@@ -124,7 +125,7 @@ class PolicyChecksTest {
         assertThat(PolicyChecks.recheck(a, 10L, true, policy(true), reads, 10).rejection()).map(Rejection::code)
                 .contains(ReasonCode.APPROVAL_EXPIRED);
         ProviderClassifier hintlessRead = (x, parsed) -> Optional.of(
-                new ProviderClassifier.Answer(ProviderClassifier.Kind.READ, true, false));
+                new ProviderClassifier.Answer(Classification.Kind.READ, true, false));
         PolicySnapshot hintless = new PolicySnapshot(Optional.of(PolicyRecords.toolBuilder("webhook", "lookup")
                 .setReadOnlyHint(null).build()), policy(true).integration(),
                 Optional.of(Grant.newBuilder(policy(true).grant().get()).setMode(GrantMode.FULL_ACCESS).build()),

@@ -59,7 +59,6 @@ public final class GateTopology {
     public static final String ADMIT = "gate-admit";
     public static final String DECISIONS_SOURCE = "decisions-source";
     public static final String DECISIONS_ROUTE = "decisions-route";
-    public static final String DECISIONS_DECODE = "decisions-decode";
     /** Hop of decisions to the task owning their decision id. */
     public static final String DECISION_CLAIMS_HOP = "decision-claims";
     public static final String DECISION_CLAIMS_MERGE = "decision-claims-merge";
@@ -166,12 +165,14 @@ public final class GateTopology {
                 OUTCOMES_DECODE);
         routed(dsl, Topics.RECONCILIATIONS, prefix, RECONCILIATIONS_SOURCE, RECONCILIATIONS_ROUTE, RECONCILIATIONS_HOP,
                 routing, commits, RECONCILIATIONS_DECODE);
-        KStream<byte[], byte[]> decisions = dsl.stream(Topics.DECISIONS.name(prefix),
-                Consumed.with(BYTES, BYTES).withName(DECISIONS_SOURCE))
-                .process(() -> new DecisionRouteProcessor(avro(Topics.DECISIONS), routing, DECISIONS_DECODE,
-                        DECISION_CLAIMS_MERGE, hopEntry(DECISION_CLAIMS_HOP), commits), Named.as(DECISIONS_ROUTE));
-        KStream<byte[], byte[]> toClaim = decisions.repartition(hop(DECISION_CLAIMS_HOP));
+        // a decision read from its topic is decoded once, by its route, which passes the decoded value on
         RawBytes raw = new RawBytes();
+        KStream<Object, Object> decisions = dsl.stream(Topics.DECISIONS.name(prefix),
+                Consumed.with(BYTES, BYTES).withName(DECISIONS_SOURCE))
+                .process(() -> new DecisionRouteProcessor(avro(Topics.DECISIONS), routing, DECIDE,
+                        DECISION_CLAIMS_MERGE, hopEntry(DECISION_CLAIMS_HOP), commits), Named.as(DECISIONS_ROUTE));
+        KStream<Object, Object> toClaim = decisions.repartition(Repartitioned.<Object, Object>as(DECISION_CLAIMS_HOP)
+                .withKeySerde(raw).withValueSerde(raw).withStreamPartitioner(Routing.objectPartitioner()));
         decisions.merge(toClaim, Named.as(DECISION_CLAIMS_MERGE))
                 .process(() -> new DecisionClaimProcessor(config, avro(Topics.DECISIONS), routing, DECIDE,
                         hopEntry(DECISIONS_CLAIMED_HOP), hopTopics, commits), Named.as(CLAIM))
@@ -190,12 +191,10 @@ public final class GateTopology {
                 () -> new ProposalProcessor(config, credentials, operations, attachments, policy), PROPOSALS_DECODE);
         t.addProcessor(TIMERS, () -> new TimerProcessor(config, operations, policy), PROPOSALS_DECODE);
 
-        t.addProcessor(DECISIONS_DECODE, DecodeProcessor.supplier(avro(Topics.DECISIONS), DECIDE, hopTopics, commits),
-                DECISIONS_ROUTE);
         t.addProcessor(DECISIONS_CLAIMED_DECODE, DecodeProcessor.claimedSupplier(avro(Topics.DECISIONS), DECIDE,
                 hopTopics, commits), hopExit(DECISIONS_CLAIMED_HOP));
         t.addProcessor(DECIDE, (ProcessorSupplier<String, io.actiongate.gate.internal.Inbound<Decision>, Object, Object>)
-                () -> new DecisionProcessor(config, operations, policy), DECISIONS_DECODE, CLAIM, DECISIONS_CLAIMED_DECODE);
+                () -> new DecisionProcessor(config, operations, policy), DECISIONS_ROUTE, CLAIM, DECISIONS_CLAIMED_DECODE);
 
         t.addProcessor(OUTCOMES_DECODE, DecodeProcessor.supplier(avro(Topics.OUTCOMES), SETTLE, hopTopics, commits),
                 OUTCOMES_ROUTE, hopExit(OUTCOMES_HOP));
@@ -222,7 +221,7 @@ public final class GateTopology {
         sink(t, Sinks.ATTEMPTS, Topics.ATTEMPTS, prefix, ADMIT, DECIDE, TIMERS);
         sink(t, Sinks.UNKNOWN_OUTCOMES, Topics.UNKNOWN_OUTCOMES, prefix, SETTLE, TIMERS);
         sink(t, Sinks.CONFLICTS, Topics.CONFLICTS, prefix, ADMIT);
-        sink(t, Sinks.DEAD_LETTERS, Topics.DEAD_LETTERS, prefix, PROPOSALS_DECODE, DECISIONS_DECODE,
+        sink(t, Sinks.DEAD_LETTERS, Topics.DEAD_LETTERS, prefix, PROPOSALS_DECODE, DECISIONS_ROUTE,
                 DECISIONS_CLAIMED_DECODE, OUTCOMES_DECODE, RECONCILIATIONS_DECODE, CLAIM, ADMIT, DECIDE, SETTLE,
                 RECONCILE);
         return t;

@@ -2,7 +2,6 @@ package io.actiongate.gate;
 
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -27,9 +26,6 @@ import io.actiongate.policy.ProviderClassifier;
  */
 public interface OperationClassifiers extends ProviderClassifier {
 
-    /** Providers whose classifier looks at each input (not only the operation name): the CLI connector. */
-    Set<String> PER_INPUT_PROVIDERS = Set.of("cli");
-
     /** No connector for any provider: every proposal is {@code UNKNOWN_PROVIDER_METHOD}. */
     OperationClassifiers NONE = new OperationClassifiers() {
         @Override
@@ -48,10 +44,10 @@ public interface OperationClassifiers extends ProviderClassifier {
         }
     };
 
-    /** {@link Connector#classify} of the provider's connector, or empty when none is configured. */
+    /** The provider's classifier's {@code classify}, or empty when no connector is configured for it. */
     Optional<Classification> classify(String provider, String operation, String inputJson);
 
-    /** {@link Connector#validate} of the provider's connector, or empty when none is configured. */
+    /** The provider's classifier's {@code validate}, or empty when no connector is configured for it. */
     Optional<Validation> validate(String provider, String operation, String inputJson);
 
     /**
@@ -83,19 +79,8 @@ public interface OperationClassifiers extends ProviderClassifier {
         if (validated.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new Answer(kind(classified.get().kind()), validated.get().valid(),
+        return Optional.of(new Answer(classified.get().kind(), validated.get().valid(),
                 classifiesPerInput(provider)));
-    }
-
-    /** The connector SPI's kind as the policy module names it. */
-    private static Kind kind(Classification.Kind kind) {
-        return switch (kind) {
-            case READ -> Kind.READ;
-            case EFFECT -> Kind.EFFECT;
-            case REJECTED_AUTH_OR_CONFIG -> Kind.REJECTED_AUTH_OR_CONFIG;
-            case REJECTED_UNBOUNDED -> Kind.REJECTED_UNBOUNDED;
-            case UNSUPPORTED -> Kind.UNSUPPORTED;
-        };
     }
 
     /**
@@ -105,18 +90,11 @@ public interface OperationClassifiers extends ProviderClassifier {
     boolean classifiesPerInput(String provider);
 
     /**
-     * The given classifiers by provider name (credential-free ones from {@link ConnectorRegistry#classifiers}, or
-     * full connectors); each says itself whether it classifies per input.
+     * The given classifiers by provider name (the credential-free ones from {@link ConnectorRegistry#classifiers}, or
+     * full connectors' {@link Connector#classifier()}); each says itself whether it classifies per input.
      */
     static OperationClassifiers of(Map<String, ? extends OperationClassifier> classifiers) {
-        return of(classifiers, classifiers.entrySet().stream().filter(e -> e.getValue().classifiesPerInput())
-                .map(Map.Entry::getKey).collect(java.util.stream.Collectors.toUnmodifiableSet()));
-    }
-
-    /** The classifiers of the given connectors; {@code perInput} names the providers that classify per input. */
-    static OperationClassifiers of(Map<String, ? extends OperationClassifier> classifiers, Set<String> perInput) {
         Map<String, OperationClassifier> byProvider = Map.copyOf(classifiers);
-        Set<String> perInputProviders = Set.copyOf(perInput);
         return new OperationClassifiers() {
             @Override
             public Optional<Classification> classify(String provider, String operation, String inputJson) {
@@ -144,12 +122,13 @@ public interface OperationClassifiers extends ProviderClassifier {
 
             @Override
             public boolean classifiesPerInput(String provider) {
-                return byProvider.containsKey(provider) && perInputProviders.contains(provider);
+                OperationClassifier c = byProvider.get(provider);
+                return c != null && c.classifiesPerInput();
             }
         };
     }
 
-    /** The classifiers of the registry's connectors (looked up per call); {@code cli} classifies per input. */
+    /** The classifiers of the registry's connectors (looked up per call); each says whether it reads each input. */
     static OperationClassifiers of(ConnectorRegistry registry) {
         return new OperationClassifiers() {
             @Override
@@ -160,7 +139,7 @@ public interface OperationClassifiers extends ProviderClassifier {
             @Override
             public Optional<Classification> classify(String provider, String operation, String inputJson,
                                                      JsonNode parsedInput) {
-                return registry.find(provider).map(c -> c.classify(operation, inputJson, parsedInput));
+                return registry.find(provider).map(c -> c.classifier().classify(operation, inputJson, parsedInput));
             }
 
             @Override
@@ -171,12 +150,12 @@ public interface OperationClassifiers extends ProviderClassifier {
             @Override
             public Optional<Validation> validate(String provider, String operation, String inputJson,
                                                  JsonNode parsedInput) {
-                return registry.find(provider).map(c -> c.validate(operation, inputJson, parsedInput));
+                return registry.find(provider).map(c -> c.classifier().validate(operation, inputJson, parsedInput));
             }
 
             @Override
             public boolean classifiesPerInput(String provider) {
-                return registry.find(provider).isPresent() && PER_INPUT_PROVIDERS.contains(provider);
+                return registry.find(provider).map(c -> c.classifier().classifiesPerInput()).orElse(false);
             }
         };
     }

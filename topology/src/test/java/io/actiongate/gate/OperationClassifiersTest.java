@@ -48,7 +48,7 @@ class OperationClassifiersTest {
         OperationClassifiers ops = OperationClassifiers.of(registry);
         assertThat(ops.classifiesPerInput("cli")).isTrue();
         assertThat(ops.classifiesPerInput("webhook")).isFalse();
-        OperationClassifiers byMap = OperationClassifiers.of(Map.of("webhook", registry.find("webhook").orElseThrow()));
+        OperationClassifiers byMap = OperationClassifiers.of(Map.of("webhook", registry.find("webhook").orElseThrow().classifier()));
         assertThat(byMap.classifiesPerInput("webhook")).isFalse();
         assertThat(byMap.classifiesPerInput("cli")).as("no cli connector configured").isFalse();
         assertThat(byMap.classify("webhook", "get_notes", "{}")).isPresent();

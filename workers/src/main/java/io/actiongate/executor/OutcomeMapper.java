@@ -8,6 +8,7 @@ import io.actiongate.avro.OutcomeStatus;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.secrets.Redaction;
+import io.actiongate.serde.WireEnums;
 
 /**
  * Turns what a connector observed into the {@link AttemptOutcome} the gate reads (docs/contract.md section 5).
@@ -37,7 +38,7 @@ public final class OutcomeMapper {
 
     public AttemptOutcome fromResult(AttemptReservation reservation, DispatchResult result, Instant startedAt,
                                      Instant finishedAt) {
-        OutcomeStatus status = OutcomeStatus.valueOf(result.status().name());
+        OutcomeStatus status = WireEnums.wire(result.status());
         boolean dispatched = result.dispatched();
         String errorCode = result.errorCode();
         String errorDetail = result.errorDetail();

@@ -33,7 +33,6 @@ import io.opentelemetry.api.trace.SpanKind;
 
 import io.actiongate.avro.Reconciliation;
 import io.actiongate.avro.UnknownOutcome;
-import io.actiongate.avro.Verdict;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.LookupRequest;
@@ -46,6 +45,7 @@ import io.actiongate.serde.AvroDecodeException;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.TraceHeaders;
 import io.actiongate.serde.UnknownFormatException;
+import io.actiongate.serde.WireEnums;
 
 /**
  * The reconciler's poll loop. Each unknown outcome becomes a job with a due time; inconclusive lookups are
@@ -210,7 +210,7 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
                 .setTaskId(unknown.getTaskId())
                 .setToolCallId(unknown.getToolCallId())
                 .setAttempt(unknown.getAttempt())
-                .setVerdict(Verdict.valueOf(result.verdict().name()))
+                .setVerdict(WireEnums.wire(result.verdict()))
                 .setEvidence(evidence == null ? "" : evidence)
                 .setLookups(job.lookups)
                 .setProviderReceiptId(Redaction.receiptId(result.providerReceiptId()))

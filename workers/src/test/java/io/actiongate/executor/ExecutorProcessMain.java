@@ -5,14 +5,13 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
-import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.DispatchRequest;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
-import io.actiongate.connector.spi.Validation;
+import io.actiongate.connector.spi.OperationClassifier;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
@@ -65,13 +64,8 @@ public final class ExecutorProcessMain {
         }
 
         @Override
-        public Classification classify(String operation, String inputJson) {
-            return delegate.classify(operation, inputJson);
-        }
-
-        @Override
-        public Validation validate(String operation, String inputJson) {
-            return delegate.validate(operation, inputJson);
+        public OperationClassifier classifier() {
+            return delegate.classifier();
         }
 
         @Override

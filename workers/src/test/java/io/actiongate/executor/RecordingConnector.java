@@ -4,13 +4,12 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
-import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.DispatchRequest;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
-import io.actiongate.connector.spi.Validation;
+import io.actiongate.connector.spi.OperationClassifier;
 
 /** A connector that records dispatches into a shared event log and answers with a programmable function. */
 final class RecordingConnector implements Connector {
@@ -32,13 +31,8 @@ final class RecordingConnector implements Connector {
     }
 
     @Override
-    public Classification classify(String operation, String inputJson) {
+    public OperationClassifier classifier() {
         throw new UnsupportedOperationException("the executor never classifies");
-    }
-
-    @Override
-    public Validation validate(String operation, String inputJson) {
-        throw new UnsupportedOperationException("the executor never validates");
     }
 
     @Override

@@ -24,19 +24,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.actiongate.avro.Reconciliation;
 import io.actiongate.avro.UnknownOutcome;
 import io.actiongate.avro.Verdict;
-import io.actiongate.testing.KafkaBrokerExtension;
-import io.actiongate.testing.TestNames;
-import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.DispatchRequest;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
-import io.actiongate.connector.spi.Validation;
+import io.actiongate.connector.spi.OperationClassifier;
 import io.actiongate.executor.ItSupport;
 import io.actiongate.key.ActionKey;
 import io.actiongate.sandbox.SandboxWebhookProvider;
+import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.TestNames;
 import io.actiongate.topics.Topics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -165,13 +164,8 @@ class ReconcilerIT {
         }
 
         @Override
-        public Classification classify(String operation, String inputJson) {
-            return delegate.classify(operation, inputJson);
-        }
-
-        @Override
-        public Validation validate(String operation, String inputJson) {
-            return delegate.validate(operation, inputJson);
+        public OperationClassifier classifier() {
+            return delegate.classifier();
         }
 
         @Override

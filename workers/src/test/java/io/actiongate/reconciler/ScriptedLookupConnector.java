@@ -5,13 +5,12 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.DispatchRequest;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
-import io.actiongate.connector.spi.Validation;
+import io.actiongate.connector.spi.OperationClassifier;
 
 /** Answers lookups from a script (the last answer repeats) and fails the test if anything dispatches. */
 class ScriptedLookupConnector implements Connector {
@@ -32,13 +31,8 @@ class ScriptedLookupConnector implements Connector {
     }
 
     @Override
-    public Classification classify(String operation, String inputJson) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Validation validate(String operation, String inputJson) {
-        throw new UnsupportedOperationException();
+    public OperationClassifier classifier() {
+        throw new UnsupportedOperationException("the reconciler never classifies");
     }
 
     @Override

@@ -23,6 +23,7 @@ import io.actiongate.serde.AvroDecodeException;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
 import io.actiongate.serde.UnknownFormatException;
+import io.actiongate.topics.Topics;
 
 /**
  * Reads {@code proposals}, {@code receipts}, {@code outcomes}, {@code reconciliations} and the gate's
@@ -49,11 +50,11 @@ public final class BookFeed implements AutoCloseable {
 
     public BookFeed(String bootstrapServers, Map<String, String> clientOverrides, String topicPrefix, ActionBook book) {
         this.book = book;
-        this.proposals = topicPrefix + "proposals";
-        this.receipts = topicPrefix + "receipts";
-        this.outcomes = topicPrefix + "outcomes";
-        this.reconciliations = topicPrefix + "reconciliations";
-        this.conflicts = topicPrefix + "conflicts";
+        this.proposals = Topics.PROPOSALS.name(topicPrefix);
+        this.receipts = Topics.RECEIPTS.name(topicPrefix);
+        this.outcomes = Topics.OUTCOMES.name(topicPrefix);
+        this.reconciliations = Topics.RECONCILIATIONS.name(topicPrefix);
+        this.conflicts = Topics.CONFLICTS.name(topicPrefix);
         this.follower = new TopicFollower(KafkaClients.of(bootstrapServers, clientOverrides)
                 .consumer("actiongate-approver-feed")
                 // a person opens a review page seconds after its link is out: the feed may lag by a tenth of a

@@ -24,6 +24,7 @@ import io.actiongate.digest.DecisionSigning;
 import io.actiongate.kafka.KafkaClients;
 import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroSerdes;
+import io.actiongate.topics.Topics;
 
 /**
  * Signs a {@link Decision} with the service's key and publishes it to {@code decisions} with an idempotent producer
@@ -54,7 +55,7 @@ public final class DecisionPublisher implements DecisionSink, AutoCloseable {
                 .defaultTo(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000)
                 .defaultTo(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000)
                 .create(new StringSerializer(), new ByteArraySerializer());
-        this.topic = topicPrefix + "decisions";
+        this.topic = Topics.DECISIONS.name(topicPrefix);
         this.key = key;
         this.ttl = ttl;
         lookUpPartitions(partitionCount.get());

@@ -69,11 +69,39 @@ public final class ApprovalApp implements ApproverHttpServer.App {
     /** Actions this instance already published a decision for, by key, digest and kind. */
     private final ConcurrentHashMap<String, String> decided = new ConcurrentHashMap<>();
 
+    /** The pages served before any session check: static files and the sign-in flow. */
+    private final RouteTable open;
+    /** The pages behind the session check (a GET without a session is sent to sign in, a POST is guarded). */
+    private final RouteTable signedIn;
+
     public ApprovalApp(Deps deps) {
         this.d = deps;
         this.signIn = new SignIn(deps, kit);
         this.stepUpCheck = new StepUpCheck(deps);
         this.enrolment = new StepUpEnrolment(deps, kit, stepUpCheck);
+        this.open = RouteTable.builder()
+                .prefix(RouteTable.Method.GET, "/static/", (ex, session, path) -> staticFile(ex, path))
+                .exact(RouteTable.Method.GET, "/login", (ex, session, path) -> signIn.login(ex))
+                .exact(RouteTable.Method.GET, "/oidc/callback", (ex, session, path) -> signIn.callback(ex, this))
+                .build();
+        this.signedIn = RouteTable.builder()
+                .exact(RouteTable.Method.GET, "/", (ex, session, path) -> queue(ex, session))
+                .exact(RouteTable.Method.GET, "/queue", (ex, session, path) -> queue(ex, session))
+                .exact(RouteTable.Method.POST, "/logout", (ex, session, path) -> logout(ex, session))
+                .prefix(RouteTable.Method.ANY, "/review/",
+                        (ex, session, path) -> action(ex, session, path, ReviewBuilder.Kind.APPROVAL))
+                .prefix(RouteTable.Method.ANY, "/resolve/",
+                        (ex, session, path) -> action(ex, session, path, ReviewBuilder.Kind.RESOLUTION))
+                .exact(RouteTable.Method.GET, "/stepup",
+                        (ex, session, path) -> enrolment.page(ex, session, null, null, false))
+                .exact(RouteTable.Method.POST, "/stepup/confirm",
+                        (ex, session, path) -> enrolment.confirmExisting(ex, session))
+                .exact(RouteTable.Method.POST, "/stepup/passkey",
+                        (ex, session, path) -> enrolment.registerPasskey(ex, session))
+                .exact(RouteTable.Method.POST, "/stepup/totp", (ex, session, path) -> enrolment.beginTotp(ex, session))
+                .exact(RouteTable.Method.POST, "/stepup/totp/confirm",
+                        (ex, session, path) -> enrolment.confirmTotp(ex, session))
+                .build();
     }
 
     @Override
@@ -103,25 +131,9 @@ public final class ApprovalApp implements ApproverHttpServer.App {
     private void route(Exchange ex) throws IOException {
         String path = ex.path();
         String method = ex.method();
-        boolean get = method.equals("GET") || method.equals("HEAD");
-        boolean post = method.equals("POST");
-        if (get && path.startsWith("/static/")) {
-            String name = path.substring("/static/".length());
-            byte[] body = Pages.staticFile(name);
-            if (body == null) {
-                ex.html(404, kit.message(null, "Not found", null, null, null));
-            } else {
-                ex.send(200, name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8",
-                        body);
-            }
-            return;
-        }
-        if (get && path.equals("/login")) {
-            signIn.login(ex);
-            return;
-        }
-        if (get && path.equals("/oidc/callback")) {
-            signIn.callback(ex, this);
+        RouteTable.Route open = this.open.find(method, path).orElse(null);
+        if (open != null) {
+            open.handler().serve(ex, null, path);
             return;
         }
         Session session = d.sessions().find(ex.cookie(SESSION_COOKIE)).orElse(null);
@@ -131,11 +143,11 @@ public final class ApprovalApp implements ApproverHttpServer.App {
             ex.beforeSend(() -> ex.setCookie(SESSION_COOKIE, d.sessions().seal(session), Exchange.SameSite.STRICT,
                     -1));
         }
-        if (get && session == null) {
+        if (RouteTable.Method.GET.accepts(method) && session == null) {
             ex.redirect("/login?return=" + java.net.URLEncoder.encode(path, StandardCharsets.UTF_8));
             return;
         }
-        if (post) {
+        if (RouteTable.Method.POST.accepts(method)) {
             Refusal r = guardPost(ex, session);
             if (r != null) {
                 PageKit.audit(r, ex, session, path, null);
@@ -144,40 +156,43 @@ public final class ApprovalApp implements ApproverHttpServer.App {
                 return;
             }
         }
-        if (get && (path.equals("/") || path.equals("/queue"))) {
-            queue(ex, session);
-        } else if (post && path.equals("/logout")) {
-            d.sessions().end(session);
-            ex.beforeSend(() -> ex.clearCookie(SESSION_COOKIE, Exchange.SameSite.STRICT));
-            ex.html(200, kit.message(null, "Signed out", null, "You are signed out.",
-                    PageKit.link("/login", "Sign in")));
-        } else if (path.startsWith("/review/") || path.startsWith("/resolve/")) {
-            boolean approval = path.startsWith("/review/");
-            String rest = path.substring(approval ? "/review/".length() : "/resolve/".length());
-            String key = actionKey(rest);
-            if (key == null || !(get || post)) {
-                ex.html(404, kit.message(session, "Not found", null, "No such action.",
-                        PageKit.link("/queue", "Queue")));
-                return;
-            }
-            ReviewBuilder.Kind kind = approval ? ReviewBuilder.Kind.APPROVAL : ReviewBuilder.Kind.RESOLUTION;
-            if (get) {
-                review(ex, session, key, kind, path);
-            } else {
-                decide(ex, session, key, kind, path);
-            }
-        } else if (get && path.equals("/stepup")) {
-            enrolment.page(ex, session, null, null, false);
-        } else if (post && path.equals("/stepup/confirm")) {
-            enrolment.confirmExisting(ex, session);
-        } else if (post && path.equals("/stepup/passkey")) {
-            enrolment.registerPasskey(ex, session);
-        } else if (post && path.equals("/stepup/totp")) {
-            enrolment.beginTotp(ex, session);
-        } else if (post && path.equals("/stepup/totp/confirm")) {
-            enrolment.confirmTotp(ex, session);
-        } else {
+        RouteTable.Route route = signedIn.find(method, path).orElse(null);
+        if (route == null) {
             ex.html(404, kit.message(session, "Not found", null, null, PageKit.link("/queue", "Queue")));
+        } else {
+            route.handler().serve(ex, session, path);
+        }
+    }
+
+    private void staticFile(Exchange ex, String path) throws IOException {
+        String name = path.substring("/static/".length());
+        byte[] body = Pages.staticFile(name);
+        if (body == null) {
+            ex.html(404, kit.message(null, "Not found", null, null, null));
+        } else {
+            ex.send(200, name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8", body);
+        }
+    }
+
+    private void logout(Exchange ex, Session session) throws IOException {
+        d.sessions().end(session);
+        ex.beforeSend(() -> ex.clearCookie(SESSION_COOKIE, Exchange.SameSite.STRICT));
+        ex.html(200, kit.message(null, "Signed out", null, "You are signed out.", PageKit.link("/login", "Sign in")));
+    }
+
+    /** {@code /review/KEY} (an approval) and {@code /resolve/KEY} (an owner's resolution): GET shows, POST decides. */
+    private void action(Exchange ex, Session session, String path, ReviewBuilder.Kind kind) throws IOException {
+        String rest = path.substring(kind == ReviewBuilder.Kind.APPROVAL ? "/review/".length() : "/resolve/".length());
+        String key = actionKey(rest);
+        boolean get = RouteTable.Method.GET.accepts(ex.method());
+        if (key == null || !(get || RouteTable.Method.POST.accepts(ex.method()))) {
+            ex.html(404, kit.message(session, "Not found", null, "No such action.", PageKit.link("/queue", "Queue")));
+            return;
+        }
+        if (get) {
+            review(ex, session, key, kind, path);
+        } else {
+            decide(ex, session, key, kind, path);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.actiongate.connector.spi;
 
 /** The {@link java.util.ServiceLoader} entry point of a connector. */
+@Incubating
 public interface ConnectorFactory {
 
     /** The provider name this factory serves, e.g. {@code smtp}. */
@@ -22,6 +23,6 @@ public interface ConnectorFactory {
      * that needs no credential to be built; a connector that reads one must override this.
      */
     default OperationClassifier classifier(ConnectorContext context) {
-        return create(context);
+        return create(context).classifier();
     }
 }

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  * huge, hostile): anything they cannot read is {@link Classification.Kind#UNSUPPORTED} or an invalid
  * {@link Validation}.
  */
+@Incubating
 public interface OperationClassifier {
 
     /** The provider name that proposals and reservations carry, e.g. {@code webhook}. */

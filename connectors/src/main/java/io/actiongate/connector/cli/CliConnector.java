@@ -10,6 +10,7 @@ import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.ErrorCodes;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
+import io.actiongate.connector.spi.OperationClassifier;
 import io.actiongate.connector.spi.Validation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,28 +63,8 @@ public final class CliConnector implements Connector {
     }
 
     @Override
-    public boolean classifiesPerInput() {
-        return classifier.classifiesPerInput();
-    }
-
-    @Override
-    public Classification classify(String operation, String inputJson) {
-        return classifier.classify(operation, inputJson);
-    }
-
-    @Override
-    public Classification classify(String operation, String inputJson, JsonNode parsedInput) {
-        return classifier.classify(operation, inputJson, parsedInput);
-    }
-
-    @Override
-    public Validation validate(String operation, String inputJson) {
-        return classifier.validate(operation, inputJson);
-    }
-
-    @Override
-    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
-        return classifier.validate(operation, inputJson, parsedInput);
+    public OperationClassifier classifier() {
+        return classifier;
     }
 
     @Override
@@ -97,11 +78,11 @@ public final class CliConnector implements Connector {
     private DispatchResult execute(DispatchRequest request) {
         // parsed once for the validation, the classification and the vector it runs
         JsonNode input = Json.object(request.inputJson()).orElse(null);
-        Validation validation = validate(request.operation(), request.inputJson(), input);
+        Validation validation = classifier.validate(request.operation(), request.inputJson(), input);
         if (!validation.valid()) {
             return DispatchResult.refusedBeforeSending(ErrorCodes.SCHEMA_INVALID, validation.violation());
         }
-        Classification classification = classify(request.operation(), request.inputJson(), input);
+        Classification classification = classifier.classify(request.operation(), request.inputJson(), input);
         if (!classification.isAllowed()) {
             return DispatchResult.refusedBeforeSending(ErrorCodes.OPERATION_REFUSED,
                     "vector classified " + classification.kind() + "; never executed");

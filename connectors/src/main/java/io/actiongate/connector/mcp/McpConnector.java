@@ -2,15 +2,14 @@ package io.actiongate.connector.mcp;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.actiongate.connector.internal.Json;
-import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.DispatchRequest;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.ErrorCodes;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
+import io.actiongate.connector.spi.OperationClassifier;
 import io.actiongate.connector.spi.Tracing;
 import io.actiongate.connector.spi.Validation;
 import io.modelcontextprotocol.client.McpClient;
@@ -68,18 +67,8 @@ final class McpConnector implements Connector {
     }
 
     @Override
-    public Classification classify(String operation, String inputJson) {
-        return classifier.classify(operation, inputJson);
-    }
-
-    @Override
-    public Validation validate(String operation, String inputJson) {
-        return classifier.validate(operation, inputJson);
-    }
-
-    @Override
-    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
-        return classifier.validate(operation, inputJson, parsedInput);
+    public OperationClassifier classifier() {
+        return classifier;
     }
 
     @Override
@@ -91,11 +80,11 @@ final class McpConnector implements Connector {
     }
 
     private DispatchResult dispatchOnce(DispatchRequest request) {
-        if (!classify(request.operation(), request.inputJson()).isAllowed()) {
+        if (!classifier.classify(request.operation(), request.inputJson()).isAllowed()) {
             return DispatchResult.refusedBeforeSending(ErrorCodes.OPERATION_REFUSED,
                     "not a tool of a configured upstream MCP server");
         }
-        Validation validation = validate(request.operation(), request.inputJson());
+        Validation validation = classifier.validate(request.operation(), request.inputJson());
         if (!validation.valid()) {
             return DispatchResult.refusedBeforeSending(ErrorCodes.SCHEMA_INVALID, validation.violation());
         }

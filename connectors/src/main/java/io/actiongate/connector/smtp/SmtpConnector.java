@@ -1,14 +1,13 @@
 package io.actiongate.connector.smtp;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.actiongate.secrets.Redaction;
-import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.DispatchRequest;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.ErrorCodes;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
+import io.actiongate.connector.spi.OperationClassifier;
 import io.actiongate.connector.spi.Validation;
 import jakarta.mail.Folder;
 import jakarta.mail.Message;
@@ -89,23 +88,13 @@ public final class SmtpConnector implements Connector {
     }
 
     @Override
-    public Classification classify(String operation, String inputJson) {
-        return classifier.classify(operation, inputJson);
-    }
-
-    @Override
-    public Validation validate(String operation, String inputJson) {
-        return classifier.validate(operation, inputJson);
-    }
-
-    @Override
-    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
-        return classifier.validate(operation, inputJson, parsedInput);
+    public OperationClassifier classifier() {
+        return classifier;
     }
 
     @Override
     public DispatchResult dispatch(DispatchRequest request) {
-        Validation validation = validate(request.operation(), request.inputJson());
+        Validation validation = classifier.validate(request.operation(), request.inputJson());
         if (!validation.valid()) {
             return DispatchResult.refusedBeforeSending(ErrorCodes.SCHEMA_INVALID, validation.violation());
         }

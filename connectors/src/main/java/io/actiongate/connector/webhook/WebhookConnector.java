@@ -8,13 +8,13 @@ import io.actiongate.connector.internal.http.HttpOutcomes;
 import io.actiongate.secrets.Redaction;
 import io.actiongate.connector.internal.http.RetryAfter;
 import io.actiongate.connector.internal.http.SendFailure;
-import io.actiongate.connector.spi.Classification;
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.DispatchRequest;
 import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.ErrorCodes;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
+import io.actiongate.connector.spi.OperationClassifier;
 import io.actiongate.connector.spi.Tracing;
 import io.actiongate.connector.spi.Validation;
 import org.slf4j.Logger;
@@ -64,23 +64,13 @@ public final class WebhookConnector implements Connector {
     }
 
     @Override
-    public Classification classify(String operation, String inputJson) {
-        return settings.classifier().classify(operation, inputJson);
-    }
-
-    @Override
-    public Validation validate(String operation, String inputJson) {
-        return settings.classifier().validate(operation, inputJson);
-    }
-
-    @Override
-    public Validation validate(String operation, String inputJson, JsonNode parsedInput) {
-        return settings.classifier().validate(operation, inputJson, parsedInput);
+    public OperationClassifier classifier() {
+        return settings.classifier();
     }
 
     @Override
     public DispatchResult dispatch(DispatchRequest request) {
-        Validation validation = validate(request.operation(), request.inputJson());
+        Validation validation = settings.classifier().validate(request.operation(), request.inputJson());
         if (!validation.valid()) {
             return DispatchResult.refusedBeforeSending(ErrorCodes.SCHEMA_INVALID, validation.violation());
         }

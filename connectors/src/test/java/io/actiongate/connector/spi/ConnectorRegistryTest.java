@@ -51,13 +51,13 @@ class ConnectorRegistryTest {
     void shouldFindAllFourConnectorsThroughServiceLoader() throws IOException {
         try (ConnectorRegistry registry = ConnectorRegistry.load(config("http://127.0.0.1:9", 25))) {
             assertThat(registry.providers()).containsExactlyInAnyOrder("webhook", "smtp", "x", "cli");
-            assertThat(registry.find("webhook").orElseThrow().classify("notify", "{}").kind())
+            assertThat(registry.find("webhook").orElseThrow().classifier().classify("notify", "{}").kind())
                     .isEqualTo(Classification.Kind.EFFECT);
-            assertThat(registry.find("smtp").orElseThrow().classify("send_email", "{}").kind())
+            assertThat(registry.find("smtp").orElseThrow().classifier().classify("send_email", "{}").kind())
                     .isEqualTo(Classification.Kind.EFFECT);
-            assertThat(registry.find("x").orElseThrow().classify("post", "{}").kind())
+            assertThat(registry.find("x").orElseThrow().classifier().classify("post", "{}").kind())
                     .isEqualTo(Classification.Kind.EFFECT);
-            assertThat(registry.find("cli").orElseThrow()
+            assertThat(registry.find("cli").orElseThrow().classifier()
                     .classify("kubectl", "{\"argv\":[\"kubectl\",\"get\",\"pods\"]}").kind())
                     .isEqualTo(Classification.Kind.READ);
         }

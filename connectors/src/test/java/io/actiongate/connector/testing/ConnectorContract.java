@@ -128,12 +128,12 @@ public abstract class ConnectorContract {
         Connector connector = connector(Scenario.SUCCEEDS);
 
         assertThat(classifier.provider()).isEqualTo(factory().provider()).isEqualTo(connector.provider());
-        assertThat(classifier.classifiesPerInput()).isEqualTo(connector.classifiesPerInput());
+        assertThat(classifier.classifiesPerInput()).isEqualTo(connector.classifier().classifiesPerInput());
         for (Example example : everyExample()) {
             assertThat(classifier.classify(example.operation(), example.inputJson()).kind()).as(example.toString())
-                    .isEqualTo(connector.classify(example.operation(), example.inputJson()).kind());
+                    .isEqualTo(connector.classifier().classify(example.operation(), example.inputJson()).kind());
             assertThat(classifier.validate(example.operation(), example.inputJson()).valid()).as(example.toString())
-                    .isEqualTo(connector.validate(example.operation(), example.inputJson()).valid());
+                    .isEqualTo(connector.classifier().validate(example.operation(), example.inputJson()).valid());
         }
     }
 
@@ -200,7 +200,7 @@ public abstract class ConnectorContract {
         int n = 0;
         for (Example example : refusedAtDispatch) {
             if (invalid().contains(example)) {
-                assertThat(connector.validate(example.operation(), example.inputJson()).valid()).as(example.toString())
+                assertThat(connector.classifier().validate(example.operation(), example.inputJson()).valid()).as(example.toString())
                         .isFalse();
             }
             DispatchResult result = connector.dispatch(request(example, "refused-" + n++));

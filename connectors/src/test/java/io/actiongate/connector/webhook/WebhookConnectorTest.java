@@ -299,22 +299,22 @@ class WebhookConnectorTest {
     void shouldClassifyByConfiguredLists() {
         WebhookConnector connector = connector();
 
-        assertThat(connector.classify("status", INPUT).kind()).isEqualTo(Classification.Kind.READ);
-        assertThat(connector.classify("notify", INPUT).kind()).isEqualTo(Classification.Kind.EFFECT);
-        assertThat(connector.classify("delete_all", INPUT).kind()).isEqualTo(Classification.Kind.UNSUPPORTED);
-        assertThat(connector.classify(null, INPUT).kind()).isEqualTo(Classification.Kind.UNSUPPORTED);
+        assertThat(connector.classifier().classify("status", INPUT).kind()).isEqualTo(Classification.Kind.READ);
+        assertThat(connector.classifier().classify("notify", INPUT).kind()).isEqualTo(Classification.Kind.EFFECT);
+        assertThat(connector.classifier().classify("delete_all", INPUT).kind()).isEqualTo(Classification.Kind.UNSUPPORTED);
+        assertThat(connector.classifier().classify(null, INPUT).kind()).isEqualTo(Classification.Kind.UNSUPPORTED);
     }
 
     @Test
     void shouldValidateOperationShapeAndSize() {
         WebhookConnector connector = connector(Map.of("max-input-bytes", "50"));
 
-        assertThat(connector.validate("notify", INPUT).valid()).isTrue();
-        assertThat(connector.validate("other", INPUT).valid()).isFalse();
-        assertThat(connector.validate("notify", "not json").valid()).isFalse();
-        assertThat(connector.validate("notify", "\"text\"").valid()).isFalse();
-        assertThat(connector.validate("notify", "{\"a\":1,\"a\":2}").valid()).isFalse();
-        assertThat(connector.validate("notify", "{\"t\":\"" + "x".repeat(60) + "\"}").violation()).contains("50 bytes");
+        assertThat(connector.classifier().validate("notify", INPUT).valid()).isTrue();
+        assertThat(connector.classifier().validate("other", INPUT).valid()).isFalse();
+        assertThat(connector.classifier().validate("notify", "not json").valid()).isFalse();
+        assertThat(connector.classifier().validate("notify", "\"text\"").valid()).isFalse();
+        assertThat(connector.classifier().validate("notify", "{\"a\":1,\"a\":2}").valid()).isFalse();
+        assertThat(connector.classifier().validate("notify", "{\"t\":\"" + "x".repeat(60) + "\"}").violation()).contains("50 bytes");
     }
 
     @Test

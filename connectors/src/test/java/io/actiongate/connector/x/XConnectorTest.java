@@ -173,8 +173,8 @@ class XConnectorTest {
 
     @Test
     void shouldClassifyOnlyPostAsEffect() {
-        assertThat(connector().classify("post", INPUT).kind()).isEqualTo(Classification.Kind.EFFECT);
-        assertThat(connector().classify("delete", INPUT).kind()).isEqualTo(Classification.Kind.UNSUPPORTED);
+        assertThat(connector().classifier().classify("post", INPUT).kind()).isEqualTo(Classification.Kind.EFFECT);
+        assertThat(connector().classifier().classify("delete", INPUT).kind()).isEqualTo(Classification.Kind.UNSUPPORTED);
     }
 
     @ParameterizedTest
@@ -187,14 +187,14 @@ class XConnectorTest {
             "[\"hi\"]",
             "not json"})
     void shouldRejectInputOtherThanOneTextField(String input) {
-        assertThat(connector().validate("post", input).valid()).isFalse();
+        assertThat(connector().classifier().validate("post", input).valid()).isFalse();
     }
 
     @Test
     void shouldBoundTextAt280Characters() {
         String emoji = "\uD83D\uDE80";
-        assertThat(connector().validate("post", "{\"text\":\"" + emoji.repeat(280) + "\"}").valid()).isTrue();
-        assertThat(connector().validate("post", "{\"text\":\"" + "a".repeat(281) + "\"}").valid()).isFalse();
+        assertThat(connector().classifier().validate("post", "{\"text\":\"" + emoji.repeat(280) + "\"}").valid()).isTrue();
+        assertThat(connector().classifier().validate("post", "{\"text\":\"" + "a".repeat(281) + "\"}").valid()).isFalse();
     }
 
     @Test

@@ -7,6 +7,8 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.actiongate.avro.ResolvedBy;
+import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.Tracing;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.key.ActionKey;
@@ -250,7 +252,7 @@ public record ActionState(
             int attempt,
             long reservedAt,
             long leaseExpiresAt,
-            AttemptStatus status,
+            DispatchResult.Status status,
             Boolean dispatched,
             Integer httpStatus,
             String errorCode,
@@ -265,20 +267,26 @@ public record ActionState(
             return status != null;
         }
 
-        public AttemptRecord observed(AttemptStatus outcome, boolean wasDispatched, Integer http, String error,
+        public AttemptRecord observed(DispatchResult.Status outcome, boolean wasDispatched, Integer http, String error,
                                       Long started, Long finished) {
             return new AttemptRecord(attempt, reservedAt, leaseExpiresAt, outcome, wasDispatched, http, error,
                     started, finished);
         }
     }
 
-    /** Who settled an action (the receipt's {@code resolved_by}). */
+    /** Who settled an action; each constant names its wire form, the receipt's {@code resolved_by}. */
     public enum Resolver {
-        GATE, RECONCILER, OWNER
-    }
+        GATE(ResolvedBy.GATE), RECONCILER(ResolvedBy.RECONCILER), OWNER(ResolvedBy.OWNER);
 
-    /** What was observed of a settled attempt (the receipt's attempt {@code status}). */
-    public enum AttemptStatus {
-        SUCCEEDED, FAILED, RETRYABLE, UNKNOWN, NOT_DISPATCHED
+        private final ResolvedBy wire;
+
+        Resolver(ResolvedBy wire) {
+            this.wire = wire;
+        }
+
+        /** The receipt's {@code resolved_by}. */
+        public ResolvedBy wire() {
+            return wire;
+        }
     }
 }

@@ -24,6 +24,7 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
+import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.key.ActionKey;
@@ -272,7 +273,7 @@ public final class ActionStateSerde implements Serde<ActionState>, Serializer<Ac
             String status = str(r, "status");
             attempts.add(new ActionState.AttemptRecord((Integer) r.get("attempt"), (Long) r.get("reserved_at"),
                     (Long) r.get("lease_expires_at"),
-                    status == null ? null : ActionState.AttemptStatus.valueOf(status), (Boolean) r.get("dispatched"),
+                    status == null ? null : DispatchResult.Status.valueOf(status), (Boolean) r.get("dispatched"),
                     (Integer) r.get("http_status"), str(r, "error_code"), (Long) r.get("started_at"),
                     (Long) r.get("finished_at")));
         }

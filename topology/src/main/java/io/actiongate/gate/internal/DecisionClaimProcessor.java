@@ -31,8 +31,11 @@ import io.actiongate.serde.AvroSerde;
  * claims nothing and is refused {@code APPROVAL_SIGNATURE_INVALID}, so a forger cannot burn someone else's id.
  * A claimed decision then goes to its action: on to {@code decide} when this task also owns the action key,
  * otherwise through {@code hop} (keyed by the action key).
+ *
+ * <p>A decision claimed where it was read arrives decoded ({@link Inbound}, from {@link DecisionRouteProcessor});
+ * one read back from the claims hop arrives as its raw bytes and is decoded here, once.
  */
-public final class DecisionClaimProcessor implements Processor<byte[], byte[], Object, Object> {
+public final class DecisionClaimProcessor implements Processor<Object, Object, Object, Object> {
 
     private static final Logger LOG = LoggerFactory.getLogger(DecisionClaimProcessor.class);
 
@@ -70,26 +73,35 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
     }
 
     @Override
-    public void process(Record<byte[], byte[]> record) {
+    public void process(Record<Object, Object> record) {
         claim(record);
         if (Origin.readFromHop(context, hopTopics)) {
             commits.processed(context); // read back from the claims hop: an input of its own
         }
     }
 
-    private void claim(Record<byte[], byte[]> record) {
-        Origin origin = Origin.of(context, record.headers(), hopTopics);
+    private void claim(Record<Object, Object> record) {
+        Origin origin;
         Decision d;
-        try {
-            d = serde.deserialize(null, record.value());
-        } catch (RuntimeException e) {
-            // the route decoded it before; only a record written to the hop topic by someone else gets here
-            DeadLetters.send(context, origin, record.key(), record.value(), ReasonCode.SCHEMA_INVALID,
-                    "Decision does not decode: " + e.getClass().getSimpleName());
-            return;
+        byte[] raw;
+        if (record.value() instanceof Inbound<?> decoded) {
+            origin = decoded.origin();
+            d = (Decision) decoded.value();
+            raw = decoded.rawValue();
+        } else {
+            origin = Origin.of(context, record.headers(), hopTopics);
+            raw = (byte[]) record.value();
+            try {
+                d = serde.deserialize(null, raw);
+            } catch (RuntimeException e) {
+                // the route decoded it before; only a record written to the hop topic by someone else gets here
+                DeadLetters.send(context, origin, (byte[]) record.key(), raw, ReasonCode.SCHEMA_INVALID,
+                        "Decision does not decode: " + e.getClass().getSimpleName());
+                return;
+            }
         }
         if (!ActionKey.isValid(d.getTaskId(), d.getToolCallId())) {
-            DeadLetters.send(context, origin, record.key(), record.value(), ReasonCode.INVALID_IDENTIFIER,
+            DeadLetters.send(context, origin, (byte[]) record.key(), raw, ReasonCode.INVALID_IDENTIFIER,
                     "task_id/tool_call_id are not valid identifiers");
             return;
         }
@@ -97,7 +109,7 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
         byte[] actionKeyBytes = actionKey.getBytes(StandardCharsets.UTF_8);
         Optional<Rejection> forged = verifier.verifySignature(d);
         if (forged.isPresent()) {
-            DeadLetters.send(context, origin, actionKeyBytes, record.value(), forged.get().code(),
+            DeadLetters.send(context, origin, actionKeyBytes, raw, forged.get().code(),
                     forged.get().reason());
             return;
         }
@@ -105,7 +117,7 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
         String fingerprint = fingerprint(d);
         DecisionClaim claim = claims.get(id);
         if (claim != null && !claim.fingerprint().equals(fingerprint)) {
-            DeadLetters.send(context, origin, actionKeyBytes, record.value(), ReasonCode.APPROVAL_REUSED,
+            DeadLetters.send(context, origin, actionKeyBytes, raw, ReasonCode.APPROVAL_REUSED,
                     claim.actionKey().equals(actionKey)
                             ? "decision_id was already used by another decision for this action"
                             : "decision_id was already used by a decision for another action");
@@ -120,10 +132,10 @@ public final class DecisionClaimProcessor implements Processor<byte[], byte[], O
             LOG.debug("decision {} claimed for action {}", id, actionKey);
         }
         if (routing.home(actionKeyBytes) == current) {
-            Inbound<Decision> in = new Inbound<>(d, actionKeyBytes, record.value(), origin, true);
+            Inbound<Decision> in = new Inbound<>(d, actionKeyBytes, raw, origin, true);
             context.forward(new Record<Object, Object>(actionKey, in, record.timestamp(), record.headers()), decide);
         } else {
-            context.forward(new Record<Object, Object>(actionKeyBytes, record.value(), record.timestamp(),
+            context.forward(new Record<Object, Object>(actionKeyBytes, raw, record.timestamp(),
                     origin == null ? record.headers() : origin.stamp(record.headers())), hop);
         }
     }

@@ -1,6 +1,5 @@
 package io.actiongate.gate.internal;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
 import org.apache.kafka.streams.processor.api.Processor;
@@ -8,32 +7,21 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
 
-import io.opentelemetry.api.trace.SpanKind;
-
-import io.actiongate.connector.spi.Tracing;
-import io.actiongate.contract.ReasonCode;
-import io.actiongate.key.ActionLogContext;
-import io.actiongate.serde.AvroDecodeException;
 import io.actiongate.serde.AvroSerde;
-import io.actiongate.serde.TraceHeaders;
-import io.actiongate.serde.UnknownFormatException;
-import io.actiongate.topics.Topics;
 
 /**
- * Decodes one input topic's raw bytes in one place. A value that does not decode becomes a dead letter
- * ({@code SCHEMA_INVALID} with the decoder's reason) and the partition keeps moving; a tombstone is ignored.
- * Decoded records go to {@code next} as {@link Inbound} keyed by the UTF-8 key (null when absent).
+ * Decodes one input topic's raw bytes in one place (through {@link Decoder}). A value that does not decode becomes a
+ * dead letter ({@code SCHEMA_INVALID} with the decoder's reason) and the partition keeps moving; a tombstone is
+ * ignored. Decoded records go to {@code next} as {@link Inbound} keyed by the UTF-8 key (null when absent).
  */
 public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRecordBase>
         implements Processor<byte[], byte[], Object, Object> {
 
-    private final AvroSerde<T> serde;
+    private final Decoder<T> decoder;
     private final String next;
     private final Set<String> hopTopics;
     private final boolean signatureVerified;
     private final GroupCommits commits;
-    /** Whether only actiongate's roles write this input: an unknown version on it stops the gate. */
-    private final boolean ownTopic;
     private ProcessorContext<Object, Object> context;
 
     /**
@@ -44,12 +32,11 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
      */
     public DecodeProcessor(AvroSerde<T> serde, String next, Set<String> hopTopics, boolean signatureVerified,
                            GroupCommits commits) {
-        this.serde = serde;
+        this.decoder = new Decoder<>(serde);
         this.commits = commits;
         this.next = next;
         this.hopTopics = Set.copyOf(hopTopics);
         this.signatureVerified = signatureVerified;
-        this.ownTopic = Topics.writtenOnlyByActiongate(serde.type());
     }
 
     public static <T extends org.apache.avro.specific.SpecificRecordBase> ProcessorSupplier<byte[], byte[], Object, Object>
@@ -68,14 +55,6 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
         this.context = context;
     }
 
-    private String where(Origin origin) {
-        if (origin != null) {
-            return origin.topic() + "-" + origin.partition() + "@" + origin.offset();
-        }
-        return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset())
-                .orElse(serde.type().getSimpleName() + " input");
-    }
-
     @Override
     public void process(Record<byte[], byte[]> record) {
         decode(record);
@@ -85,38 +64,14 @@ public final class DecodeProcessor<T extends org.apache.avro.specific.SpecificRe
     }
 
     private void decode(Record<byte[], byte[]> record) {
-        byte[] payload = record.value();
-        if (payload == null) {
+        if (record.value() == null) {
             return;
         }
         Origin origin = hopTopics.isEmpty() ? null : Origin.of(context, record.headers(), hopTopics);
-        T value;
-        try {
-            value = serde.deserialize(context.recordMetadata().map(m -> m.topic()).orElse(null), payload);
-        } catch (AvroDecodeException e) {
-            if (ownTopic) {
-                // a record of a version this gate does not read on a topic only actiongate writes: a newer role
-                // wrote it, and dead-lettering it would lose it (docs/contract.md section 3)
-                UnknownFormatException newer = serde.newerVersion(payload, record.headers(), where(origin));
-                if (newer != null) {
-                    throw newer;
-                }
-            }
-            DeadLetters.send(context, origin, record.key(), payload, ReasonCode.SCHEMA_INVALID, e.getMessage());
-            return;
-        } catch (RuntimeException e) {
-            DeadLetters.send(context, origin, record.key(), payload, ReasonCode.SCHEMA_INVALID,
-                    serde.type().getSimpleName() + " does not decode: " + e.getClass().getSimpleName());
-            return;
-        }
-        String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-        // every processor downstream runs inside this forward: their log lines carry the action key, and the
-        // record's W3C trace context is current (a new action keeps it, see Lifecycle#save)
-        try (ActionLogContext.Scope ignored = ActionLogContext.enter(key);
-             Tracing.Scope traced = Tracing.continueTrace(TraceHeaders.read(record.headers()), "actiongate.gate",
-                     SpanKind.CONSUMER)) {
-            context.forward(new Record<Object, Object>(key, new Inbound<>(value, record.key(), payload, origin,
-                    signatureVerified), record.timestamp(), record.headers()), next);
+        T value = decoder.decode(context, record, origin);
+        if (value != null) {
+            Decoder.forward(context, record, new Inbound<>(value, record.key(), record.value(), origin,
+                    signatureVerified), next);
         }
     }
 }

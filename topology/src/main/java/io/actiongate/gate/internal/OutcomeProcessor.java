@@ -12,6 +12,7 @@ import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.OperationClassifiers;
 import io.actiongate.policy.PolicyChanges;
+import io.actiongate.serde.WireEnums;
 
 /**
  * The outcome of attempt n, matched by attempt number against the action's live reservation. A duplicate, a
@@ -64,7 +65,7 @@ public final class OutcomeProcessor implements Processor<String, Inbound<Attempt
             return;
         }
         long now = lifecycle.now();
-        ActionState observed = state.withAttempt(live.observed(ActionState.AttemptStatus.valueOf(o.getStatus().name()), o.getDispatched(),
+        ActionState observed = state.withAttempt(live.observed(WireEnums.status(o.getStatus()), o.getDispatched(),
                 o.getHttpStatus(), safeErrorCode(o.getErrorCode()), o.getStartedAt().toEpochMilli(),
                 o.getFinishedAt().toEpochMilli()));
         switch (o.getStatus()) {

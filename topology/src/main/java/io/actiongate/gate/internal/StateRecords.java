@@ -9,15 +9,14 @@ import io.actiongate.avro.Attachment;
 import io.actiongate.avro.AttemptReservation;
 import io.actiongate.avro.AttemptSummary;
 import io.actiongate.avro.IdentityConflict;
-import io.actiongate.avro.OutcomeStatus;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
-import io.actiongate.avro.ResolvedBy;
 import io.actiongate.avro.UnknownOutcome;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.key.ActionKey;
 import io.actiongate.policy.Rejection;
+import io.actiongate.serde.WireEnums;
 
 /**
  * Builds the contract records the gate writes from its internal state. Receipts and conflicts carry ids,
@@ -67,7 +66,7 @@ public final class StateRecords {
             }
             attempts.add(AttemptSummary.newBuilder()
                     .setAttempt(r.attempt())
-                    .setStatus(OutcomeStatus.valueOf(r.status().name()))
+                    .setStatus(WireEnums.wire(r.status()))
                     .setDispatched(Boolean.TRUE.equals(r.dispatched()))
                     .setHttpStatus(r.httpStatus())
                     .setErrorCode(r.errorCode())
@@ -90,7 +89,7 @@ public final class StateRecords {
                 .setDecisionId(s.decisionId())
                 .setAttempts(attempts)
                 .setProviderReceiptId(s.providerReceiptId())
-                .setResolvedBy(s.resolvedBy() == null ? null : ResolvedBy.valueOf(s.resolvedBy().name()))
+                .setResolvedBy(s.resolvedBy() == null ? null : s.resolvedBy().wire())
                 .setUpdatedAt(Instant.ofEpochMilli(s.updatedAt()))
                 .build();
     }

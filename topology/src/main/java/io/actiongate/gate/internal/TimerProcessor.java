@@ -16,10 +16,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.contract.ReasonCode;
-import io.actiongate.key.ActionKey;
 import io.actiongate.gate.GateConfig;
 import io.actiongate.gate.OperationClassifiers;
+import io.actiongate.key.ActionKey;
 import io.actiongate.policy.PolicyChanges;
 
 /**
@@ -181,7 +182,7 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
             case RETRY -> lifecycle.recheckAndReserve(state, state.withTimer(state.timerKey(), null));
             case LEASE -> {
                 ActionState.AttemptRecord live = state.lastAttempt();
-                ActionState lost = state.withAttempt(live.observed(ActionState.AttemptStatus.UNKNOWN, true, null,
+                ActionState lost = state.withAttempt(live.observed(DispatchResult.Status.UNKNOWN, true, null,
                         ReasonCode.LEASE_EXPIRED.name(), null, null));
                 lifecycle.unknown(state, lost, ReasonCode.LEASE_EXPIRED,
                         "no outcome by lease_expires_at plus the dispatch timeout");

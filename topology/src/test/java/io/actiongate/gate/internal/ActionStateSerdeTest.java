@@ -10,6 +10,7 @@ import java.util.Map;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
 
+import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.IdempotencyKeys;
 
@@ -76,7 +77,7 @@ class ActionStateSerdeTest {
     @Test
     void shouldDropTheInputWhenTheActionSettlesAndKeepWhatItsReceiptAndIdentityNeed() {
         ActionState live = dispatching();
-        ActionState settled = live.withAttempt(live.lastAttempt().observed(ActionState.AttemptStatus.SUCCEEDED, true,
+        ActionState settled = live.withAttempt(live.lastAttempt().observed(DispatchResult.Status.SUCCEEDED, true,
                 200, null, 11L, 12L)).to(Phase.SUCCEEDED, null, null, 12L);
         assertThat(settled.action().inputJson()).isNull();
         assertThat(settled.action().attachments()).singleElement().satisfies(r -> {

@@ -8,6 +8,7 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.ActionView;
 import io.actiongate.gate.IdempotencyKeys;
@@ -22,7 +23,7 @@ class ActionViewTest {
                 .withAttempt(ActionState.AttemptRecord.reserved(1, 10L, 70L))
                 .to(Phase.DISPATCHING, null, null, 10L)
                 .withAttempt(ActionState.AttemptRecord.reserved(1, 10L, 70L)
-                        .observed(ActionState.AttemptStatus.RETRYABLE, false, 429, "RATE_LIMITED", 11L, 12L))
+                        .observed(DispatchResult.Status.RETRYABLE, false, 429, "RATE_LIMITED", 11L, 12L))
                 .to(Phase.RETRY_WAIT, ReasonCode.RATE_LIMITED, "attempt 2 scheduled", 12L).withTimer("k", 99L);
 
         ActionView view = ActionView.ofStoreValue(state);

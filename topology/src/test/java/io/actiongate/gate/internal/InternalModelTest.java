@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Origin;
+import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.digest.Digests;
 
@@ -36,7 +37,7 @@ class InternalModelTest {
                 .withAttempt(ActionState.AttemptRecord.reserved(1, 10L, 70L))
                 .to(Phase.DISPATCHING, null, null, 10L)
                 .withAttempt(ActionState.AttemptRecord.reserved(1, 10L, 70L)
-                        .observed(ActionState.AttemptStatus.RETRYABLE, false, 429, "RATE_LIMITED", 11L, 12L))
+                        .observed(DispatchResult.Status.RETRYABLE, false, 429, "RATE_LIMITED", 11L, 12L))
                 .withResolution(ActionState.Resolver.GATE, null, null)
                 .to(Phase.RETRY_WAIT, ReasonCode.RATE_LIMITED, "attempt 2 scheduled", 12L).withTimer("k", 99L);
         ActionStateSerde serde = new ActionStateSerde();
@@ -66,7 +67,7 @@ class InternalModelTest {
         assertThat(state.reasonCode()).isEqualTo(ReasonCode.RETRIES_EXHAUSTED);
         assertThat(state.resolvedBy()).isEqualTo(ActionState.Resolver.GATE);
         assertThat(state.attempts()).extracting(ActionState.AttemptRecord::status).containsExactly(
-                ActionState.AttemptStatus.NOT_DISPATCHED, ActionState.AttemptStatus.RETRYABLE);
+                DispatchResult.Status.NOT_DISPATCHED, DispatchResult.Status.RETRYABLE);
         assertThat(state.key()).isEqualTo("T-1/c-1");
         // and it is written back in the same shape: the strings are the enum names
         String written = new String(new JsonSerde<>(ActionState.class).serialize("gate-actions", state),

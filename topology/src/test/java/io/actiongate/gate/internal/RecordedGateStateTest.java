@@ -22,6 +22,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.junit.jupiter.api.Test;
 
+import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.IdempotencyKeys;
 
@@ -106,7 +107,7 @@ class RecordedGateStateTest {
         assertThat(g1.trace()).isNull();
         assertThat(g1.approvedBy()).isNull();
         assertThat(g1.attempts()).extracting(ActionState.AttemptRecord::status)
-                .containsExactly(ActionState.AttemptStatus.RETRYABLE, null);
+                .containsExactly(DispatchResult.Status.RETRYABLE, null);
         assertThat(g1.timerKey()).isEqualTo(Timers.key(EPOCH + 125_000, Timers.Kind.LEASE, KEY));
         ActionState g2 = serde.deserialize("t", read(recorded("actions-rejected.bin").get(1)));
         assertThat(g2.trace()).isEqualTo(TRACE);
@@ -214,7 +215,7 @@ class RecordedGateStateTest {
         return new ActionState(2, action("idem-T-1-call-7"), Phase.DISPATCHING, null, null,
                 "sha256:" + "3".repeat(64), "d-0001", EPOCH + 3_600_000, "alice@example.com",
                 List.of(new ActionState.AttemptRecord(1, EPOCH + 1_000, EPOCH + 61_000,
-                                ActionState.AttemptStatus.RETRYABLE, false, null, "CONNECT_REFUSED", EPOCH + 1_100,
+                                DispatchResult.Status.RETRYABLE, false, null, "CONNECT_REFUSED", EPOCH + 1_100,
                                 EPOCH + 1_200),
                         ActionState.AttemptRecord.reserved(2, EPOCH + 5_000, EPOCH + 65_000)),
                 null, null, null, Timers.key(EPOCH + 125_000, Timers.Kind.LEASE, KEY), EPOCH + 125_000, EPOCH,
@@ -231,7 +232,7 @@ class RecordedGateStateTest {
         return new ActionState(2, action("idem-T-1-call-7").settled(), Phase.SUCCEEDED, null, null,
                 "sha256:" + "3".repeat(64), "d-0001", EPOCH + 3_600_000, "alice@example.com",
                 List.of(new ActionState.AttemptRecord(1, EPOCH + 1_000, EPOCH + 61_000,
-                        ActionState.AttemptStatus.UNKNOWN, true, null, "TIMEOUT", EPOCH + 1_100, EPOCH + 2_600)),
+                        DispatchResult.Status.UNKNOWN, true, null, "TIMEOUT", EPOCH + 1_100, EPOCH + 2_600)),
                 "r-0001", ActionState.Resolver.RECONCILER, null, null, EPOCH + 604_900_000L, EPOCH,
                 EPOCH + 100_000, TRACE);
     }
