@@ -53,12 +53,14 @@ class JsonLogsTest {
             assertThat(config).as("the production logback.xml").isNotNull();
             configurator.doConfigure(config);
             org.slf4j.Logger log = context.getLogger("io.actiongate.executor.DispatchLoop");
-            try (ActionLogContext.Scope ignored = ActionLogContext.enter("T-1", "call-7")) {
+            ActionLogContext.Scope action = ActionLogContext.enter("T-1", "call-7");
+            try (action) {
                 log.info("dispatched attempt {} of {}", 1, "T-1/call-7");
             }
             log.warn("outside any action \"quoted\"\nsecond line", new IllegalStateException("boom"));
             // a malformed key is attacker text: it never reaches the log context
-            try (ActionLogContext.Scope ignored = ActionLogContext.enter("bad key/<script>")) {
+            ActionLogContext.Scope malformed = ActionLogContext.enter("bad key/<script>");
+            try (malformed) {
                 log.info("after a malformed key");
             }
             context.getLogger("org.apache.kafka.clients.Metadata").info("client chatter below WARN");

@@ -78,7 +78,8 @@ class ActionGateClientIT {
         // the action settles while nobody waits; a watch registered afterwards still hears what comes next
         java.util.List<ReceiptState> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
         gate.approve(GateFixture.TASK, "c-idle", first.actionDigest());
-        try (AutoCloseable watch = client.watch(GateFixture.TASK, "c-idle", r -> heard.add(r.state()))) {
+        AutoCloseable watch = client.watch(GateFixture.TASK, "c-idle", r -> heard.add(r.state()));
+        try (watch) {
             // the watch wakes the poll thread, which resumes the consumer on its own thread
             await().atMost(Duration.ofSeconds(10)).until(() -> !client.receiptsPaused());
             gate.succeed(GateFixture.TASK, "c-idle", 1);

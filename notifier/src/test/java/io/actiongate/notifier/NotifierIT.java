@@ -135,7 +135,8 @@ class NotifierIT {
         Instant since = Instant.now();
         String review = "https://approve.acme.example/review/T-1/" + call;
 
-        try (NotifierService first = notifier("notifier-a")) {
+        NotifierService first = notifier("notifier-a");
+        try (first) {
             await().atMost(Duration.ofSeconds(30)).until(() -> slackFor(call).size() == 1 && mailFor(call).size() == 1);
         }
         assertThat(slackFor(call).get(0)).contains(review).doesNotContain("INPUT-BODY-MARKER")

@@ -8,7 +8,12 @@ import org.slf4j.MDC;
  * is set: a malformed key is attacker-controlled text and stays out of the logs. The previous value is restored on
  * close, so scopes nest.
  *
- * <pre>{@code try (ActionLogContext.Scope ignored = ActionLogContext.enter(taskId, toolCallId)) { ... } }</pre>
+ * <pre>{@code
+ * ActionLogContext.Scope logged = ActionLogContext.enter(taskId, toolCallId);
+ * try (logged) { ... }
+ * }</pre>
+ * (the scope is declared before the {@code try}: a resource the block never names is what {@code -Xlint:try} warns
+ * of, and this scope is used only by being open).
  */
 public final class ActionLogContext {
 

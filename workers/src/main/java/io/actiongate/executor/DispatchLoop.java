@@ -190,8 +190,9 @@ final class DispatchLoop implements ConsumerRebalanceListener {
                 readHere.put(attemptKey, record.offset());
                 if (!now.isBefore(reservation.getLeaseExpiresAt())) {
                     metrics.recordLeaseExpired();
-                    try (Tracing.Scope traced = Tracing.continueTrace(TraceHeaders.read(record.headers()),
-                            "actiongate.dispatch", SpanKind.CONSUMER)) {
+                    Tracing.Scope traced = Tracing.continueTrace(TraceHeaders.read(record.headers()),
+                            "actiongate.dispatch", SpanKind.CONSUMER);
+                    try (traced) {
                         produceAsync(mapper.leaseExpired(reservation, now)); // the outcome keeps the trace too
                     }
                     continue;
@@ -333,10 +334,11 @@ final class DispatchLoop implements ConsumerRebalanceListener {
             pool.execute(() -> {
                 AttemptReservation reservation = pending.reservation();
                 // the log lines carry the action key; the proposal's trace continues to the provider and outcome
-                try (ActionLogContext.Scope ignored = ActionLogContext.enter(reservation.getTaskId(),
+                ActionLogContext.Scope logged = ActionLogContext.enter(reservation.getTaskId(),
                         reservation.getToolCallId());
-                     Tracing.Scope traced = Tracing.continueTrace(pending.trace(), "actiongate.dispatch",
-                             SpanKind.CONSUMER)) {
+                Tracing.Scope traced = Tracing.continueTrace(pending.trace(), "actiongate.dispatch",
+                        SpanKind.CONSUMER);
+                try (logged; traced) {
                     AttemptOutcome outcome;
                     try {
                         outcome = dispatch(reservation);

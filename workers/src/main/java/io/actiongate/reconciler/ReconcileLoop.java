@@ -164,10 +164,11 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
                     return;
                 }
                 if (job.reconciliation == null && !clock.instant().isBefore(job.due)) {
-                    try (ActionLogContext.Scope ignored = ActionLogContext.enter(job.unknown.getTaskId(),
+                    ActionLogContext.Scope logged = ActionLogContext.enter(job.unknown.getTaskId(),
                             job.unknown.getToolCallId());
-                         Tracing.Scope traced = Tracing.continueTrace(job.trace, "actiongate.reconcile",
-                                 SpanKind.CONSUMER)) {
+                    Tracing.Scope traced = Tracing.continueTrace(job.trace, "actiongate.reconcile",
+                            SpanKind.CONSUMER);
+                    try (logged; traced) {
                         step(job);
                     }
                 }

@@ -273,8 +273,9 @@ class WebhookConnectorTest {
         server.answer(200, Map.of(), "{\"id\":\"rcpt-9\"}");
         server.answer(200, Map.of(), "{\"id\":\"rcpt-10\"}");
 
-        try (Tracing.Scope ignored = Tracing.continueTrace(Map.of("traceparent", traceparent,
-                "tracestate", "vendor=abc"), "test", SpanKind.CONSUMER)) {
+        Tracing.Scope traced = Tracing.continueTrace(Map.of("traceparent", traceparent, "tracestate", "vendor=abc"),
+                "test", SpanKind.CONSUMER);
+        try (traced) {
             dispatch(connector());
         }
         dispatch(connector());

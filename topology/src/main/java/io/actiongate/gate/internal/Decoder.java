@@ -70,9 +70,10 @@ final class Decoder<T extends SpecificRecordBase> {
     static void forward(ProcessorContext<Object, Object> context, Record<byte[], byte[]> record, Inbound<?> in,
                         String next) {
         String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-        try (ActionLogContext.Scope ignored = ActionLogContext.enter(key);
-             Tracing.Scope traced = Tracing.continueTrace(TraceHeaders.read(record.headers()), "actiongate.gate",
-                     SpanKind.CONSUMER)) {
+        ActionLogContext.Scope logged = ActionLogContext.enter(key);
+        Tracing.Scope traced = Tracing.continueTrace(TraceHeaders.read(record.headers()), "actiongate.gate",
+                SpanKind.CONSUMER);
+        try (logged; traced) {
             context.forward(new Record<Object, Object>(key, in, record.timestamp(), record.headers()), next);
         }
     }
