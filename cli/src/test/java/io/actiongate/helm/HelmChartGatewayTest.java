@@ -228,7 +228,7 @@ class HelmChartGatewayTest {
 
     private static Map<String, String> strings(JsonNode object) {
         Map<String, String> map = new HashMap<>();
-        object.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+        object.properties().forEach(e -> map.put(e.getKey(), e.getValue().asText()));
         return map;
     }
 }

@@ -362,7 +362,7 @@ class HelmChartOptionsTest {
 
     private static Map<String, String> strings(JsonNode object) {
         Map<String, String> map = new HashMap<>();
-        object.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+        object.properties().forEach(e -> map.put(e.getKey(), e.getValue().asText()));
         return map;
     }
 

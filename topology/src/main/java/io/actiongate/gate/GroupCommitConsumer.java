@@ -162,6 +162,8 @@ final class GroupCommitConsumer implements Consumer<byte[], byte[]> {
         delegate.close();
     }
 
+    /** Kafka Streams closes with {@code close(CloseOptions)}; this deprecated variant is delegated as it is. */
+    @Deprecated
     @Override
     public void close(Duration a) {
         delegate.close(a);

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Set;
 
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.StreamPartitioner;
 
 import io.actiongate.key.ActionKey;
@@ -73,12 +74,29 @@ public final class Routing {
      * configuration of the Streams client says, so a hop always lands on the task that owns the key.
      */
     public static StreamPartitioner<byte[], byte[]> partitioner() {
-        return (topic, key, value, numPartitions) -> Optional.of(Set.of(home(keyBytes(key), numPartitions)));
+        return new HopPartitioner<>();
     }
 
     /** {@link #partitioner()} for a stream typed {@code Object} whose keys are byte arrays. */
     public static StreamPartitioner<Object, Object> objectPartitioner() {
-        return (topic, key, value, numPartitions) -> Optional.of(Set.of(home(keyBytes(key), numPartitions)));
+        return new HopPartitioner<>();
+    }
+
+    /**
+     * Kafka Streams asks {@link #partitions(String, Object, Object, Headers, int)}; the variant without headers is
+     * still abstract in the interface (deprecated for removal), so it is implemented too, as the same answer.
+     */
+    private static final class HopPartitioner<K, V> implements StreamPartitioner<K, V> {
+        @Override
+        public Optional<Set<Integer>> partitions(String topic, K key, V value, Headers headers, int numPartitions) {
+            return Optional.of(Set.of(home(keyBytes(key), numPartitions)));
+        }
+
+        @Deprecated
+        @Override
+        public Optional<Set<Integer>> partitions(String topic, K key, V value, int numPartitions) {
+            return partitions(topic, key, value, null, numPartitions);
+        }
     }
 
     private static byte[] keyBytes(Object key) {

@@ -101,10 +101,10 @@ class RoutingTest {
     @Test
     void shouldPartitionEveryHopRecordByMurmur2OfItsKey() {
         byte[] key = utf8(keyHomeAt(4, PARTITIONS));
-        assertThat(Routing.partitioner().partitions("hop", key, VALUE, PARTITIONS)).contains(java.util.Set.of(4));
-        assertThat(Routing.objectPartitioner().partitions("hop", key, VALUE, PARTITIONS))
+        assertThat(Routing.partitioner().partitions("hop", key, VALUE, null, PARTITIONS)).contains(java.util.Set.of(4));
+        assertThat(Routing.objectPartitioner().partitions("hop", key, VALUE, null, PARTITIONS))
                 .contains(java.util.Set.of(4));
-        assertThatThrownBy(() -> Routing.objectPartitioner().partitions("hop", "not bytes", VALUE, PARTITIONS))
+        assertThatThrownBy(() -> Routing.objectPartitioner().partitions("hop", "not bytes", VALUE, null, PARTITIONS))
                 .isInstanceOf(IllegalStateException.class);
     }
 
