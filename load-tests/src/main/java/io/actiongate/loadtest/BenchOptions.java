@@ -30,7 +30,7 @@ import java.util.Set;
  * @param progress         draw a progress line on stderr while running
  * @param pgWorkers        part "postgres": the worker counts of its sweep (each at both durability settings)
  * @param rowSeconds       rows e, f, sk and pg: seconds timed per row, {@code brokerActions} in flight at a time
- *                         (0: one burst of {@code brokerActions} produced at once, as before issue 27)
+ *                         (0: one burst of {@code brokerActions} produced at once, as the first benchmark ran)
  * @param decisions        rows dv and dvh: the burst of signed decisions (a burst of 2,000 measured mostly its own
  *                         start: JIT, GC and the first commits)
  * @param openLoopBase     part "open-loop": the actions/s its percentages are taken of, instead of row f's

@@ -185,7 +185,7 @@ final class BrokerBench {
     }
 
     /**
-     * The per-key invariants of a read-only row (issue 27) over {@code keys}: one reservation on the attempts
+     * The per-key invariants of a read-only row over {@code keys}: one reservation on the attempts
      * topic, one provider request (by the derived Idempotency-Key), one terminal receipt per action.
      */
     static Map<String, KeyCounts.Check> perKeyChecks(String bootstrap, String prefix, List<String> keys,

@@ -398,7 +398,7 @@ final class DecisionRow {
                         reservations[i]++;
                     } else if (rec.topic().equals(receipts)) {
                         Receipt receipt = Topics.RECEIPTS.valueSerde().deserializer().deserialize(null, rec.value());
-                        // the receipt an approval answers (issue 27: one receipt per input, no APPROVED on the way)
+                        // the receipt an approval answers (one receipt per input, no APPROVED on the way)
                         if (receipt.getStatus() == ReceiptStatus.DISPATCHING && receipt.getDecisionId() != null) {
                             approved.get(i).add(receipt.getDecisionId());
                         }

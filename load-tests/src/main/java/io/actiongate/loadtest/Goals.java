@@ -9,9 +9,9 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The goal lines of issue 27 (and issue 13's gate-heap goal, which issue 27 left standing), each computed from the
- * rows of one run: MET, NOT MET, or not measured when a row it needs is missing (its part did not run) or has no
- * usable figure. Issue 27 replaced three of issue 13's goals: "f at least 50 % of row p" (p is no reachable limit),
+ * The goal lines (docs/benchmark.md, "Goal lines"; the gate-heap goal of the first goals still stands), each computed
+ * from the rows of one run: MET, NOT MET, or not measured when a row it needs is missing (its part did not run) or
+ * has no usable figure. They replaced three of the first goals: "f at least 50 % of row p" (p is no reachable limit),
  * "2 gate instances at least 1.7 x one" (two cores cannot show throughput scaling; the CPU per action can show a
  * coordination cost) and the 250 ms latencies (now 150 ms p99 at 50 % of saturation, 60 ms p50 at light load). The
  * rows are found by id: f (read-only end to end), sk (the skeleton), fs (f with Kafka fsync), the best pg rows,
@@ -22,9 +22,9 @@ import java.util.stream.Collectors;
 final class Goals {
 
     static final long MEMORY_ACTIONS = 1_000_000;
-    /** Issue 27: p99 proposal to receipt at 50 % of saturation (row ol50), at most this. */
+    /** Goal: p99 proposal to receipt at 50 % of saturation (row ol50), at most this. */
     static final double HALF_SATURATION_P99_MS = 150;
-    /** Issue 27: p50 proposal to receipt at light load with dev's settings (row light), at most this. */
+    /** Goal: p50 proposal to receipt at light load with dev's settings (row light), at most this. */
     static final double LIGHT_LOAD_P50_MS = 60;
 
     private Goals() {
@@ -143,7 +143,7 @@ final class Goals {
     }
 
     /**
-     * The id of the fastest pg row of one durability (issue 27: the best pg row is the one to beat): {@code pg} or
+     * The id of the fastest pg row of one durability (the best pg row is the one to beat): {@code pg} or
      * {@code pg<workers>} without fsync, {@code pg<workers>s} with; {@code pg} (missing) when there is none.
      */
     static String bestPg(List<BenchRow> rows, boolean fsync) {
@@ -164,7 +164,7 @@ final class Goals {
         }
     }
 
-    /** Issue 27: machine CPU per read-only action (row f) at most 2 x the skeleton's (row sk). */
+    /** Goal: machine CPU per read-only action (row f) at most 2 x the skeleton's (row sk). */
     private static Result cpuVsSkeleton(Map<String, BenchRow> byId) {
         Result r = cpuRatio(byId, "cpu_vs_skeleton", "machine CPU per read-only action vs the skeleton", "f", "sk",
                 2.0, "<= 2.0 x");
@@ -178,7 +178,7 @@ final class Goals {
     }
 
     /**
-     * Issue 27: machine CPU per read-only action with two gate instances (row g2) within 10 % of one's (row g1): a
+     * Goal: machine CPU per read-only action with two gate instances (row g2) within 10 % of one's (row g1): a
      * second instance adds no coordination cost. The 2-core machine cannot show throughput scaling, but this it can.
      */
     private static Result cpuTwoGates(Map<String, BenchRow> byId) {

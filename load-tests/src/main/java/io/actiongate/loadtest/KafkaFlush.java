@@ -9,7 +9,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.config.ConfigResource;
 
 /**
- * Kafka's side of the fsync rows (issue 27): {@code log.flush.interval.messages=1} as the cluster-wide dynamic
+ * Kafka's side of the fsync rows: {@code log.flush.interval.messages=1} as the cluster-wide dynamic
  * default, so that every topic without its own {@code flush.messages} (contract, changelog and internal topics
  * alike) fsyncs each write before it is acknowledged; removed again afterwards (Kafka's default: no fsync).
  */

@@ -14,7 +14,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Per-key invariants of a row (issue 27): reads a topic from its beginning to its end with {@code read_committed}
+ * Per-key invariants of a row: reads a topic from its beginning to its end with {@code read_committed}
  * and counts, per key, the records {@code counted} accepts; then {@link #exactlyOnce} says whether every key of the
  * row has exactly one (one reservation, one terminal receipt per action), and names a few that do not.
  */

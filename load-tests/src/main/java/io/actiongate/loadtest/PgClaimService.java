@@ -51,7 +51,7 @@ import io.actiongate.key.ActionKey;
 import io.actiongate.topics.Topics;
 
 /**
- * The hand-built answer actiongate is compared with, as a competent engineer would write it (issue 27): a Kafka
+ * The hand-built answer actiongate is compared with, as a competent engineer would write it: a Kafka
  * consumer of proposals and a claims table in PostgreSQL keyed on {@code (task_id, tool_call_id)}.
  * <ol>
  *   <li>claim, per poll: one {@code INSERT ... SELECT FROM unnest(...) ON CONFLICT (task_id, tool_call_id) DO

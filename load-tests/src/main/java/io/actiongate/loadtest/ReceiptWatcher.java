@@ -101,7 +101,7 @@ final class ReceiptWatcher implements AutoCloseable {
             if (status == ReceiptStatus.WAITING_APPROVAL && t.waitingAt == 0) {
                 t.waitingAt = now;
             } else if (status == ReceiptStatus.DISPATCHING && receipt.getDecisionId() != null) {
-                // the receipt an approval answers (issue 27: one receipt per input, no APPROVED on the way)
+                // the receipt an approval answers (one receipt per input, no APPROVED on the way)
                 t.approved++;
                 t.approvedDecisionIds.add(receipt.getDecisionId());
             } else if (status == ReceiptStatus.SUCCEEDED && t.succeededAt == 0) {

@@ -51,7 +51,7 @@ final class Report {
     }
 
     /**
-     * The CPU line of row {@code id} (issue 27), or why there is none; says when the timed window was shorter than
+     * The CPU line of row {@code id}, or why there is none; says when the timed window was shorter than
      * {@code minSeconds} (steady state not shown).
      */
     static void cpu(String id, CpuAccount.Window w, int minSeconds, PrintStream out) {
@@ -72,7 +72,7 @@ final class Report {
                 side.completed() + "/" + side.actions());
     }
 
-    /** The records actiongate wrote per action, per topic: the "budget per action" of issue 13. */
+    /** The records actiongate wrote per action, per topic: the "budget per action". */
     static void budget(RecordBudget.Budget b, PrintStream out) {
         out.println("records actiongate wrote per action of row f (" + b.actions() + " actions, log end offsets "
                 + "before and after, records read back):");

@@ -54,7 +54,7 @@ import io.actiongate.gate.ReadOnlyRecordMix;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 
 /**
- * Row sk, the skeleton (issue 27): the shape of row f with stub logic, the floor this design reaches on this
+ * Row sk, the skeleton: the shape of row f with stub logic, the floor this design reaches on this
  * machine. Proposals go through a one-thread exactly-once Streams application with one logged, cached RocksDB store
  * (actions) and an in-memory, unlogged timer index, as the gate has; per proposal it writes an action state, puts
  * the lease into the index and writes the DISPATCHING receipt and a reservation; a stub executor (a consumer of the

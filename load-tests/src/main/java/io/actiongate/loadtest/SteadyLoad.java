@@ -19,7 +19,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.WakeupException;
 
 /**
- * A timed steady window (issue 27): keeps {@code window} actions in flight (produced, their output not yet seen),
+ * A timed steady window: keeps {@code window} actions in flight (produced, their output not yet seen),
  * generating records chunk by chunk on a thread of the load-generator group; once the window has turned over
  * once (untimed ramp), times {@code seconds} and counts the CPU of exactly that window ({@link CpuAccount}). Throughput is the actions completed inside the
  * window divided by its length; the actions still in flight when it ends are then awaited (untimed), so that

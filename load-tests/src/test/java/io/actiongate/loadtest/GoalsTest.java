@@ -7,7 +7,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-/** The goal lines of issue 27 (and issue 13's heap goal) on crafted rows: MET, NOT MET, or not measured. */
+/** The goal lines (and the first goals' heap goal) on crafted rows: MET, NOT MET, or not measured. */
 class GoalsTest {
 
     private static BenchRow row(String id, double throughput) {

@@ -81,7 +81,7 @@ class PhysicalPartIT {
             assertThat(i.get("name").asText()).contains("every produced record committed");
             assertThat(i.get("held").asBoolean()).isTrue();
         });
-        // every goal line is in the report; row p stands in none (issue 27: it is no reachable limit), and the
+        // every goal line is in the report; row p stands in none (it is no reachable limit), and the
         // CPU goal needs steady windows, which --row-seconds 0 does not run
         List<String> goals = new ArrayList<>();
         root.get("goals").forEach(g -> goals.add(g.get("id").asText()));

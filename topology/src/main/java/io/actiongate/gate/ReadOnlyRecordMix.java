@@ -1,7 +1,7 @@
 package io.actiongate.gate;
 
 /**
- * The records one auto-approved read-only action costs the deployment, from its proposal to its outcome (issue 27):
+ * The records one auto-approved read-only action costs the deployment, from its proposal to its outcome:
  * the one description that the gate's {@code RecordsPerActionTest} pins and the benchmark's skeleton row writes, so
  * the skeleton cannot drift from the gate's record mix.
  *
