@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -100,6 +101,18 @@ final class Drivers {
 
         long drainCount(String topic) {
             return output(topic).readRecordsToList().size();
+        }
+
+        /** Records the topology wrote since the last call, per topic it wrote to (sinks and changelogs), draining. */
+        Map<String, Integer> drainProduced() {
+            Map<String, Integer> counts = new TreeMap<>();
+            for (String topic : driver.producedTopicNames()) {
+                int n = output(topic).readRecordsToList().size();
+                if (n > 0) {
+                    counts.put(topic, n);
+                }
+            }
+            return counts;
         }
 
         @Override

@@ -50,7 +50,6 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.gate.GateStreams;
 import io.actiongate.gate.IdempotencyKeys;
-import io.actiongate.gate.ReadOnlyRecordMix;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 
 /**

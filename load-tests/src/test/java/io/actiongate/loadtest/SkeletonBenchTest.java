@@ -17,7 +17,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.actiongate.gate.ReadOnlyRecordMix;
 
 class SkeletonBenchTest {
 

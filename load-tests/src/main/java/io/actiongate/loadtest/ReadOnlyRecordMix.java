@@ -1,13 +1,14 @@
-package io.actiongate.gate;
+package io.actiongate.loadtest;
 
 /**
- * The records one auto-approved read-only action costs the deployment, from its proposal to its outcome:
- * the one description that the gate's {@code RecordsPerActionTest} pins and the benchmark's skeleton row writes, so
- * the skeleton cannot drift from the gate's record mix.
+ * The records one auto-approved read-only action costs the deployment, from its proposal to its outcome: what the
+ * benchmark's skeleton row writes ({@code SkeletonBenchTest}) and what the gate writes ({@code GateRecordMixTest}
+ * drives the gate's own topology through one read and counts; the gate's {@code RecordsPerActionTest} pins the same
+ * figures), so the skeleton cannot drift from the gate's record mix. It lives in the lab: only the benchmark needs it.
  *
  * @param receipts          receipts the gate publishes (one per input record: DISPATCHING, SUCCEEDED)
  * @param reservations      attempt reservations the gate publishes
- * @param actionChangelog   entries of the {@link GateStores#ACTIONS} changelog (proposal, outcome)
+ * @param actionChangelog   entries of the {@code gate-actions} changelog (proposal, outcome)
  * @param timerChangelog    entries of a logged timer store (none: the timer index is in memory)
  * @param outcomes          outcomes the executor publishes
  */
