@@ -78,7 +78,8 @@ class LabApartTest {
         List<String> found = new ArrayList<>();
         Matcher dependency = Pattern.compile("<dependency>(.*?)</dependency>", Pattern.DOTALL).matcher(pom);
         while (dependency.find()) {
-            Matcher artifact = Pattern.compile("<artifactId>\\s*([^<\\s]+)\\s*</artifactId>").matcher(dependency.group(1));
+            Matcher artifact = Pattern.compile("<artifactId>\\s*([^<\\s]+)\\s*</artifactId>")
+                    .matcher(dependency.group(1));
             if (artifact.find() && labArtifacts.contains(artifact.group(1))) {
                 found.add(module + " -> " + artifact.group(1));
             }
