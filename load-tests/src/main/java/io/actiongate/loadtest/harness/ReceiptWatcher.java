@@ -25,7 +25,7 @@ import io.actiongate.topics.Topics;
  */
 public final class ReceiptWatcher implements AutoCloseable {
 
-    /** What one key's receipts showed. */
+    /** What one key's receipts showed: written by the watcher's thread, read by the parts once it is done. */
     public static final class Track {
         public long succeededAt;
         public long waitingAt;

@@ -143,7 +143,7 @@ public final class PhysicalBench {
         public final double perAction;
         public final int keyBytes;
         public final byte[] value;
-        public double carry;
+        double carry;
 
         public Stream(String topic, int partitions, double perAction, int keyBytes, byte[] value) {
             this.topic = topic;
