@@ -24,8 +24,9 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import io.actiongate.architecture.Modules.Module;
 
 /**
- * The laboratory stays apart from the product. The lab is what measures or shakes the product and is never
- * shipped: {@link #LAB} ({@code load-tests}, {@code chaos}, {@code devkit}). The product is
+ * The laboratory stays apart from the product. The lab is what measures, shakes or stands in for a deployment of
+ * the product and is no part of the production artifact: {@link #LAB} ({@code load-tests}, the benchmark;
+ * {@code chaos}, the fault runs; {@code devkit}, the local kit {@code ./actiongate dev} runs). The product is
  * {@link Modules#production()}. {@code sandbox} and {@code test-support} are neither: they are fixtures the product's
  * own tests use (a simulated provider, an embedded broker), so a product module may name them in test scope.
  * <ul>
