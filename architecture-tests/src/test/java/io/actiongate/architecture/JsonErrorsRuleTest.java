@@ -41,7 +41,7 @@ class JsonErrorsRuleTest {
                 .evaluate(fixtures).hasViolation()).isTrue();
     }
 
-    /** Fixture: the 400 answer issue 42 found, Jackson's message passed through. */
+    /** Fixture: the 400 answer a security review found, Jackson's message passed through. */
     static final class QuotesTheInput {
         String refusal(String body) {
             try {

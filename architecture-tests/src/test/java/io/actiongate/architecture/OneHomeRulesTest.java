@@ -24,7 +24,7 @@ import io.actiongate.avro.ToolDescriptor;
 import io.actiongate.architecture.Modules.Module;
 
 /**
- * One home for four rules (issue 23): every HTTP surface of a role comes from the runtime module, only the policy
+ * One home for four rules: every HTTP surface of a role comes from the runtime module, only the policy
  * module reads policy records, every Kafka producer, consumer and admin client comes from {@code KafkaClients}, and
  * only {@code Partitioning} turns a key into its partition.
  */

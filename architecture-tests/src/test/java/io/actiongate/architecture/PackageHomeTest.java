@@ -16,8 +16,8 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import io.actiongate.architecture.Modules.Module;
 
 /**
- * Each package lives in one module: a package split across two jars hides what a module holds (issue 23, "names
- * that say what is inside"), lets one module reach the other's package-private members, and breaks on the module
+ * Each package lives in one module: a package split across two jars hides what a module holds (names
+ * should say what is inside), lets one module reach the other's package-private members, and breaks on the module
  * path (JPMS refuses split packages).
  */
 class PackageHomeTest {

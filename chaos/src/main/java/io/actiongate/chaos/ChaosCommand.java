@@ -31,7 +31,7 @@ public final class ChaosCommand implements Callable<Integer> {
 
     /** The arrival rate when neither --rate nor --saturation is given. */
     static final double DEFAULT_RATE = 4;
-    /** The share of the measured saturation that the default rate runs at (issue 28: at least half). */
+    /** The share of the measured saturation that the default rate runs at (at least half). */
     static final double SATURATION_SHARE = 0.5;
 
     @Spec

@@ -140,7 +140,7 @@ record FaultPlan(long seed, Duration duration, List<Step> steps) {
         List<Kind> firstRound = new ArrayList<>(kinds);
         Collections.shuffle(firstRound, random);
         if (cluster) {
-            // a second seeded round: a long cluster run injects every kind at least twice (issue 28)
+            // a second seeded round: a long cluster run injects every kind at least twice
             List<Kind> second = new ArrayList<>(kinds);
             Collections.shuffle(second, random);
             firstRound.addAll(second);

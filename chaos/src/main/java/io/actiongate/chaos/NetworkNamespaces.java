@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The network of {@code --network-namespaces} (issue 28, item 2): each KRaft node in a Linux network namespace of
+ * The network of {@code --network-namespaces}: each KRaft node in a Linux network namespace of
  * its own, all joined by veth pairs to one bridge in a hub namespace, and this (root) namespace joined to the same
  * bridge, so the run's clients reach every node and the nodes reach each other over one private /24 that exists
  * only inside namespaces this run made:

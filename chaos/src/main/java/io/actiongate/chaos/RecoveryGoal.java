@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Time to recover as a figure (issue 43 item 4; docs/chaos.md, "Time to recover"). A fault's time to recover runs
+ * Time to recover as a figure (docs/chaos.md, "Time to recover"). A fault's time to recover runs
  * from its injection until the first action proposed after it was over settles. The goal: every single fault
  * recovered within {@link #GOAL} at the measured load. A fault that lasts longer than that by design (a rolling
  * restart of three brokers, one after another) is judged after its end instead: recovered within the goal of being

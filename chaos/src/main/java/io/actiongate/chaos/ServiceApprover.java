@@ -44,7 +44,7 @@ import io.actiongate.approver.stepup.Totp;
 import io.actiongate.keyfiles.KeyFiles;
 
 /**
- * The approval service inside the storm (issue 28, item 4): {@value #REPLICAS} replicas of {@code run
+ * The approval service inside the storm: {@value #REPLICAS} replicas of {@code run
  * --roles=approver} as child JVMs sharing one signing key and one sealing key (so sessions, one-time code secrets and
  * used challenges are shared through {@code approver-state}), an OpenID Connect provider in this JVM (navikt's
  * mock-oauth2-server, non-interactive), and {@value #PEOPLE} people who sign in once, set up a one-time code app and

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A command's help lists the exit codes it returns, from {@link ExitCodes} (issue 42 item 10: {@code propose --help}
+ * A command's help lists the exit codes it returns, from {@link ExitCodes} ({@code propose --help}
  * said 4, 5 and 6 while the command exits 5, 6 and 7).
  */
 class ExitCodesHelpTest {

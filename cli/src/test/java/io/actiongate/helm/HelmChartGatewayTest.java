@@ -28,7 +28,7 @@ import picocli.CommandLine;
 
 /**
  * The chart's MCP gateway, the Ingresses in front of the review pages and the gateway, and a NetworkPolicy that lets
- * every Service's target port through (issue 22).
+ * every Service's target port through.
  */
 class HelmChartGatewayTest {
 

@@ -26,7 +26,7 @@ import io.actiongate.reconciler.ReconcilerConfig;
 import io.actiongate.topics.Topics;
 
 /**
- * The chart on a shared, secured Kafka cluster (issue 22): Strimzi KafkaUsers with least-privilege ACLs per role,
+ * The chart on a shared, secured Kafka cluster: Strimzi KafkaUsers with least-privilege ACLs per role,
  * both Strimzi API versions, Kafka ids derived from the release, and RocksDB bounded by the gate's memory limit.
  */
 class HelmChartKafkaTest {

@@ -27,7 +27,7 @@ import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
 
 /**
- * The chart's optional features (issue 15), each rendered off (the default) and on through the Helm library, and
+ * The chart's optional features, each rendered off (the default) and on through the Helm library, and
  * values.schema.json rejecting bad values before anything renders.
  */
 class HelmChartOptionsTest {

@@ -56,7 +56,7 @@ import io.actiongate.testing.TestNames;
 import io.actiongate.topics.Topics;
 
 /**
- * A downgrade attempt (issue 43 item 3), against a real broker: this release's roles meet what a newer release
+ * A downgrade attempt, against a real broker: this release's roles meet what a newer release
  * wrote, a reservation of a later schema version and a gate state of a later layout, and stop with one line naming
  * the version and the release that wrote it, having changed nothing: no dispatch, no outcome, no offset committed,
  * no receipt, no record written to the changelog. It is the previous release against the current release's data,

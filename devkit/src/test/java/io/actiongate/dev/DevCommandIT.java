@@ -65,7 +65,7 @@ class DevCommandIT {
         List<ILoggingEvent> beforeSummary;
         try {
             assertThat(env).as("dev started; stderr: %s", err).isNotNull();
-            // issue 42 item 9: once dev says it runs, its API answers (no 503 while the gate's store opens)
+            // once dev says it runs, its API answers (no 503 while the gate's store opens)
             Path secretsDir = env.broker().dataDir().resolve("secrets");
             String apiToken = Files.readString(secretsDir.resolve("http-token")).strip();
             Matcher gateUrl = Pattern.compile("gate HTTP: (http://127\\.0\\.0\\.1:\\d+)/").matcher(out.toString());
@@ -78,7 +78,7 @@ class DevCommandIT {
             assertThat(demoAction.body()).contains("WAITING_APPROVAL");
             assertThat(api.send(HttpRequest.newBuilder(URI.create(gateUrl.group(1) + "/health/ready")).build(),
                     HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-            // issue 42 items 7 and 8: the printed tool host token is the one in force; every secret owner-only
+            // the printed tool host token is the one in force; every secret owner-only
             String hostTokens = Files.readString(secretsDir.resolve("host-tokens"));
             assertThat(out.toString()).contains("tool host token:  " + hostTokens.split(" ")[0] + " ");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secretsDir)))

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import io.actiongate.http.HttpServerConfig;
 import io.actiongate.http.ProposalApiConfig;
 
-/** What dev announces: only a token that is in force (issue 42 item 7), and "running" only once all can serve (9). */
+/** What dev announces: only a token that is in force, and "running" only once all can serve. */
 class DevStartupTest {
 
     private static final Path DEV_FILE = Path.of("/data/secrets/host-tokens");

@@ -35,7 +35,7 @@ class OwnerOnlyFilesTest {
 
     @Test
     void shouldNarrowAnExistingSecretsFolderAndItsSecretAsAnEarlierRunLeftThem() throws Exception {
-        // issue 42 item 8: an earlier dev wrote secrets/host-tokens 0644 in a folder others may enter
+        // an earlier dev wrote secrets/host-tokens 0644 in a folder others may enter
         Path secrets = Files.createDirectory(dir.resolve("secrets"),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         Path old = Files.writeString(secrets.resolve("host-token"), "0123456789abcdef\n");

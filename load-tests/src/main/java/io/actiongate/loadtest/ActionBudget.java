@@ -40,6 +40,11 @@ import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
 import io.actiongate.topics.admin.TopicsCreator;
 
+import io.actiongate.loadtest.harness.BrokerRuns;
+import io.actiongate.loadtest.harness.Drivers;
+import io.actiongate.loadtest.harness.OutputWatcher;
+import io.actiongate.loadtest.harness.Workload;
+
 /**
  * What one read-only action costs in records and commits: the setup of row f (one node with gate and executor,
  * the sandbox webhook provider, the gate's default commits as in the benchmark), M actions produced at once after a
@@ -86,7 +91,7 @@ public final class ActionBudget {
         System.exit(0);
     }
 
-    static void run(int actions, int partitions, Map<String, String> settings, Path stateRoot) throws Exception {
+    public static void run(int actions, int partitions, Map<String, String> settings, Path stateRoot) throws Exception {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().dataDir(stateRoot.resolve("broker")).start();
              SandboxWebhookProvider provider = SandboxWebhookProvider.start()) {
             String bootstrap = broker.bootstrapServers();
@@ -96,7 +101,7 @@ public final class ActionBudget {
                 new TopicsCreator(admin, 60_000).create(TopicsCreator.Plan.of(prefix, partitions, (short) 1));
             }
             Workload workload = new Workload("T-" + id);
-            try (KafkaProducer<String, byte[]> producer = BrokerBench.producer(bootstrap)) {
+            try (KafkaProducer<String, byte[]> producer = BrokerRuns.producer(bootstrap)) {
                 for (Map.Entry<String, PolicyRecord> e : workload.policy().entrySet()) {
                     producer.send(new ProducerRecord<>(Topics.POLICY.name(prefix), e.getKey(),
                             Topics.POLICY.valueSerde().serializer().serialize(null, e.getValue()))).get();
@@ -108,7 +113,7 @@ public final class ActionBudget {
             config.put(GateConfig.APPLICATION_ID_CONFIG, id);
             config.put(GateConfig.STATE_DIR_CONFIG, Files.createDirectories(stateRoot.resolve(id)).toString());
             config.put(GateConfig.STREAMS_PREFIX + StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
-                    BrokerBench.COMMIT_INTERVAL_MS);
+                    BrokerRuns.COMMIT_INTERVAL_MS);
             config.put("executor.group.id", id + "-executor");
             config.put("http.port", "0");
             config.put("http.bind.address", "127.0.0.1");
@@ -148,7 +153,7 @@ public final class ActionBudget {
         try (OutputWatcher watcher = OutputWatcher.start(bootstrap, out, records.keys(),
                 v -> Topics.RECEIPTS.valueSerde().deserializer().deserialize(null, v).getStatus()
                         == ReceiptStatus.SUCCEEDED);
-             KafkaProducer<String, byte[]> producer = BrokerBench.producer(bootstrap)) {
+             KafkaProducer<String, byte[]> producer = BrokerRuns.producer(bootstrap)) {
             for (int i = 0; i < records.size(); i++) {
                 producer.send(new ProducerRecord<>(in, records.keys().get(i), records.values().get(i)));
             }

@@ -17,6 +17,27 @@ import java.util.TreeMap;
 import io.actiongate.node.JvmDefaults;
 import io.actiongate.serde.AvroSetup;
 
+import io.actiongate.loadtest.harness.BenchContext;
+import io.actiongate.loadtest.harness.BenchOptions;
+import io.actiongate.loadtest.harness.BenchPart;
+import io.actiongate.loadtest.harness.BrokerRuns;
+import io.actiongate.loadtest.harness.Drivers;
+import io.actiongate.loadtest.harness.NodeJvm;
+import io.actiongate.loadtest.harness.Progress;
+import io.actiongate.loadtest.parts.ApprovalPart;
+import io.actiongate.loadtest.parts.BrokerPart;
+import io.actiongate.loadtest.parts.ClosedLoopPart;
+import io.actiongate.loadtest.parts.MemoryPart;
+import io.actiongate.loadtest.parts.OpenLoopPart;
+import io.actiongate.loadtest.parts.PhysicalPart;
+import io.actiongate.loadtest.parts.PostgresPart;
+import io.actiongate.loadtest.parts.ScalePart;
+import io.actiongate.loadtest.parts.TopologyPart;
+import io.actiongate.loadtest.report.BenchReport;
+import io.actiongate.loadtest.report.Goals;
+import io.actiongate.loadtest.report.Invariant;
+import io.actiongate.loadtest.report.RecordCounts;
+
 /**
  * The benchmark: prints the machine, the parameters and a table of figures with ratios to a baseline measured in
  * the same run. It asserts nothing about speed; it fails only when an action did not end in the state the scenario
@@ -24,7 +45,6 @@ import io.actiongate.serde.AvroSetup;
  */
 public final class Benchmark {
 
-    static final String HTTPSERVER_NODELAY = "sun.net.httpserver.nodelay";
 
     private Benchmark() {
     }
@@ -41,8 +61,8 @@ public final class Benchmark {
         }
         // The sandbox provider is the JDK's built-in HTTP server, which leaves Nagle's algorithm on: every response
         // then waits on the client's delayed ACK, a cost of the stand-in, not of actiongate or of a real provider.
-        if (System.getProperty(HTTPSERVER_NODELAY) == null) {
-            System.setProperty(HTTPSERVER_NODELAY, "true");
+        if (System.getProperty(NodeJvm.HTTPSERVER_NODELAY) == null) {
+            System.setProperty(NodeJvm.HTTPSERVER_NODELAY, "true");
         }
         List<String> arguments = new ArrayList<>(Arrays.asList(args));
         // --progress forces the bar when stderr is not a terminal (e.g. piped through tee)
@@ -61,13 +81,13 @@ public final class Benchmark {
     }
 
     /** The parts in the order they run; each runs when the options name it. */
-    static List<BenchPart> parts() {
+    public static List<BenchPart> parts() {
         return List.of(new TopologyPart(), new BrokerPart(), new PhysicalPart(), new PostgresPart(), new OpenLoopPart(),
                 new ClosedLoopPart(), new ApprovalPart(), new ScalePart(), new MemoryPart());
     }
 
     /** Runs every part {@code options} asks for, printing to {@code out}; false when an invariant failed. */
-    static boolean run(BenchOptions options, PrintStream out) throws Exception {
+    public static boolean run(BenchOptions options, PrintStream out) throws Exception {
         return run(options, out, new Progress(System.err, Progress.mode(options.progress(), false)), parts());
     }
 
@@ -75,7 +95,7 @@ public final class Benchmark {
      * Runs those of {@code parts} that {@code options} asks for, printing to {@code out}, then writes the report
      * files into {@link BenchOptions#resultsDir()}; false when an invariant failed.
      */
-    static boolean run(BenchOptions options, PrintStream out, Progress progress, List<BenchPart> parts)
+    public static boolean run(BenchOptions options, PrintStream out, Progress progress, List<BenchPart> parts)
             throws Exception {
         Instant started = Instant.now();
         double loadAtStart = BenchReport.Machine.loadAverage();
@@ -87,7 +107,8 @@ public final class Benchmark {
                 options.actions(), options.rounds(), options.brokerActions(), options.partitions(),
                 options.providerLatencyMs(), String.join(",", options.parts()),
                 (options.skipBroker() ? " skip-broker" : "") + (options.misroute() ? " misroute" : ""));
-        out.println("sandbox provider: " + HTTPSERVER_NODELAY + "=" + System.getProperty(HTTPSERVER_NODELAY, "false"));
+        out.println("sandbox provider: " + NodeJvm.HTTPSERVER_NODELAY + "=" + System.getProperty(
+                NodeJvm.HTTPSERVER_NODELAY, "false"));
         if (!options.nodeSettings().isEmpty()) {
             out.println("node settings: " + options.nodeSettings());
         }
@@ -106,7 +127,7 @@ public final class Benchmark {
             }
             out.println();
             boolean ok = true;
-            for (BenchContext.Invariant inv : ctx.invariants()) {
+            for (Invariant inv : ctx.invariants()) {
                 if (!inv.held()) {
                     ok = false;
                     out.println("INVARIANT FAILED [" + inv.part() + "] " + inv.name() + ": " + inv.detail());
@@ -116,7 +137,7 @@ public final class Benchmark {
                     : "invariants: FAILED (the figures above describe a wrong run)");
             BenchReport report = new BenchReport(started, Instant.now(), BenchReport.Machine.now(loadAtStart),
                     parameters(options), ctx.rows(), ctx.invariants(),
-                    ctx.attachment(RecordBudget.Budget.class).orElse(null));
+                    ctx.attachment(RecordCounts.Budget.class).orElse(null));
             out.println();
             out.println("goals:");
             for (Goals.Result g : report.goals()) {
@@ -141,7 +162,7 @@ public final class Benchmark {
     }
 
     /** The run's configuration as the report lists it. */
-    static Map<String, Object> parameters(BenchOptions o) {
+    public static Map<String, Object> parameters(BenchOptions o) {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("parts", List.copyOf(o.parts()));
         p.put("actions", o.actions());
@@ -154,14 +175,14 @@ public final class Benchmark {
         p.put("scale_partitions", o.scalePartitions());
         p.put("open_loop_percents", o.openLoopPercents());
         p.put("node_settings", new TreeMap<>(o.nodeSettings()));
-        p.put("commit_interval_ms", Integer.parseInt(BrokerBench.COMMIT_INTERVAL_MS));
+        p.put("commit_interval_ms", Integer.parseInt(BrokerRuns.COMMIT_INTERVAL_MS));
         p.put("processing_guarantee", "exactly_once_v2");
         p.put("producer", "acks=all, enable.idempotence=true, linger.ms=5");
-        p.put(HTTPSERVER_NODELAY, System.getProperty(HTTPSERVER_NODELAY, "false"));
+        p.put(NodeJvm.HTTPSERVER_NODELAY, System.getProperty(NodeJvm.HTTPSERVER_NODELAY, "false"));
         return p;
     }
 
-    static String machine() {
+    public static String machine() {
         Runtime rt = Runtime.getRuntime();
         return String.format(Locale.ROOT, "machine: %d cores, %s %s (%s), max heap %d MiB, GC %s, os %s %s, load avg %.2f",
                 rt.availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.version"),

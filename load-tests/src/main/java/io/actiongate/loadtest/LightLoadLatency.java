@@ -42,6 +42,10 @@ import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
 import io.actiongate.topics.admin.TopicsCreator;
 
+import io.actiongate.loadtest.harness.Drivers;
+import io.actiongate.loadtest.harness.OutputWatcher;
+import io.actiongate.loadtest.harness.Workload;
+
 /**
  * Latency at light load: one read-only action at a time, proposal → {@code SUCCEEDED} receipt, through an in-process
  * node (gate, executor, reconciler, as {@code actiongate dev} runs them) on the embedded broker, with the settings
@@ -79,7 +83,7 @@ public final class LightLoadLatency {
     }
 
     /** The settings of {@code DevStack.devDefaults} that shape timing (the rest are connectors and credentials). */
-    static Map<String, String> devTimingSettings() {
+    public static Map<String, String> devTimingSettings() {
         Map<String, String> d = new LinkedHashMap<>();
         d.put("gate.punctuate.interval", "500ms");
         d.put("executor.dispatch.threads", "4");
@@ -128,7 +132,7 @@ public final class LightLoadLatency {
         into.put(kv.substring(0, eq), kv.substring(eq + 1));
     }
 
-    static void run(int actions, int gapMs, int partitions, boolean misroute, Map<String, String> settings,
+    public static void run(int actions, int gapMs, int partitions, boolean misroute, Map<String, String> settings,
                     Map<String, String> reader, Path stateRoot) throws Exception {
         System.out.printf(Locale.ROOT, "actiongate light-load latency, %s, load avg %.2f%n", Instant.now(),
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
@@ -258,20 +262,20 @@ public final class LightLoadLatency {
         private volatile Receipt dispatching;
         private volatile boolean running = true;
 
-        Reader(String bootstrap, String topic, Map<String, String> overrides) {
+        public Reader(String bootstrap, String topic, Map<String, String> overrides) {
             consumer = OutputWatcher.committedReader(bootstrap, topic, true, overrides);
             thread = new Thread(this::loop, "latency-receipts");
             thread.setDaemon(true);
             thread.start();
         }
 
-        void expect(String key) {
+        public void expect(String key) {
             dispatching = null;
             done.clear();
             expected = key;
         }
 
-        Seen await(Duration timeout) throws InterruptedException {
+        public Seen await(Duration timeout) throws InterruptedException {
             return done.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         }
 

@@ -11,6 +11,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.actiongate.loadtest.harness.BenchContext;
+import io.actiongate.loadtest.harness.BenchOptions;
+import io.actiongate.loadtest.harness.BenchPart;
+import io.actiongate.loadtest.harness.Progress;
+import io.actiongate.loadtest.parts.TopologyBench;
+import io.actiongate.loadtest.report.BenchReport;
+import io.actiongate.loadtest.report.BenchRow;
+
 /**
  * The benchmark's correctness, never its speed: with a few actions, every scenario of part 1 must bring every
  * action to the state it claims to measure, or its figures would describe some other work (a rejection path is

@@ -27,7 +27,7 @@ import io.actiongate.json.JsonErrors;
 import io.actiongate.scan.CredentialScanner;
 
 /**
- * Answers, before the MCP SDK does, the two requests whose SDK answers repeat their input (issue 42 item 1: input may
+ * Answers, before the MCP SDK does, the two requests whose SDK answers repeat their input (input may
  * hold a credential): a body that is not JSON (the SDK logs Jackson's message, which quotes it) is answered 400 with
  * JSON-RPC error -32700 giving the kind and position of the failure ({@link JsonErrors}); a {@code tools/call} of a
  * tool the gateway does not list (the SDK answers {@code "Tool not found: <name>"}) is answered with JSON-RPC error

@@ -311,7 +311,7 @@ class McpGatewayIT {
 
     @Test
     void shouldNeverEchoACredentialInAnyRefusal() throws Exception {
-        // issue 42 item 1: a token where a tool name, an argument, a member name, a task id or the JSON itself
+        // a token where a tool name, an argument, a member name, a task id or the JSON itself
         // belongs comes back in no answer and no log line
         ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
                 new ch.qos.logback.core.read.ListAppender<>();

@@ -31,7 +31,7 @@ import io.actiongate.testing.TestNames;
 import io.actiongate.client.GateFixture;
 
 /**
- * Issue 20 through the gateway, with the MCP SDK's own client: an authenticated host of org B naming a task of org A
+ * Tenant identity through the gateway, with the MCP SDK's own client: an authenticated host of org B naming a task of org A
  * in its task header can neither occupy nor answer for org A's call, even with A's exact tool and arguments, and even
  * granted the tool in its own org.
  */

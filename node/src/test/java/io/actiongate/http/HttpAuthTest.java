@@ -163,7 +163,7 @@ class HttpAuthTest {
 
     @Test
     void shouldLogARefusedPathWithoutTheCredentialItHolds() throws Exception {
-        // issue 42 item 1: a path is input; a token where an id belongs stays out of the refusal's log line
+        // a path is input; a token where an id belongs stays out of the refusal's log line
         start(Map.of(HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, tokens(NEW).toString()));
         for (String token : io.actiongate.testing.TokenShapes.all().values()) {
             String id = java.net.URLEncoder.encode(token, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");

@@ -218,7 +218,7 @@ class HttpProposalsIT {
 
     @Test
     void shouldNeverEchoACredentialInAnyRefusalAnswerLogLineOrTopic() {
-        // issue 42 item 1: Jackson's messages and member names passed through quoted the input. An attacker's (or a
+        // Jackson's messages and member names passed through quoted the input. An attacker's (or a
         // careless host's) token in every place a refusal could repeat it: no answer, log line or record holds it
         ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
                 new ch.qos.logback.core.read.ListAppender<>();
@@ -396,7 +396,7 @@ class HttpProposalsIT {
             // answered 408 within the body deadline, then closed (readAllBytes returns at the close)
             String answer = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
             assertThat(answer).startsWith("HTTP/1.1 408").contains("body_timeout");
-            // the answer is one the OpenAPI document declares (issue 42 item 6: 408 was missing)
+            // the answer is one the OpenAPI document declares (408 was missing)
             String head = answer.substring(0, answer.indexOf("\r\n\r\n"));
             java.util.regex.Matcher type = java.util.regex.Pattern.compile("(?im)^content-type: *(.+)$").matcher(head);
             CONTRACT.checkResponse("POST", "/v1/proposals", 408, type.find() ? type.group(1).strip() : null,

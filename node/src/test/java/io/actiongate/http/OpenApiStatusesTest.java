@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every status the server can send on a path is in the OpenAPI document (issue 42 item 6: {@code 408} of
+ * Every status the server can send on a path is in the OpenAPI document ({@code 408} of
  * {@code POST /v1/proposals} was answered and missing). The statuses come from the handlers' own code (every
  * {@code Responses.*(exchange, NNN, ...)} of the handler serving the path), not from a list kept beside the document,
  * so a new answer without its document entry fails here before any client meets it.

@@ -12,7 +12,7 @@ import io.actiongate.avro.ToolDescriptor;
 /**
  * Every policy record one action depends on, each read once from the global store ({@link PolicyLookup#snapshot}, or {@link PolicyTopicReader#snapshot}).
  * A record is decided on one snapshot, so a policy update landing between two lookups can neither make a check
- * see two versions of the policy nor throw on the stream thread (issue 8, fix 2). Absent evidence is empty.
+ * see two versions of the policy nor throw on the stream thread. Absent evidence is empty.
  * {@code defaultOrg} is the configured owner of tasks and origins written without {@code org_id}, or null.
  */
 public record PolicySnapshot(

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** Issue 42 item 1: a JSON failure is described by kind and position, never by the text that failed. */
+/** A JSON failure is described by kind and position, never by the text that failed. */
 class JsonErrorsTest {
 
     private static final ObjectMapper STRICT = new ObjectMapper()

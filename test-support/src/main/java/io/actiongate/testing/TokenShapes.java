@@ -9,8 +9,8 @@ import java.util.Random;
 
 /**
  * Fake credentials of the shapes the credential scanner knows, made at run time (the repository holds none), for
- * tests that feed them through every refusal path and then look for them in every answer, log line and topic
- * (issue 42 item 1). Deterministic: the same call gives the same strings.
+ * tests that feed them through every refusal path and then look for them in every answer, log line and topic.
+ * Deterministic: the same call gives the same strings.
  */
 public final class TokenShapes {
 

@@ -21,7 +21,7 @@ public final class GateStores {
     /**
      * Logged timers of decision ids and claims (their purge after the dedupe window), ordered by due time: key
      * {@code <19-digit due millis>|<kind>|<id>}, value the id. The punctuator range-scans only the due prefix. Action
-     * timers written here before issue 27 are drained as they fall due.
+     * timers an earlier release wrote here are drained as they fall due.
      */
     public static final String TIMERS = "gate-timers";
     /**

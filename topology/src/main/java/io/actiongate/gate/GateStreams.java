@@ -162,7 +162,7 @@ public final class GateStreams implements AutoCloseable {
             StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
 
     /**
-     * Kafka Streams settings for recovery, apart from {@link #STREAMS_DEFAULTS} (issue 43 item 4); {@code
+     * Kafka Streams settings for recovery, apart from {@link #STREAMS_DEFAULTS}; {@code
      * gate.streams.*} overrides them:
      * <ul>
      *   <li>{@code num.standby.replicas} 1 (Kafka: 0): with two or more gate instances each task has a warm copy on

@@ -178,7 +178,7 @@ class DeadLetterAndSecretsTest {
 
     @Test
     void shouldRepeatNoCredentialOfARefusedRecordInAnyReceiptConflictOrDeadLetter() {
-        // issue 42 item 1: every refusal path of the gate, fed the six token shapes where input goes
+        // every refusal path of the gate, fed the six token shapes where input goes
         ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
                 new ch.qos.logback.core.read.ListAppender<>();
         logs.start();

@@ -24,7 +24,7 @@ import io.actiongate.serde.UnknownFormatException;
 import io.actiongate.topics.Topics;
 
 /**
- * Downgrades refused clearly (issue 43): a record of a version this gate does not read stops it when only
+ * Downgrades refused clearly: a record of a version this gate does not read stops it when only
  * actiongate's roles write its topic, before anything of it is applied or published; on a topic outside producers
  * write it stays a dead letter (docs/contract.md section 3). What GateStreams then does with the stream thread is
  * below; {@code DowngradeRefusalIT} (cli) runs it against a broker.

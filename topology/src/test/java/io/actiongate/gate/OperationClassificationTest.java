@@ -30,7 +30,7 @@ import io.actiongate.digest.Jcs;
 
 /**
  * The gate classifies with the provider's own logic at admission and before each reservation (docs/contract.md
- * section 4, "Classification"; issue 9, gate side).
+ * section 4, "Classification").
  */
 class OperationClassificationTest {
 
@@ -66,7 +66,7 @@ class OperationClassificationTest {
 
     @Test
     void shouldHandTheAdmissionsParsedInputToTheClassifierAndTheValidator() {
-        // issue 27: the input is parsed once per proposal, by the admission; the provider reads that tree
+        // the input is parsed once per proposal, by the admission; the provider reads that tree
         fake().propose(lookup("c-1"));
         assertThat(gate.lastReceipt().getStatus()).as("a trusted read, reserved at once")
                 .isEqualTo(ReceiptStatus.DISPATCHING);

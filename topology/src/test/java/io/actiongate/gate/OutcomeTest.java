@@ -258,7 +258,7 @@ class OutcomeTest {
         assertThat(gate.attempts.isEmpty()).as("a new effect needs a fresh proposal").isTrue();
     }
 
-    // ---- a read that provably did not happen may run again (issue 8, fix 5) -----------------------------------
+    // ---- a read that provably did not happen may run again ----------------------------------------------------------
 
     private ActionProposal dispatchingRead() {
         gate = GateDriver.start(stateDir).demoPolicy();

@@ -18,7 +18,7 @@ import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.contract.ReasonCode;
 
-/** A record whose processing throws never stops the gate (issue 8, fix 3), through the whole topology. */
+/** A record whose processing throws never stops the gate, through the whole topology. */
 class ProcessingFailureTest {
 
     private static final String POISON = "poison-4471";

@@ -28,7 +28,7 @@ import io.actiongate.gate.internal.Sinks;
 import io.actiongate.gate.internal.StateRecords;
 
 /**
- * One policy snapshot per record (issue 8, fix 2) and one record as one unit (fix 3), on the processors with
+ * One policy snapshot per record and one record as one unit, on the processors with
  * their stores in a {@link ProcessorHarness}.
  */
 class RecordAtomicityTest {

@@ -53,7 +53,7 @@ import io.actiongate.topics.Topics;
 import io.actiongate.topics.admin.TopicsCreator;
 
 /**
- * Issue 20 on a real broker, through a raw producer (bytes, any partition, as a librdkafka host would write): no
+ * Tenant identity on a real broker, through a raw producer (bytes, any partition, as a librdkafka host would write): no
  * org or principal can occupy, answer for or read another's action.
  */
 class TenantIdentityIT {

@@ -26,7 +26,7 @@ import io.actiongate.contract.ReasonCode;
 import io.actiongate.gate.internal.ProposalProcessor;
 
 /**
- * Issue 20: an action's identity includes its tenant. No org or principal can occupy, answer for or read another's
+ * An action's identity includes its tenant. No org or principal can occupy, answer for or read another's
  * action: the whole frozen action is the identity, and only the org owning a task may hold a key under it.
  */
 class TenantIdentityTest {

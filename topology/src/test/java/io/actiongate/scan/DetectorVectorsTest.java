@@ -161,7 +161,7 @@ class DetectorVectorsTest {
                 arguments("secret_assignment", true, "--password=" + alnum(16)),
                 arguments("secret_assignment", true, "{\"secret\":\"" + alnum(20) + "\"}"),
                 arguments("secret_assignment", true, "client_secret=\"" + alnum(3000) + "\""),
-                // issue 42 item 2: an assignment behind a `word:` prefix is judged, not swallowed by the outer match
+                // an assignment behind a `word:` prefix is judged, not swallowed by the outer match
                 arguments("secret_assignment", true, "Note: password=" + alnum(24)),
                 arguments("secret_assignment", true, "x: db_password=" + alnum(24)),
                 arguments("secret_assignment", true, "key: password: " + alnum(24)),

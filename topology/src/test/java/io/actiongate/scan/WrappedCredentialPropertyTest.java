@@ -19,7 +19,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.arbitraries.StringArbitrary;
 
 /**
- * Issue 42 item 2: every token shape a detector knows is found inside every wrapper text takes around it, and an
+ * Every token shape a detector knows is found inside every wrapper text takes around it, and an
  * assignment ({@code password=...}) inside an outer {@code word: ...} is not swallowed by the outer match ("Note:
  * password=..." was admitted). Property-based: jqwik draws the credential, the wrapper and the words around it, and
  * shrinks a failure to its smallest case.

@@ -243,7 +243,7 @@ class ApprovalBrowserIT {
         await().atMost(WAIT).until(() -> sandboxes.mailsReceived() == mailsBefore + 1);
 
         // the second tab replays its form: nothing is published, nothing is sent again. Both tabs of the one session
-        // show the action's one open challenge (issue 42 item 3), which the approval used
+        // show the action's one open challenge, which the approval used
         d.switchTo().window(second);
         click("cancel");
         awaitTitle("Nothing was published");

@@ -37,7 +37,7 @@ import io.actiongate.dev.DevEnvironment;
 import io.actiongate.dev.DevStack;
 
 /**
- * Issue 39 end to end: {@code ./actiongate dev} as it runs, and the official TypeScript MCP SDK's client configured the
+ * A hosted MCP client end to end: {@code ./actiongate dev} as it runs, and the official TypeScript MCP SDK's client configured the
  * way a hosted client is, with only the gateway's URL and OAuth ({@code OAuthClientProvider}). The client discovers the
  * authorization server from the gateway's 401, registers, and gets a token from dev's identity provider (a person
  * signs in in headless Chromium); it reads directly, calls a write that needs approval, is asked to open the review

@@ -43,7 +43,7 @@ public record Review(
 
     /**
      * A review that shows nothing of the action but its key, refused for {@code why}. The key is the page's path,
-     * input of the request for an action nobody knows: a well-known credential shape in it is masked (issue 42).
+     * input of the request for an action nobody knows: a well-known credential shape in it is masked.
      */
     public static Review nothing(String key, Refusal why) {
         return new Review(io.actiongate.secrets.Redaction.redact(key), null, null, "unknown", null, null, null, null, null, null, null, null, List.of(),

@@ -60,7 +60,7 @@ final class PageKit {
     /**
      * Log-safe request input (a path, a key taken from a path, a query or form value): %xx escapes decoded, then a
      * well-known credential shape masked by the one redaction library (a request may carry a token where an id
-     * belongs; issue 42), then {@link #safe}.
+     * belongs), then {@link #safe}.
      */
     static String input(String v) {
         if (v == null) {

@@ -273,7 +273,7 @@ class OidcClientTest {
                 .isInstanceOf(OidcException.class);
     }
 
-    /** The two ways an ID token reaches this service; both run the one validation (issue 42 item 4). */
+    /** The two ways an ID token reaches this service; both run the one validation. */
     enum Mode {
         PAGE_LOGIN, IDP_STEP_UP
     }

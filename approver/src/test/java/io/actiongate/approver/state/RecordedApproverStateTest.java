@@ -168,7 +168,7 @@ class RecordedApproverStateTest {
 
     @Test
     void shouldRecordTheStateOfEveryReleaseThatHadTheTopic() {
-        // 2fc922b created approver-state; a42d5b3 (where issue 43 starts) adds the scratch and the quota records
+        // 2fc922b created approver-state; a42d5b3 (where recorded formats start) adds the scratch and the quota records
         assertThat(recordings()).extracting(Recording::generator).containsExactly("g2-2fc922b", "g4-a42d5b3");
     }
 

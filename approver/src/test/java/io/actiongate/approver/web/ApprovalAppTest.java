@@ -348,7 +348,7 @@ class ApprovalAppTest {
 
     @Test
     void shouldStillDecideAfterAHundredReloadsOfTheReviewPage() throws Exception {
-        // issue 42 item 3: each reload minted a challenge, and after 32 the reviewer could decide nothing
+        // each reload minted a challenge, and after 32 the reviewer could decide nothing
         signIn(browser, "alice-sub", "demo", "alice@example.com");
         byte[] secret = enrolTotp(browser);
         String page = null;
@@ -382,7 +382,7 @@ class ApprovalAppTest {
 
     @Test
     void shouldNeverRepeatACredentialOfAFormOrPathInAnAnswerOrALogLine() throws Exception {
-        // issue 42 item 1: request fields and paths are input; a refusal page or an audit line never repeats a token
+        // request fields and paths are input; a refusal page or an audit line never repeats a token
         ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
                 new ch.qos.logback.core.read.ListAppender<>();
         logs.start();

@@ -19,7 +19,7 @@ class ChallengesAndSessionsTest {
 
     @Test
     void shouldShowTheSameOpenChallengeOnEveryReloadOnEveryReplica() {
-        // issue 42 item 3: reloading a review page used to mint a new challenge each time, locking the reviewer out
+        // reloading a review page used to mint a new challenge each time, locking the reviewer out
         Challenges other = new Challenges(state, Duration.ofMinutes(5), clock);
         Challenges.Challenge first = challenges.issue("s1", "alice", "T-1/c-1", "sha256:aa");
         for (int i = 0; i < 100; i++) {

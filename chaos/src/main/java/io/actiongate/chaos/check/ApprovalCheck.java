@@ -16,7 +16,7 @@ import io.actiongate.digest.DecisionSigning;
 import io.actiongate.key.ActionKey;
 
 /**
- * Check (m) of issue 28: no effect without exactly one valid approval. Every action of a tool that needs approval
+ * Check (m) of the chaos run: no effect without exactly one valid approval. Every action of a tool that needs approval
  * and has an effect at the provider must have reservations that all name one and the same decision id, and the
  * {@code decisions} topic must hold that decision for the same action: an {@code APPROVE}, signed by a trusted key
  * (verified here with the JDK's Ed25519, from the decision's own fields), bound to the reservation's action digest,

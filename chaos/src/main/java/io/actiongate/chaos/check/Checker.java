@@ -43,7 +43,7 @@ import io.actiongate.topics.admin.HangingTransactions;
 /**
  * The independent checker of a chaos run. It owes nothing to the gate's code: it reads every actiongate topic from
  * the beginning with {@code isolation.level=read_committed} (only the schema classes decode the records), the
- * provider's request log and the broker's transaction listing, and checks the invariants (a)–(g) of issue 12 and (h)–(k) of issue 28:
+ * provider's request log and the broker's transaction listing, and checks the invariants (a)–(k):
  * <ol type="a">
  *   <li>no idempotency key reached the provider's apply step more than once (a provider without an idempotency
  *       store would have applied each such request; see {@link ProviderLog});</li>
@@ -60,7 +60,7 @@ import io.actiongate.topics.admin.HangingTransactions;
  *   <li>no transaction still open at the end longer than {@code hangingAfter};</li>
  *   <li>no input body (the marker planted in every input) outside the topics that carry inputs by design
  *       (proposals, attempts, unknown-outcomes), and the planted credential in no topic at all;</li>
- *   <li>(issue 28) per key, committed receipts never go backwards in the lifecycle table ({@link ReceiptOrder}:
+ *   <li>per key, committed receipts never go backwards in the lifecycle table ({@link ReceiptOrder}:
  *       no {@code DISPATCHING} after {@code SUCCEEDED}) and a receipt's attempt list is never shortened;</li>
  *   <li>every effect at the provider maps to exactly one reservation: its idempotency key is carried by the
  *       reservations of one action only, and that action's receipts never report two succeeded attempts;</li>

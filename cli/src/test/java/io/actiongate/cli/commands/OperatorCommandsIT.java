@@ -128,7 +128,7 @@ class OperatorCommandsIT {
 
     @Test
     void approverResetFactorsShouldResolveThePrefixFromConfigAsDocumented() throws Exception {
-        // issue 42 item 5: as docs/approving.md writes it (no --prefix), with topic.prefix in --config
+        // as docs/approving.md writes it (no --prefix), with topic.prefix in --config
         String topic = io.actiongate.approver.state.KafkaState.defaultTopic(prefix);
         try (var state = new io.actiongate.approver.state.KafkaState(KAFKA.bootstrapServers(), Map.of(), topic)) {
             assertThat(state.awaitCaughtUp(Duration.ofSeconds(30))).isTrue();

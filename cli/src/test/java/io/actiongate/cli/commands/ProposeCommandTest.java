@@ -68,7 +68,7 @@ class ProposeCommandTest {
 
     @Test
     void shouldNeverPrintACredentialOfAnInvalidInputOrFileEvenVerbose() throws Exception {
-        // issue 42 item 1: a JSON failure is said by kind and position; Jackson's message (and so a --verbose trace
+        // a JSON failure is said by kind and position; Jackson's message (and so a --verbose trace
         // of it) would quote the token
         for (String token : io.actiongate.testing.TokenShapes.all().values()) {
             Path file = dir.resolve("bad.json");

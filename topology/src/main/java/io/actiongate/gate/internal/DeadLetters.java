@@ -38,7 +38,7 @@ public final class DeadLetters {
     /**
      * The key a dead letter goes out under: the source key's bytes as they were, unless the credential scanner finds
      * credential material in them (a producer's token where an id belongs): then {@value #REDACTED_KEY_PREFIX} and
-     * the SHA-256 of those bytes, which finds the record without repeating the token (issue 42 item 1).
+     * the SHA-256 of those bytes, which finds the record without repeating the token.
      */
     static byte[] letterKey(byte[] rawKey) {
         if (rawKey == null || KEYS.scan(new String(rawKey, java.nio.charset.StandardCharsets.UTF_8)).isEmpty()) {

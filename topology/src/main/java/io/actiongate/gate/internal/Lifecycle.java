@@ -37,7 +37,7 @@ import io.actiongate.serde.TraceHeaders;
  * attempt rechecks policy first (invariant 3). All calls are store lookups and forwards: nothing blocks the stream thread.
  *
  * <p>A processor handles each record {@link #atomically}: its store writes are journaled and its forwards held
- * back until it returns, so a record whose processing throws leaves no trace but a dead letter (issue 8, fix 3).
+ * back until it returns, so a record whose processing throws leaves no trace but a dead letter.
  */
 public final class Lifecycle {
 
@@ -200,7 +200,7 @@ public final class Lifecycle {
         delete(store, timerKey);
     }
 
-    /** The logged timers: decision id and claim purges (and action timers written before issue 27). */
+    /** The logged timers: decision id and claim purges (and action timers an earlier release wrote). */
     public KeyValueStore<String, String> timers() {
         return timers;
     }
@@ -326,7 +326,7 @@ public final class Lifecycle {
         String timer = kind == null || due == null ? null : Timers.key(due, kind, next.key());
         String previousTimer = prev == null ? null : prev.timerKey();
         if (previousTimer != null && !previousTimer.equals(timer)) {
-            delete(timerIndex, previousTimer); // one written to the logged store before issue 27 goes stale there
+            delete(timerIndex, previousTimer); // one an earlier release logged goes stale there
         }
         if (timer != null && !timer.equals(previousTimer)) {
             put(timerIndex, timer, next.key());

@@ -187,7 +187,7 @@ public final class TimerProcessor implements Processor<Object, Object, Object, O
                 lifecycle.unknown(state, lost, ReasonCode.LEASE_EXPIRED,
                         "no outcome by lease_expires_at plus the dispatch timeout");
             }
-            case PURGE_ACTION -> { // written to the logged store before issue 27
+            case PURGE_ACTION -> { // written to the logged store by an earlier release
                 lifecycle.deleteTimer(store, state.timerKey());
                 lifecycle.purge(state);
             }

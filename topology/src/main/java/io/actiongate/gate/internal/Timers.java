@@ -16,7 +16,7 @@ public final class Timers {
         /** DISPATCHING with no outcome by lease_expires_at + dispatch timeout: UNKNOWN. */
         LEASE('L'),
         /**
-         * Terminal action past the dedupe window: removed. Only written before issue 27 (a scan purges settled
+         * Terminal action past the dedupe window: removed. Only written by earlier releases (a scan purges settled
          * actions now); such entries in {@code gate-timers} still fire.
          */
         PURGE_ACTION('P'),

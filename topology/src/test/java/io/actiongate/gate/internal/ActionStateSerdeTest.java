@@ -136,7 +136,7 @@ class ActionStateSerdeTest {
 
     @Test
     void shouldRefuseBytesOfNeitherLayoutWithoutQuotingThem() {
-        // the single-object marker under another fingerprint: a newer layout, which stops the gate (issue 43),
+        // the single-object marker under another fingerprint: a newer layout, which stops the gate,
         // still without quoting the bytes (a leading string is named only as a release, "actiongate ...")
         byte[] other = {(byte) 0xC3, 0x01, 1, 2, 3, 4, 5, 6, 7, 8, 'M', 'A', 'R', 'K', 'E', 'R'};
         assertThatThrownBy(() -> serde.deserialize("t", other))

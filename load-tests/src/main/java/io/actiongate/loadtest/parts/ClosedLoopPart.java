@@ -1,0 +1,384 @@
+package io.actiongate.loadtest.parts;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.actiongate.client.ActionGateClient;
+import io.actiongate.client.ActionReceipt;
+import io.actiongate.client.ProposalRequest;
+import io.actiongate.client.Until;
+
+import io.actiongate.loadtest.harness.BenchContext;
+import io.actiongate.loadtest.harness.BenchOptions;
+import io.actiongate.loadtest.harness.BenchPart;
+import io.actiongate.loadtest.harness.CpuAccount;
+import io.actiongate.loadtest.harness.DevNodeProcess;
+import io.actiongate.loadtest.harness.LoopbackHttp;
+import io.actiongate.loadtest.harness.NodeJvm;
+import io.actiongate.loadtest.harness.Progress;
+import io.actiongate.loadtest.report.BenchRow;
+
+/**
+ * Part "closed-loop": hosts that wait for each answer, where tool hosts live. {@code actiongate dev} runs in a JVM of
+ * its own ({@link DevNodeProcess}: dev's components and settings, with dev's JVM options unless
+ * {@code --dev-java-opts} says otherwise), and this JVM is the tool host: C callers in a closed loop, each sending
+ * its next read-only call (dev's demo tool {@code webhook/get_notes}, approval NONE, task {@code T-1}) only once the
+ * previous one's answer is back, first over Kafka (the Java client: proposal, then its {@code SUCCEEDED} receipt read
+ * {@code read_committed}), then over HTTP (one keep-alive connection per caller: {@code POST /v1/proposals} asking
+ * to wait for the terminal state, and the long poll {@code GET /v1/actions/...?wait=30s} if the answer is not yet
+ * terminal). Each row runs half its timed length untimed first (warm-up), then counts the calls answered within the
+ * timed window: throughput, p50/p99 and the machine's CPU per action (from {@code /proc/stat}: everything on the
+ * machine, the host included), dev's share by thread group. Row {@code idle}: dev's CPU, in cores, with nothing to
+ * do, after the load rows. Invariants: every call ended {@code SUCCEEDED}, and the provider saw exactly one request
+ * per action.
+ */
+public final class ClosedLoopPart implements BenchPart {
+
+    public static final String TASK = "T-1";
+    public static final String ORG = "demo";
+    public static final String PRINCIPAL = "bench-host";
+    public static final String PROFILE = "assistant";
+    public static final String TOOL = "get_notes";
+    public static final String SCHEMA_HASH = "sha256:demo-get-notes-v1";
+    public static final String HOST_TOKEN = "bench-closed-loop-host-token-0123456789";
+    /** {@code ./actiongate dev}'s default JVM options (ACTIONGATE_JAVA_OPTS unset). */
+    public static final List<String> DEV_JAVA_OPTS = List.of("-XX:+UseSerialGC");
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration IDLE_SETTLE = Duration.ofSeconds(5);
+    private static final Duration IDLE_WINDOW = Duration.ofSeconds(10);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One caller's way of making one call and waiting for its answer: the final status. */
+    public interface Host extends AutoCloseable {
+        String call(String toolCallId, String query) throws Exception;
+
+        @Override
+        default void close() {
+        }
+    }
+
+    @Override
+    public String name() {
+        return "closed-loop";
+    }
+
+    @Override
+    public String title() {
+        return "hosts that wait for each answer, against actiongate dev (Kafka and HTTP)";
+    }
+
+    @Override
+    public List<BenchRow> run(BenchContext ctx) throws Exception {
+        BenchOptions o = ctx.options();
+        Path dir = ctx.stateRoot().resolve("closed-loop");
+        Files.createDirectories(dir);
+        Path tokens = dir.resolve("host-tokens");
+        Files.writeString(tokens, HOST_TOKEN + " " + PRINCIPAL + " " + ORG + " " + PROFILE + "\n",
+                StandardCharsets.UTF_8);
+        int httpPort = freePort();
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put(DevNodeProcess.DATA_DIR, dir.resolve("dev-data").toString());
+        settings.put(DevNodeProcess.PROVIDER_LATENCY_MS, Integer.toString(o.closedLoopProviderLatencyMs()));
+        settings.put("http.port", Integer.toString(httpPort));
+        settings.put("http.proposals.tokens.file", tokens.toString());
+        settings.putAll(o.nodeSettings());
+        List<String> jvm = o.devJavaOpts() == null ? DEV_JAVA_OPTS
+                : List.of(o.devJavaOpts().strip().split("\\s+"));
+        ctx.out().printf(Locale.ROOT, "dev JVM options: %s; hosts %s; %d s timed per row after %d s of warm-up%n",
+                String.join(" ", jvm), o.closedLoopHosts(), o.closedLoopSeconds(), warmupSeconds(o));
+        List<BenchRow> rows = new ArrayList<>();
+        long proposed = 0;
+        try (NodeJvm dev = NodeJvm.start("dev", DevNodeProcess.class, jvm, settings, dir)) {
+            dev.awaitReady();
+            String bootstrap = dev.readyField("bootstrap");
+            ActionGateClient client = ActionGateClient.builder().bootstrapServers(bootstrap)
+                    .kafkaProperty("client.id", CpuAccount.LOAD_CLIENT_ID).build();
+            try (client) {
+                for (int hosts : o.closedLoopTransports().contains("kafka") ? o.closedLoopHosts() : List.<Integer>of()) {
+                    Measured m = measure(ctx, "k" + hosts, hosts, () -> kafkaHost(client), dev);
+                    rows.add(m.row(ctx, "Kafka", hosts));
+                    proposed += m.proposed;
+                }
+            }
+            for (int hosts : o.closedLoopTransports().contains("http") ? o.closedLoopHosts() : List.<Integer>of()) {
+                Measured m = measure(ctx, "h" + hosts, hosts,
+                        () -> httpHost(new LoopbackHttp("127.0.0.1", httpPort, HOST_TOKEN)), dev);
+                rows.add(m.row(ctx, "HTTP", hosts));
+                proposed += m.proposed;
+            }
+            rows.add(idle(ctx, dev));
+            String provider = dev.request("provider", "PROVIDER");
+            long requests = Long.parseLong(field(provider, "requests"));
+            long keys = Long.parseLong(field(provider, "keys"));
+            long max = Long.parseLong(field(provider, "max"));
+            ctx.invariant("one provider request per call", requests == proposed && keys == proposed && max == 1,
+                    String.format(Locale.ROOT, "%d calls, %d provider requests for %d keys, at most %d per key",
+                            proposed, requests, keys, max));
+        }
+        return rows;
+    }
+
+    /** The broker requests dev counts ({@link DevNodeProcess#kafkaCounters}), by their names there. */
+    public static final List<String> KAFKA_COUNTERS = DevNodeProcess.REQUESTS;
+
+    private static long[] kafkaCounters(NodeJvm dev) throws IOException, InterruptedException {
+        String line = dev.request("kafka", "KAFKA");
+        long[] values = new long[KAFKA_COUNTERS.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = Long.parseLong(field(line, KAFKA_COUNTERS.get(i)));
+        }
+        return values;
+    }
+
+    private static int warmupSeconds(BenchOptions o) {
+        return Math.max(1, o.closedLoopSeconds() / 2);
+    }
+
+    /** What one row measured. */
+    private static final class Measured {
+        public final String id;
+        public final long proposed;
+        public final long failed;
+        public final String firstFailure;
+        public final long[] latencies;
+        public final CpuAccount.Window window;
+        /** {@link #KAFKA_COUNTERS} over the timed window. */
+        public final long[] kafka;
+
+        public Measured(String id, long proposed, long failed, String firstFailure, long[] latencies,
+                 CpuAccount.Window window, long[] kafka) {
+            this.kafka = kafka;
+            this.id = id;
+            this.proposed = proposed;
+            this.failed = failed;
+            this.firstFailure = firstFailure;
+            this.latencies = latencies;
+            this.window = window;
+        }
+
+        public BenchRow row(BenchContext ctx, String transport, int hosts) {
+            BenchRow.Latency latency = BenchRow.Latency.ofSortedNanos(latencies);
+            double throughput = latencies.length / window.seconds();
+            Map<String, String> notes = new LinkedHashMap<>(window.notes());
+            notes.put("hosts", Integer.toString(hosts));
+            notes.put("transport", transport);
+            for (int i = 0; i < KAFKA_COUNTERS.size(); i++) {
+                notes.put(KAFKA_COUNTERS.get(i) + "_per_action", latencies.length == 0 ? "n/a"
+                        : String.format(Locale.ROOT, "%.2f", (double) kafka[i] / latencies.length));
+            }
+            BenchRow row = new BenchRow("closed-loop", id, hosts + (hosts == 1 ? " host" : " hosts")
+                    + " waiting for each answer over " + transport, latencies.length,
+                    latencies.length, throughput, latency, null, notes);
+            ctx.invariant("row " + id + ": every call SUCCEEDED", failed == 0,
+                    failed == 0 ? proposed + " calls" : failed + " of " + proposed + " calls did not: " + firstFailure);
+            StringBuilder requests = new StringBuilder();
+            for (String name : KAFKA_COUNTERS) {
+                requests.append(requests.length() == 0 ? "" : " ").append(name).append(' ')
+                        .append(notes.get(name + "_per_action"));
+            }
+            ctx.out().printf(Locale.ROOT, "%-4s %-32s %8.0f actions/s  p50 %6.1f ms  p99 %6.1f ms%n"
+                            + "     broker requests per action: %s%n     %s%n", id,
+                    hosts + " waiting over " + transport, throughput, latency == null ? Double.NaN : latency.p50(),
+                    latency == null ? Double.NaN : latency.p99(), requests, window.describe());
+            return row;
+        }
+    }
+
+    @FunctionalInterface
+    private interface HostFactory {
+        Host create() throws Exception;
+    }
+
+    private Measured measure(BenchContext ctx, String id, int hosts, HostFactory factory, NodeJvm dev)
+            throws Exception {
+        long[] kafka = new long[KAFKA_COUNTERS.size()];
+        BenchOptions o = ctx.options();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicBoolean timing = new AtomicBoolean();
+        AtomicLong proposed = new AtomicLong();
+        AtomicLong failed = new AtomicLong();
+        AtomicReference<String> firstFailure = new AtomicReference<>();
+        ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
+        String run = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < hosts; t++) {
+            int caller = t;
+            Host host = factory.create();
+            Thread thread = new Thread(() -> {
+                try (host) {
+                    long n = 0;
+                    while (!stop.get()) {
+                        String callId = "cl-" + id + "-" + run + "-" + caller + "-" + n++;
+                        boolean timed = timing.get();
+                        proposed.incrementAndGet();
+                        long start = System.nanoTime();
+                        String status;
+                        try {
+                            status = host.call(callId, Long.toHexString(ThreadLocalRandom.current().nextLong()));
+                        } catch (Exception e) {
+                            status = e.getClass().getSimpleName();
+                        }
+                        long elapsed = System.nanoTime() - start;
+                        if (!"SUCCEEDED".equals(status)) {
+                            failed.incrementAndGet();
+                            firstFailure.compareAndSet(null, callId + ": " + status);
+                        } else if (timed && timing.get()) {
+                            latencies.add(elapsed); // sent and answered inside the timed window
+                        }
+                    }
+                }
+            }, CpuAccount.LOAD_CLIENT_ID + "-" + id + "-" + t);
+            thread.setDaemon(true);
+            threads.add(thread);
+        }
+        CpuAccount.Window window;
+        try (Progress.Task task = ctx.progress().start("row " + id + " (" + hosts + " waiting hosts, seconds)",
+                warmupSeconds(o) + o.closedLoopSeconds())) {
+            threads.forEach(Thread::start);
+            sleep(Duration.ofSeconds(warmupSeconds(o)), task);
+            CpuAccount.Probe probe = CpuAccount.start(Map.of("dev", dev.cpuByGroup()));
+            long[] before = kafkaCounters(dev);
+            timing.set(true);
+            sleep(Duration.ofSeconds(o.closedLoopSeconds()), task);
+            timing.set(false);
+            window = probe.stop(latencies.size());
+            long[] after = kafkaCounters(dev);
+            for (int i = 0; i < kafka.length; i++) {
+                kafka[i] = after[i] - before[i];
+            }
+            stop.set(true);
+            for (Thread thread : threads) {
+                thread.join(CALL_TIMEOUT.toMillis() * 2);
+            }
+        }
+        long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+        return new Measured(id, proposed.get(), failed.get(), firstFailure.get(), sorted, window, kafka);
+    }
+
+    /** Sleeps {@code d} in whole seconds, advancing {@code task} by one each. */
+    private static void sleep(Duration d, Progress.Task task) throws InterruptedException {
+        for (long s = 0; s < d.toSeconds(); s++) {
+            Thread.sleep(1_000);
+            task.advance(1);
+        }
+    }
+
+    private BenchRow idle(BenchContext ctx, NodeJvm dev) throws InterruptedException {
+        Thread.sleep(IDLE_SETTLE.toMillis());
+        CpuAccount.Probe probe = CpuAccount.start(Map.of("dev", dev.cpuByGroup()));
+        Thread.sleep(IDLE_WINDOW.toMillis());
+        CpuAccount.Window window = probe.stop(1);
+        double devCores = window.processesUs().getOrDefault("dev", 0.0) / 1e6 / window.seconds();
+        Double machine = window.machineUs();
+        Map<String, String> notes = new LinkedHashMap<>();
+        notes.put("timed_s", String.format(Locale.ROOT, "%.1f", window.seconds()));
+        notes.put("cores.dev", String.format(Locale.ROOT, "%.3f", devCores));
+        notes.put("cores.machine", machine == null ? "n/a"
+                : String.format(Locale.ROOT, "%.3f", machine / 1e6 / window.seconds()));
+        window.processGroupsUs().forEach((g, us) -> notes.put("cores.dev." + g.key(),
+                String.format(Locale.ROOT, "%.3f", us / 1e6 / window.seconds())));
+        ctx.out().printf(Locale.ROOT, "idle dev uses %.3f of a core (machine %s); by thread group: %s%n", devCores,
+                notes.get("cores.machine"), notes.entrySet().stream()
+                        .filter(e -> e.getKey().startsWith("cores.dev.") && Double.parseDouble(e.getValue()) >= 0.001)
+                        .map(e -> e.getKey().substring("cores.dev.".length()) + " " + e.getValue()).toList());
+        return new BenchRow("closed-loop", "idle", "actiongate dev with nothing to do (cores)", 0, 0, 0, null, null,
+                notes);
+    }
+
+    /** A caller over Kafka: the Java client proposes and waits for the terminal receipt. */
+    private static Host kafkaHost(ActionGateClient client) {
+        return (callId, query) -> {
+            ActionReceipt receipt = client.propose(request(callId, query), Until.TERMINAL, CALL_TIMEOUT).await();
+            return receipt.state().name();
+        };
+    }
+
+    public static ProposalRequest request(String callId, String query) {
+        return ProposalRequest.builder()
+                .action(TASK, callId)
+                .taskVersion(1)
+                .identity(ORG, PRINCIPAL)
+                .profile(PROFILE)
+                .authorizationEpoch(1)
+                .tool("webhook", TOOL, TOOL, SCHEMA_HASH)
+                .input("{\"query\":\"" + query + "\"}")
+                .summary("Read the notes about " + query)
+                .build();
+    }
+
+    /**
+     * A caller over HTTP: {@code POST /v1/proposals?wait=30s&until=terminal}; an answer that is not terminal yet (a
+     * node that answers the first receipt) is followed by the long poll.
+     */
+    private static Host httpHost(LoopbackHttp http) {
+        return new Host() {
+            @Override
+            public String call(String callId, String query) throws Exception {
+                ObjectNode body = JSON.createObjectNode();
+                body.put("task_id", TASK);
+                body.put("tool_call_id", callId);
+                body.put("provider", "webhook");
+                body.put("operation", TOOL);
+                body.put("tool_name", TOOL);
+                body.put("tool_schema_hash", SCHEMA_HASH);
+                body.putObject("input").put("query", query);
+                body.put("summary", "Read the notes about " + query);
+                LoopbackHttp.Answer answer = http.post("/v1/proposals?wait=30s&until=terminal", body.toString());
+                String status = status(answer);
+                if (answer.status() == 200 && TERMINAL.contains(status) || answer.status() >= 300) {
+                    return answer.status() >= 300 ? "HTTP " + answer.status() : status;
+                }
+                LoopbackHttp.Answer polled = http.get("/v1/actions/" + io.actiongate.key.ActionKey.format(TASK, callId)
+                        + "?wait=30s");
+                return polled.status() == 200 ? status(polled) : "HTTP " + polled.status();
+            }
+
+            @Override
+            public void close() {
+                http.close();
+            }
+        };
+    }
+
+    private static final java.util.Set<String> TERMINAL = java.util.Set.of("SUCCEEDED", "FAILED", "REJECTED",
+            "DENIED", "EXPIRED", "CANCELLED", "NOT_APPLIED");
+
+    private static String status(LoopbackHttp.Answer answer) throws IOException {
+        JsonNode node = JSON.readTree(answer.body());
+        JsonNode status = node.get("status");
+        return status == null ? "none" : status.asText();
+    }
+
+    private static String field(String line, String name) {
+        for (String part : line.split(" ")) {
+            if (part.startsWith(name + "=")) {
+                return part.substring(name.length() + 1);
+            }
+        }
+        throw new IllegalStateException("no " + name + " in " + line);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
