@@ -45,8 +45,8 @@ import io.actiongate.topics.TopicSpec;
 import io.actiongate.topics.Topics;
 
 /**
- * One representation per fact: the status types, the topic names and the classifiers have one home each. ArchUnit does not see literals or the order of
- * instructions, so both rules read each class's bytecode with ASM:
+ * One representation per fact: the status types, the topic names and the classifiers have one home each. ArchUnit
+ * does not see literals or the order of instructions, so both rules read each class's bytecode with ASM:
  * <ul>
  *   <li>a topic's name comes from {@link Topics} ({@code Topics.X.name(prefix)}): no other class concatenates a
  *       prefix with a topic's name or spells a topic's default full name. (The default prefix alone is not looked
