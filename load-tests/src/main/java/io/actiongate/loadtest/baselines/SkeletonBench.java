@@ -257,34 +257,36 @@ public final class SkeletonBench {
         Workload workload = new Workload("T-" + id);
         Predicate<byte[]> succeeded = v -> v.length > 0 && v[0] == SUCCEEDED;
         try (SandboxWebhookProvider provider = SandboxWebhookProvider.start().latency(providerLatency);
-             KafkaStreams streams = new KafkaStreams(topology(prefix, sizes), p);
-             StubExecutor executor = StubExecutor.start(bootstrap, prefix, id + "-executor", provider.baseUri(),
-                     dispatchThreads, maxPollRecords, sizes)) {
-            streams.start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (streams.state() != KafkaStreams.State.RUNNING) {
-                if (System.nanoTime() > deadline || streams.state() == KafkaStreams.State.ERROR) {
-                    throw new IllegalStateException("skeleton streams not RUNNING: " + streams.state());
+             KafkaStreams streams = new KafkaStreams(topology(prefix, sizes), p)) {
+            StubExecutor executor = StubExecutor.start(bootstrap, prefix, id + "-executor", provider.baseUri(),
+                    dispatchThreads, maxPollRecords, sizes);
+            try (executor) {
+                streams.start();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                while (streams.state() != KafkaStreams.State.RUNNING) {
+                    if (System.nanoTime() > deadline || streams.state() == KafkaStreams.State.ERROR) {
+                        throw new IllegalStateException("skeleton streams not RUNNING: " + streams.state());
+                    }
+                    Thread.sleep(50);
                 }
-                Thread.sleep(50);
+                String in = Topics.PROPOSALS.name(prefix);
+                String out = Topics.RECEIPTS.name(prefix);
+                BrokerRuns.measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup,
+                        Instant.now()), succeeded, null, task, 0);
+                SteadyLoad.Result r = SteadyLoad.run(bootstrap, in, out, i -> workload.proposals("sk" + i,
+                        Workload.READ_TOOL, SteadyLoad.CHUNK, Instant.now()), succeeded, null, window, rowTime, Map.of(),
+                        task, warmup);
+                Map<String, KeyCounts.Check> checks = new java.util.LinkedHashMap<>();
+                checks.put("reservation", KeyCounts.exactlyOnce(r.keys(),
+                        KeyCounts.count(bootstrap, Topics.ATTEMPTS.name(prefix), v -> true)));
+                Map<String, Integer> requests = provider.requestsByKey();
+                Map<String, Integer> byKey = new HashMap<>();
+                r.keys().forEach(k -> byKey.put(k, requests.getOrDefault(IdempotencyKeys.derived(k), 0)));
+                checks.put("provider request", KeyCounts.exactlyOnce(r.keys(), byKey));
+                checks.put("terminal receipt", KeyCounts.exactlyOnce(r.keys(), KeyCounts.count(bootstrap, out,
+                        succeeded)));
+                return new Result(r.side(), r.cpu(), checks, warmup, provider.totalRequests(), sizes);
             }
-            String in = Topics.PROPOSALS.name(prefix);
-            String out = Topics.RECEIPTS.name(prefix);
-            BrokerRuns.measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup,
-                    Instant.now()), succeeded, null, task, 0);
-            SteadyLoad.Result r = SteadyLoad.run(bootstrap, in, out, i -> workload.proposals("sk" + i,
-                    Workload.READ_TOOL, SteadyLoad.CHUNK, Instant.now()), succeeded, null, window, rowTime, Map.of(),
-                    task, warmup);
-            Map<String, KeyCounts.Check> checks = new java.util.LinkedHashMap<>();
-            checks.put("reservation", KeyCounts.exactlyOnce(r.keys(),
-                    KeyCounts.count(bootstrap, Topics.ATTEMPTS.name(prefix), v -> true)));
-            Map<String, Integer> requests = provider.requestsByKey();
-            Map<String, Integer> byKey = new HashMap<>();
-            r.keys().forEach(k -> byKey.put(k, requests.getOrDefault(IdempotencyKeys.derived(k), 0)));
-            checks.put("provider request", KeyCounts.exactlyOnce(r.keys(), byKey));
-            checks.put("terminal receipt", KeyCounts.exactlyOnce(r.keys(), KeyCounts.count(bootstrap, out,
-                    succeeded)));
-            return new Result(r.side(), r.cpu(), checks, warmup, provider.totalRequests(), sizes);
         }
     }
 

@@ -98,8 +98,9 @@ public final class ApprovalPart implements BenchPart {
                 .latency(Duration.ofMillis(o.providerLatencyMs()))) {
             String id = "bench-ap-" + UUID.randomUUID().toString().substring(0, 8);
             Workload workload = new Workload("T-" + id);
-            try (ActiongateNode node = BrokerRuns.startNode(bootstrap, id, ctx.stateRoot(), o.partitions(), workload,
-                    provider, o.nodeSettings(), "gate,executor")) {
+            ActiongateNode node = BrokerRuns.startNode(bootstrap, id, ctx.stateRoot(), o.partitions(), workload,
+                    provider, o.nodeSettings(), "gate,executor");
+            try (node) {
                 Measured warm = round(ctx, bootstrap, id, round(workload, "apwarm", warmup, o.partitions(), 1),
                         "approval warm-up");
                 check(ctx, provider, "approval warm-up", warm);
@@ -168,8 +169,9 @@ public final class ApprovalPart implements BenchPart {
         settings.putAll(o.nodeSettings());
         OneAtATime warm;
         OneAtATime m;
-        try (ActiongateNode node = BrokerRuns.startNode(ctx.bootstrap(), id, ctx.stateRoot(), o.partitions(),
-                workload, provider, settings, OpenLoopPart.DEV_ROLES)) {
+        ActiongateNode node = BrokerRuns.startNode(ctx.bootstrap(), id, ctx.stateRoot(), o.partitions(),
+                workload, provider, settings, OpenLoopPart.DEV_ROLES);
+        try (node) {
             warm = oneAtATime(ctx, id, workload, "dlwarm", sizes.lightWarmup(), hops, "light decisions warm-up");
             m = oneAtATime(ctx, id, workload, "dl", sizes.lightDecisions(), hops,
                     "rows dl" + (hops ? " and dlh" : "") + " (one at a time)");

@@ -232,9 +232,10 @@ public final class BrokerBench {
         String id = "bench-gate-" + UUID.randomUUID().toString().substring(0, 8);
         String prefix = id + ".";
         Workload workload = new Workload("T-" + id);
-        try (ActiongateNode node = BrokerRuns.startNode(bootstrap, id, stateRoot, partitions, workload, provider,
+        ActiongateNode node = BrokerRuns.startNode(bootstrap, id, stateRoot, partitions, workload, provider,
                 nodeSettings,
-                "gate,executor")) {
+                "gate,executor");
+        try (node) {
             Predicate<byte[]> succeeded = v -> Topics.RECEIPTS.valueSerde().deserializer().deserialize(null, v)
                     .getStatus() == ReceiptStatus.SUCCEEDED;
             String in = Topics.PROPOSALS.name(prefix);

@@ -126,13 +126,15 @@ public final class DecisionRow {
         int n = Math.min(o.decisions(), JVM_WARMUP);
         String id = "bench-dvjit-" + UUID.randomUUID().toString().substring(0, 8);
         Workload workload = new Workload("T-" + id);
-        try (SandboxWebhookProvider provider = SandboxWebhookProvider.start();
-             ActiongateNode node = BrokerRuns.startNode(ctx.bootstrap(), id, ctx.stateRoot(), o.partitions(),
-                     workload, provider, oneThread(o), ROLES)) {
-            record(ctx, measure(ctx, ctx.bootstrap(), id, round(workload, "jitbeside", n, 0, o.partitions()),
-                    "decisions JVM warm-up, ids beside their actions").checks());
-            record(ctx, measure(ctx, ctx.bootstrap(), id, round(workload, "jithops", n, 0, 1),
-                    "decisions JVM warm-up, ids that hop").checks());
+        try (SandboxWebhookProvider provider = SandboxWebhookProvider.start()) {
+            ActiongateNode node = BrokerRuns.startNode(ctx.bootstrap(), id, ctx.stateRoot(), o.partitions(),
+                    workload, provider, oneThread(o), ROLES);
+            try (node) {
+                record(ctx, measure(ctx, ctx.bootstrap(), id, round(workload, "jitbeside", n, 0, o.partitions()),
+                        "decisions JVM warm-up, ids beside their actions").checks());
+                record(ctx, measure(ctx, ctx.bootstrap(), id, round(workload, "jithops", n, 0, 1),
+                        "decisions JVM warm-up, ids that hop").checks());
+            }
         }
         return 2 * n;
     }

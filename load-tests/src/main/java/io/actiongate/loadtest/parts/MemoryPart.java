@@ -128,8 +128,8 @@ public final class MemoryPart implements BenchPart {
             ReceiptCounter counter = null;
             double admissionRate;
             double produceRate;
-            try (ActiongateNode executor = ActiongateNode.start(executorSettings, Role.parse("executor"));
-                 NodeJvm gate = NodeJvm.start("m-gate", "gate", gateSettings, GATE_HEAP, dir)) {
+            ActiongateNode executor = ActiongateNode.start(executorSettings, Role.parse("executor"));
+            try (executor; NodeJvm gate = NodeJvm.start("m-gate", "gate", gateSettings, GATE_HEAP, dir)) {
                 gate.awaitReady();
                 JvmNodes.awaitAssigned(List.of(gate), partitions);
                 idle = gate.memory(); // the same gate before its first action: what the retained actions add

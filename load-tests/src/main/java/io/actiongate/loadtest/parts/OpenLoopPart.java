@@ -107,8 +107,9 @@ public final class OpenLoopPart implements BenchPart {
             String id = "bench-ol-" + UUID.randomUUID().toString().substring(0, 8);
             Workload workload = new Workload("T-" + id);
             Topic topics = new Topic(bootstrap, id);
-            try (ActiongateNode node = BrokerRuns.startNode(bootstrap, id, ctx.stateRoot(), o.partitions(), workload,
-                    provider, o.nodeSettings(), "gate,executor")) {
+            ActiongateNode node = BrokerRuns.startNode(bootstrap, id, ctx.stateRoot(), o.partitions(), workload,
+                    provider, o.nodeSettings(), "gate,executor");
+            try (node) {
                 Burst warm = burst(ctx, topics, workload, "olwarm", sizes.warmup(), "open-loop warm-up");
                 checkBurst(ctx, provider, workload, "open-loop warm-up", warm);
                 Optional<BenchRow> f = ctx.row("f").filter(r -> r.throughput() > 0);
@@ -146,8 +147,9 @@ public final class OpenLoopPart implements BenchPart {
             Workload lightWorkload = new Workload("T-" + lightId);
             Map<String, String> lightSettings = new LinkedHashMap<>(DEV_LATENCY_SETTINGS);
             lightSettings.putAll(o.nodeSettings());
-            try (ActiongateNode node = BrokerRuns.startNode(bootstrap, lightId, ctx.stateRoot(), o.partitions(),
-                    lightWorkload, provider, lightSettings, DEV_ROLES)) {
+            ActiongateNode lightNode = BrokerRuns.startNode(bootstrap, lightId, ctx.stateRoot(), o.partitions(),
+                    lightWorkload, provider, lightSettings, DEV_ROLES);
+            try (lightNode) {
                 rows.add(light(ctx, new Topic(bootstrap, lightId), lightWorkload, provider, lightSettings));
             }
             ctx.invariant("open-loop: provider requests, all rows and warm-ups", provider.totalRequests() == sent,

@@ -26,7 +26,8 @@ public final class TopologyPart implements BenchPart {
     public List<BenchRow> run(BenchContext ctx) {
         BenchOptions o = ctx.options();
         List<TopologyBench.Row> rows;
-        try (Progress.Task task = ctx.progress().start("topology rows a-d", 0)) {
+        Progress.Task task = ctx.progress().start("topology rows a-d", 0);
+        try (task) {
             rows = new TopologyBench(o.actions(), o.rounds(), ctx.stateRoot()).run();
         }
         PartTables.topology(rows, ctx.out());
