@@ -274,8 +274,8 @@ public final class SkeletonBench {
                 BrokerRuns.measure(bootstrap, in, out, workload.proposals("warm", Workload.READ_TOOL, warmup,
                         Instant.now()), succeeded, null, task, 0);
                 SteadyLoad.Result r = SteadyLoad.run(bootstrap, in, out, i -> workload.proposals("sk" + i,
-                        Workload.READ_TOOL, SteadyLoad.CHUNK, Instant.now()), succeeded, null, window, rowTime, Map.of(),
-                        task, warmup);
+                        Workload.READ_TOOL, SteadyLoad.CHUNK, Instant.now()), succeeded, null, window, rowTime,
+                        Map.of(), task, warmup);
                 Map<String, KeyCounts.Check> checks = new java.util.LinkedHashMap<>();
                 checks.put("reservation", KeyCounts.exactlyOnce(r.keys(),
                         KeyCounts.count(bootstrap, Topics.ATTEMPTS.name(prefix), v -> true)));
