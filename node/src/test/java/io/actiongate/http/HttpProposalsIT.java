@@ -76,8 +76,10 @@ class HttpProposalsIT {
                 + HOST_TOKEN + " user-1 " + ORG + " chat-default\n"
                 + OTHER_ORG_TOKEN + " user-9 globex chat-default\n");
         Path nodeTokens = Files.writeString(dir.resolve("node-tokens"), NODE_TOKEN + "\n");
+        // a body deadline of 3 s, not the default 10: the slow-client test waits it out (every other request sends
+        // its body in one write)
         node = ProposalsNode.start(KAFKA, PREFIX, dir, hosts, Map.of("http.auth.tokens.file", nodeTokens.toString(),
-                "http.proposals.max.body.bytes", "8192"));
+                "http.proposals.max.body.bytes", "8192", "http.body.timeout.ms", "3000"));
         sandbox = node.sandbox;
         port = node.port();
     }
@@ -393,7 +395,7 @@ class HttpProposalsIT {
             // meanwhile the server answers others
             assertThat(Http.get(port, "/health/live").statusCode()).isEqualTo(200);
             InputStream in = slow.getInputStream();
-            // answered 408 within the body deadline, then closed (readAllBytes returns at the close)
+            // answered 408 at the body deadline (3 s here), then closed (readAllBytes returns at the close)
             String answer = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
             assertThat(answer).startsWith("HTTP/1.1 408").contains("body_timeout");
             // the answer is one the OpenAPI document declares (408 was missing)
