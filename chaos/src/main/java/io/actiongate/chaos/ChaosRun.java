@@ -771,7 +771,12 @@ final class ChaosRun {
                 prepared.add(load.submit(Load.Kind.AWAITING_HUMAN));
                 prepared.add(load.submit(Load.Kind.AWAITING_HUMAN));
             }
-            awaitStatus(prepared, a -> a.kind == Load.Kind.AWAITING_HUMAN ? "WAITING_APPROVAL" : "APPROVED");
+            // each in its state or past it: a retry due or expiring action has met its 429 (its status moves on
+            // while the others are waited for: an expiring one may already be EXPIRED), one waiting for a human
+            // shows WAITING_APPROVAL until it is approved
+            awaitCondition(() -> prepared.stream().allMatch(a -> a.kind == Load.Kind.AWAITING_HUMAN
+                    ? "WAITING_APPROVAL".equals(a.lastStatus) : provider.requests(a.idempotencyKey()) > 0
+                            || "EXPIRED".equals(a.lastStatus)), "in their state");
             upgradeStartMs = System.currentTimeMillis();
             upgradeRows.put("in flight when the first gate was replaced (last receipt: count)", inFlight());
             faults.add(stepRecord(0, "PREPARE", "actions put into waiting for a human, approved and retry due "

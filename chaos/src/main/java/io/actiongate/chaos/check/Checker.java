@@ -409,8 +409,12 @@ public final class Checker {
             }
         }
         if (action.attemptsAtLeast() > 0 && attempts.size() < action.attemptsAtLeast()) {
+            // what the provider and the receipts saw of it: whether the fault aimed at its first dispatch was met
             result.violation("(o) " + key + " (" + action.kind() + ") was reserved " + attempts.size()
-                    + " time(s), expected at least " + action.attemptsAtLeast());
+                    + " time(s), expected at least " + action.attemptsAtLeast() + "; provider " + allKeys.stream()
+                    .map(k -> k + "=" + provider.entry(k)).toList() + "; receipts " + history.stream()
+                    .map(r -> r.getStatus() + (r.getReasonCode() == null ? "" : "/" + r.getReasonCode()))
+                    .toList());
         }
         if (action.resolvedBy() != null && (last == null || last.getResolvedBy() == null
                 || !last.getResolvedBy().name().equals(action.resolvedBy()))) {
