@@ -847,6 +847,7 @@ final class ChaosRun {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             out.println("upgrade step failed: " + e);
+            e.printStackTrace(out);
             out.flush();
             upgradeRows.put("upgrade step failed", e.toString());
         }
@@ -898,7 +899,8 @@ final class ChaosRun {
         Set<String> terminal = Set.of("SUCCEEDED", "FAILED", "REJECTED", "DENIED", "EXPIRED", "CANCELLED",
                 "NOT_APPLIED");
         Map<String, Long> counts = new java.util.TreeMap<>();
-        load.actions().stream().filter(a -> !terminal.contains(a.lastStatus))
+        // Set.of refuses to be asked about null: an action with no receipt yet is in flight too
+        load.actions().stream().filter(a -> a.lastStatus == null || !terminal.contains(a.lastStatus))
                 .forEach(a -> counts.merge(a.lastStatus == null ? "PROPOSED" : a.lastStatus, 1L, Long::sum));
         return counts;
     }
@@ -980,6 +982,10 @@ final class ChaosRun {
                         : " (with the same build's actiongate-client jar: the production jar lacks it, and its MCP "
                         + "gateway cannot start without it)"));
         rows.putAll(upgradeRows);
+        if (upgradeRows.containsKey("upgrade step failed")) {
+            // the steps after it never ran: whatever the topics show, the upgrade was not carried out
+            result.fail("(o) the upgrade stopped at a failed step: " + upgradeRows.get("upgrade step failed"));
+        }
         List<Load.Action> before = load.actions().stream().filter(this::approvedBeforeUpgradeInFlight).toList();
         rows.put("approvals given before the upgrade to actions still in flight: count / SUCCEEDED (each with one "
                 + "effect: checks (c), (m))", before.size() + " / "
