@@ -804,10 +804,14 @@ final class ChaosRun {
             for (int i = 0; i < counts.each(); i++) {
                 reserved.add(load.submit(Load.Kind.RESERVED));
             }
-            awaitStatus(reserved, a -> "DISPATCHING");
+            // bounded well inside the lease: a reservation left unread past it is never dispatched (UNKNOWN, then
+            // NOT_APPLIED), which is what a paused executor is meant to show only in a fault run
+            awaitCondition(() -> reserved.stream().allMatch(a -> "DISPATCHING".equals(a.lastStatus)),
+                    "reserved", UpgradeSteps.PAUSE_TIMEOUT);
+            long reservedWhilePaused = reserved.stream().filter(a -> "DISPATCHING".equals(a.lastStatus)).count();
             upgradeRows.put("in flight when the first executor was replaced (last receipt: count; "
-                    + atProvider.size() + " of the DISPATCHING held at the provider, " + reserved.size()
-                    + " reserved while the executors were paused)", inFlight());
+                    + atProvider.size() + " of the DISPATCHING held at the provider, " + reservedWhilePaused + " of "
+                    + reserved.size() + " approved while the executors were paused already reserved)", inFlight());
             faults.add(stepRecord(index++, "PREPARE", "requests held at the provider; executors paused while "
                     + "actions were approved and reserved", "load, provider, executors", at));
             for (int i = 0; i < executors.size(); i++) {
@@ -905,19 +909,18 @@ final class ChaosRun {
         return counts;
     }
 
-    private void awaitStatus(List<Load.Action> actions, java.util.function.Function<Load.Action, String> wanted)
-            throws InterruptedException {
-        awaitCondition(() -> actions.stream().allMatch(a -> wanted.apply(a).equals(a.lastStatus)),
-                "in their state");
-    }
-
     private void awaitCondition(java.util.function.BooleanSupplier condition, String what)
             throws InterruptedException {
-        long deadline = System.currentTimeMillis() + UpgradeSteps.PREPARE_TIMEOUT.toMillis();
+        awaitCondition(condition, what, UpgradeSteps.PREPARE_TIMEOUT);
+    }
+
+    private void awaitCondition(java.util.function.BooleanSupplier condition, String what, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeout.toMillis();
         while (!condition.getAsBoolean()) {
             if (System.currentTimeMillis() > deadline) {
                 out.println("upgrade: not every prepared action was " + what + " within "
-                        + UpgradeSteps.PREPARE_TIMEOUT.toSeconds() + " s; going on (the checker decides)");
+                        + timeout.toSeconds() + " s; going on (the checker decides)");
                 out.flush();
                 return;
             }

@@ -20,6 +20,11 @@ record UpgradeSteps(int each) {
     static final Duration BETWEEN_STEPS = Duration.ofSeconds(10);
     /** How long a preparation waits for its actions to reach their state. */
     static final Duration PREPARE_TIMEOUT = Duration.ofSeconds(90);
+    /**
+     * How long the executors stay paused for actions to be approved and reserved before the first executor is
+     * replaced: well inside the run's lease ({@link #NODE_SETTINGS}), which must also cover that replacement.
+     */
+    static final Duration PAUSE_TIMEOUT = Duration.ofSeconds(45);
     /** The provider's answer to the first dispatch of a retry-due or expiring action: 429 with this Retry-After. */
     static final String RETRY_AFTER_SECONDS = "40";
     /** How long the provider holds an at-provider action's request (within the run's response timeout). */
@@ -30,15 +35,18 @@ record UpgradeSteps(int each) {
     static final int ROLLBACK_READS = 5;
 
     /**
-     * Node settings of an upgrade run on top of the chaos run's: a lease and response timeout that let a request
-     * the provider holds outlast an executor's replacement, a Retry-After cap above the 429s' Retry-After, and
-     * lookups enough for a reconciler-asking action to be asked across the reconciler's replacement.
+     * Node settings of an upgrade run on top of the chaos run's: a lease longer than the executors' pause and the
+     * first executor's replacement together (up to {@link #PAUSE_TIMEOUT} plus a 30 s graceful stop, and a backlog
+     * on a loaded two-core machine: with 30 s, actions reserved while the executors were paused were never
+     * dispatched and ended NOT_APPLIED), a response timeout that lets a request the provider holds outlast an
+     * executor's replacement, a Retry-After cap above the 429s' Retry-After, and lookups enough for a
+     * reconciler-asking action to be asked across the reconciler's replacement.
      */
     static final Map<String, String> NODE_SETTINGS;
 
     static {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("gate.lease.duration", "30s");
+        m.put("gate.lease.duration", "180s");
         m.put("gate.dispatch.timeout", "10s");
         m.put("connectors.webhook.response-timeout-ms", "15000");
         m.put("connectors.webhook.retry-after-cap-seconds", "120");
