@@ -98,6 +98,17 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--results", description = "Results folder (default chaos-results/seed-N-TIMESTAMP).")
     private Path results;
 
+    @Option(names = "--upgrade-from", arity = "0..1", fallbackValue = "", paramLabel = "REF",
+            description = "A rolling upgrade instead of faults: every role starts as the release built from git ref "
+                    + "REF of this checkout (default: the last release tag, else " + ReleaseBuild.FIRST_REF
+                    + ") and is replaced by this build one instance at a time under load, with actions in flight "
+                    + "in every state (docs/chaos.md, \"Rolling upgrade\"). Use with --cluster.")
+    private String upgradeFrom;
+
+    @Option(names = "--release-cache", paramLabel = "DIR", description = "Where --upgrade-from keeps the jars it "
+            + "builds, one folder per commit (default ~/.cache/actiongate/releases).")
+    private Path releaseCache;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -141,11 +152,30 @@ public final class ChaosCommand implements Callable<Integer> {
             actionsPerSecond = arrivalRate(rate, saturation);
             out.println(describeRate(actionsPerSecond, saturation));
         }
-        Path folder = results != null ? results : Path.of("chaos-results", "seed-" + seed + "-"
-                + Instant.now().toString().replace(':', '-'));
+        if (upgradeFrom != null && measureSaturation) {
+            spec.commandLine().getErr().println("--upgrade-from runs at --rate (or half of --saturation): "
+                    + "--measure-saturation does not go with it");
+            return 2;
+        }
+        Path folder = results != null ? results : Path.of("chaos-results", (upgradeFrom != null ? "upgrade-" : "")
+                + "seed-" + seed + "-" + Instant.now().toString().replace(':', '-'));
         ChaosRun.Options options = new ChaosRun.Options(duration, seed, gates, partitions, actionsPerSecond,
                 faultEvery, folder.toAbsolutePath(), childHeap, settleTimeout, cluster, gateClockSkew,
                 measureSaturation, networkNamespaces);
+        if (upgradeFrom != null) {
+            ReleaseBuild.Built previous;
+            try {
+                Path repository = ReleaseBuild.repository();
+                String ref = upgradeFrom.isBlank() ? ReleaseBuild.defaultRef(repository) : upgradeFrom;
+                Path cache = releaseCache != null ? releaseCache
+                        : Path.of(System.getProperty("user.home"), ".cache", "actiongate", "releases");
+                previous = ReleaseBuild.build(repository, ref, cache, out);
+            } catch (IllegalArgumentException e) {
+                spec.commandLine().getErr().println(e.getMessage());
+                return 2;
+            }
+            options = options.upgradingFrom(previous);
+        }
         return new ChaosRun(options, out).run();
     }
 

@@ -36,9 +36,15 @@ final class ChaosReport {
         Map<String, Long> faultKinds = new TreeMap<>();
         faults.forEach(f -> faultKinds.merge(f.kind(), 1L, Long::sum));
         RecoveryGoal recovery = RecoveryGoal.of(faults);
+        boolean upgrade = options.upgrade();
 
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("scenario", "mixed-load-with-process-broker-and-provider-faults");
+        json.put("scenario", upgrade ? "rolling-upgrade-under-load"
+                : "mixed-load-with-process-broker-and-provider-faults");
+        if (upgrade) {
+            json.put("upgradeFrom", options.previous().ref());
+            json.put("upgradeFromCommit", options.previous().commit());
+        }
         json.put("seed", options.seed());
         json.put("durationSeconds", options.duration().toSeconds());
         json.put("wallSeconds", wallMs / 1000);
@@ -82,6 +88,7 @@ final class ChaosReport {
                 .append(options.seed()).append(" --gates ").append(options.gates()).append(" --partitions ")
                 .append(options.partitions()).append(" --rate ").append(options.actionsPerSecond())
                 .append(options.cluster() ? " --cluster" : "")
+                .append(upgrade ? " --upgrade-from " + options.previous().ref() : "")
                 .append(options.gateClockSkew().isZero() ? "" : " --gate-clock-skew "
                         + (options.gateClockSkew().isNegative() ? "-" : "+") + options.gateClockSkew().abs().toSeconds()
                         + "s").append("`\n\n");
@@ -92,13 +99,19 @@ final class ChaosReport {
                 .append(" duplicates, ").append(result.lost()).append(" lost, ").append(result.hanging())
                 .append(" hanging transactions, ").append(result.violations().size()).append(" violation(s).\n\n");
         md.append(recovery.describe()).append("\n\n");
-        md.append("## Scenario: mixed load, process, broker and provider faults\n\n");
+        md.append(upgrade ? "## Scenario: rolling upgrade from " + options.previous().ref() + " (commit "
+                + options.previous().shortCommit() + ") to this build, under load\n\n"
+                : "## Scenario: mixed load, process, broker and provider faults\n\n");
         md.append("| | |\n|---|---|\n");
         md.append("| actions | ").append(load.actions().size()).append(' ').append(kinds).append(" |\n");
         md.append("| proposal / decision records sent | ").append(load.proposalsSent()).append(" / ")
                 .append(load.decisionsSent()).append(" |\n");
-        md.append("| faults injected | ").append(faults.size()).append(" of ").append(plan.steps().size())
-                .append(" planned ").append(faultKinds).append(" |\n");
+        if (upgrade) {
+            md.append("| upgrade steps | ").append(faults.size()).append(' ').append(faultKinds).append(" |\n");
+        } else {
+            md.append("| faults injected | ").append(faults.size()).append(" of ").append(plan.steps().size())
+                    .append(" planned ").append(faultKinds).append(" |\n");
+        }
         md.append("| provider dispatch requests / effects / lookups | ").append(posts).append(" / ").append(effects)
                 .append(" / ").append(lookups).append(" |\n");
         md.append("| duplicates | ").append(result.duplicates()).append(" |\n");
@@ -108,10 +121,11 @@ final class ChaosReport {
         md.append("| went through UNKNOWN, ended | ").append(result.unknownResolutions()).append(" |\n");
         extra.forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
         md.append("| wall time | ").append(wallMs / 1000).append(" s |\n\n");
-        md.append("## Faults and time to recover\n\n");
+        md.append(upgrade ? "## Upgrade steps and time to recover\n\n" : "## Faults and time to recover\n\n");
         md.append("Recovery: from the injection to the first action proposed after the fault was over reaching a "
                 + "settled receipt. ").append(recovery.describe()).append("\n\n");
-        md.append("| # | at | fault | target | over after | recovered after | slowest action proposed during it |\n")
+        md.append("| # | at | ").append(upgrade ? "step" : "fault")
+                .append(" | target | over after | recovered after | slowest action proposed during it |\n")
                 .append("|---|---|---|---|---|---|---|\n");
         for (ChaosRun.FaultRecord f : faults) {
             md.append(String.format(Locale.ROOT, "| %d | t+%.1fs | %s | %s | %d ms | %s | %s |%n", f.index(),

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -42,7 +43,29 @@ final class ChaosRun {
     /** The settings of one run. */
     record Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
                    Duration faultSpacing, Path results, String childHeap, Duration settleTimeout, boolean cluster,
-                   Duration gateClockSkew, boolean measureSaturation, boolean networkNamespaces) {
+                   Duration gateClockSkew, boolean measureSaturation, boolean networkNamespaces,
+                   ReleaseBuild.Built previous) {
+
+        /** Not an upgrade run. */
+        Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
+                Duration faultSpacing, Path results, String childHeap, Duration settleTimeout, boolean cluster,
+                Duration gateClockSkew, boolean measureSaturation, boolean networkNamespaces) {
+            this(duration, seed, gates, partitions, actionsPerSecond, faultSpacing, results, childHeap, settleTimeout,
+                    cluster, gateClockSkew, measureSaturation, networkNamespaces, null);
+        }
+
+        /**
+         * An upgrade run from {@code previous} (docs/chaos.md, "Rolling upgrade"): every role starts as that release
+         * and is replaced by this build, one instance at a time, under load; no faults.
+         */
+        Options upgradingFrom(ReleaseBuild.Built release) {
+            return new Options(duration, seed, gates, partitions, actionsPerSecond, faultSpacing, results, childHeap,
+                    settleTimeout, cluster, gateClockSkew, measureSaturation, networkNamespaces, release);
+        }
+
+        boolean upgrade() {
+            return previous != null;
+        }
 
         /** The saturation is not measured by the run, the nodes share loopback. */
         Options(Duration duration, long seed, int gates, int partitions, double actionsPerSecond,
@@ -69,7 +92,7 @@ final class ChaosRun {
         /** The same run at another arrival rate (the one measured from the saturation). */
         Options withRate(double rate) {
             return new Options(duration, seed, gates, partitions, rate, faultSpacing, results, childHeap,
-                    settleTimeout, cluster, gateClockSkew, measureSaturation, networkNamespaces);
+                    settleTimeout, cluster, gateClockSkew, measureSaturation, networkNamespaces, previous);
         }
 
         /** Replicas of every topic: 3 on the cluster, 1 on the single broker. */
@@ -116,6 +139,8 @@ final class ChaosRun {
     static final int CLUSTER_NODES = 3;
     static final int CLUSTER_MIN_ISR = 2;
     static final String APPLICATION_ID = "chaos-gate";
+    /** This build's class path: what an upgrade run replaces every role with. */
+    static final String CURRENT_CLASSPATH = System.getProperty("java.class.path");
     /** The gate instance whose wall clock {@code --gate-clock-skew} shifts. */
     static final String SKEWED_GATE = "gate-1";
 
@@ -144,6 +169,11 @@ final class ChaosRun {
     private volatile NetworkNamespaces net;
     /** Rows the run adds to the report's scenario table (the measured saturation). */
     private final Map<String, Object> reportRows = new LinkedHashMap<>();
+    /** An upgrade run: when the first role was replaced (0 before), what was in flight then, and after. */
+    private volatile long upgradeStartMs;
+    private volatile long approversUpgradedMs;
+    private final Map<String, Object> upgradeRows = new LinkedHashMap<>();
+    private final List<Load.Action> rollbackActions = new CopyOnWriteArrayList<>();
 
     ChaosRun(Options options, PrintWriter out) {
         this.options = options;
@@ -157,11 +187,14 @@ final class ChaosRun {
     int run() throws Exception {
         Path results = Files.createDirectories(options.results());
         logs = Files.createDirectories(results.resolve("logs"));
-        FaultPlan plan = FaultPlan.generate(options.seed(), options.duration(), options.faultSpacing(),
-                SESSION_TIMEOUT_MS, options.cluster(), options.cluster() && options.networkNamespaces(), true);
-        out.print(plan.describe());
+        FaultPlan plan = options.upgrade() ? new FaultPlan(options.seed(), options.duration(), List.of())
+                : FaultPlan.generate(options.seed(), options.duration(), options.faultSpacing(), SESSION_TIMEOUT_MS,
+                        options.cluster(), options.cluster() && options.networkNamespaces(), true);
+        String schedule = options.upgrade() ? UpgradeSteps.describe(options.previous(), options.gates())
+                : plan.describe();
+        out.print(schedule);
         out.flush();
-        Files.writeString(results.resolve("fault-schedule.txt"), plan.describe(), StandardCharsets.UTF_8);
+        Files.writeString(results.resolve("fault-schedule.txt"), schedule, StandardCharsets.UTF_8);
         long started = System.currentTimeMillis();
         // Ctrl-C skips the finally below: never leave a child JVM of this run behind
         Thread orphans = new Thread(this::killChildren, "chaos-kill-children");
@@ -208,17 +241,31 @@ final class ChaosRun {
                     .defaultTo(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000).create();
             probe = new TxnProbe(bootstrap, PREFIX, options.seed(), options.partitions());
             load = new Load(bootstrap, PREFIX, "chaos-task-" + options.seed(), options.seed());
-            load.publishPolicy();
+            if (options.upgrade()) {
+                // the operator's control plane is the previous release's too: a newer policy writer could write a
+                // schema version its gates do not read yet (docs/operating.md, "Upgrades")
+                Path policy = Files.writeString(results.resolve("policy.json"), load.policyJson(),
+                        StandardCharsets.UTF_8);
+                previousCommand(List.of("policy", "put", "--file", policy.toString(), "--bootstrap-servers",
+                        bootstrap, "--prefix", PREFIX));
+            } else {
+                load.publishPolicy();
+            }
             if (options.cluster()) {
                 service = ServiceApprover.create(results, logs, bootstrap, PREFIX, options.childHeap(),
-                        options.seed(), List.of(freePort(), freePort()));
+                        options.seed(), List.of(freePort(), freePort()), startClasspath());
                 children.addAll(service.replicas());
             }
             gatewayPort = freePort();
             Path config = writeNodeConfig(results, bootstrap);
             // the operator's `actiongate mcp import --trust notes_post`: its descriptor from the upstream's schema
-            io.actiongate.mcp.McpImport.run(io.actiongate.mcp.GatewayConfig.from(nodeConfig(config)),
-                    McpLoad.UPSTREAM, java.util.Set.of(McpLoad.TOOL));
+            if (options.upgrade()) {
+                previousCommand(List.of("mcp", "import", "--config", config.toString(), "--upstream",
+                        McpLoad.UPSTREAM, "--trust", McpLoad.TOOL));
+            } else {
+                io.actiongate.mcp.McpImport.run(io.actiongate.mcp.GatewayConfig.from(nodeConfig(config)),
+                        McpLoad.UPSTREAM, java.util.Set.of(McpLoad.TOOL));
+            }
             for (int i = 0; i < options.gates(); i++) {
                 addGate(config);
             }
@@ -270,13 +317,23 @@ final class ChaosRun {
                     (System.currentTimeMillis() - started) / 1000, options.duration().toSeconds(), rate);
             out.flush();
 
-            Thread injector = new Thread(() -> inject(plan, config), "chaos-faults");
+            Thread injector = options.upgrade() ? new Thread(() -> upgrade(config), "chaos-upgrade")
+                    : new Thread(() -> inject(plan, config), "chaos-faults");
             loadStartMs = System.currentTimeMillis();
             mcpLoad = new McpLoad("http://127.0.0.1:" + gatewayPort, load.taskId(), load, MCP_CALLS_PER_SECOND);
             injector.start();
             probe.start(PROBE_EVERY_MS);
             mcpLoad.start();
             pace(rate, loadStartMs, loadStartMs + options.duration().toMillis());
+            if (options.upgrade()) {
+                // the load goes on through the whole upgrade, and a while after the last replacement
+                while (injector.isAlive()) {
+                    long now = System.currentTimeMillis();
+                    pace(rate, now, now + 5_000);
+                }
+                long now = System.currentTimeMillis();
+                pace(rate, now, now + UpgradeSteps.TAIL.toMillis());
+            }
             mcpLoad.stopIssuing();
             injector.join();
             probe.close();
@@ -290,11 +347,13 @@ final class ChaosRun {
             if (mcpOpen > 0) {
                 out.println("settle timeout: " + mcpOpen + " MCP call(s) without a settled state (the checker decides)");
             }
+            if (options.upgrade()) {
+                rollbackDrill(config);
+            }
             // let the last transactions commit and the last lookups answer
             Thread.sleep(3_000);
 
-            List<ExpectedAction> expected = new ArrayList<>(load.actions().stream()
-                    .map(a -> new ExpectedAction(a.key, a.kind.name(), a.acked, a.marker)).toList());
+            List<ExpectedAction> expected = new ArrayList<>(load.actions().stream().map(this::expected).toList());
             List<McpLoad.Call> mcpCalls = mcpLoad.calls();
             mcpCalls.forEach(c -> expected.add(new ExpectedAction(c.key, "MCP", c.answered, c.marker)));
             ProviderLog providerLog = providerLog();
@@ -329,6 +388,9 @@ final class ChaosRun {
             extra.put(mcpRow, mcpCounts);
             out.println(mcpRow + ": " + mcpCounts);
             out.flush();
+            if (options.upgrade()) {
+                extra.putAll(upgradeRows(result));
+            }
             if (service != null) {
                 ServiceApprover.Stats st = service.stats();
                 extra.put("approval service (2 replicas, 3 people): reviews handed / decisions posted / published / "
@@ -436,6 +498,9 @@ final class ChaosRun {
         p.setProperty("connectors.mcp.upstream." + upstream + ".url", mcpUpstream.url());
         p.setProperty("connectors.mcp.upstream." + upstream + ".status-tool", SandboxMcpServer.STATUS_TOOL);
         p.setProperty("connectors.mcp.upstream." + upstream + ".response-timeout-ms", "1500");
+        if (options.upgrade()) {
+            UpgradeSteps.NODE_SETTINGS.forEach(p::setProperty);
+        }
         Path file = results.resolve("node.properties");
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             p.store(w, "chaos run node settings (every child node; gates add state.dir on the command line)");
@@ -470,10 +535,28 @@ final class ChaosRun {
         if (SKEWED_GATE.equals(name)) {
             env.putAll(ClockSkew.environment(options.gateClockSkew(), ClockSkew.library(ClockSkew.LIBRARIES)));
         }
-        Child child = new Child(name, Child.javaCommand(options.childHeap(), io.actiongate.cli.Main.class.getName(),
-                args), env, logs, NODE_READY);
+        Child child = new Child(name, Child.javaCommand(options.childHeap(), startClasspath(),
+                io.actiongate.cli.Main.class.getName(), args), env, logs, NODE_READY);
         children.add(child);
         return child;
+    }
+
+    /** What every role starts as: the previous release's jar in an upgrade run, else this build. */
+    private String startClasspath() {
+        return options.upgrade() ? options.previous().classpath() : CURRENT_CLASSPATH;
+    }
+
+    /** Runs one command of the previous release's command line to its end (an upgrade run's operator). */
+    private void previousCommand(List<String> args) throws IOException, InterruptedException {
+        Path log = logs.resolve("previous-release-commands.log");
+        Process p = new ProcessBuilder(Child.javaCommand("256m", options.previous().classpath(),
+                io.actiongate.cli.Main.class.getName(), args)).redirectErrorStream(true)
+                .redirectOutput(java.lang.ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IllegalStateException("the previous release's `actiongate " + String.join(" ", args.subList(0, 2))
+                    + "` failed; see " + log);
+        }
     }
 
     private Child addGate(Path config) throws IOException {
@@ -665,6 +748,281 @@ final class ChaosRun {
         out.flush();
         return new FaultRecord(step.index(), step.kind().name(), step.describe(), target, at - loadStartMs,
                 restored - loadStartMs, -1);
+    }
+
+    /**
+     * The upgrade (an upgrade run's injector thread): puts actions into every state the issue lists, then replaces
+     * every role's instances one at a time with this build (gates, executors, reconciler, approval service replicas,
+     * MCP gateway), each step recorded like a fault with its time to recover, while the load goes on.
+     */
+    private void upgrade(Path config) {
+        UpgradeSteps counts = UpgradeSteps.forDuration(options.duration());
+        try {
+            Thread.sleep(Math.max(0, loadStartMs + UpgradeSteps.WARMUP.toMillis() - System.currentTimeMillis()));
+            long at = System.currentTimeMillis();
+            // retry due after a 429 (approved before the upgrade), expiring (its approval ends before the retry),
+            // waiting for a human (approved after the gates, and after the approval service, were replaced)
+            List<Load.Action> prepared = new ArrayList<>();
+            for (int i = 0; i < counts.each(); i++) {
+                prepared.add(load.submit(Load.Kind.RETRY_DUE,
+                        key -> provider.program(Fault.rateLimit(key, 1, UpgradeSteps.RETRY_AFTER_SECONDS))));
+                prepared.add(load.submit(Load.Kind.EXPIRING,
+                        key -> provider.program(Fault.rateLimit(key, 1, UpgradeSteps.RETRY_AFTER_SECONDS))));
+                prepared.add(load.submit(Load.Kind.AWAITING_HUMAN));
+                prepared.add(load.submit(Load.Kind.AWAITING_HUMAN));
+            }
+            // each in its state or past it: a retry due or expiring action has met its 429 (its status moves on
+            // while the others are waited for: an expiring one may already be EXPIRED), one waiting for a human
+            // shows WAITING_APPROVAL until it is approved
+            awaitCondition(() -> prepared.stream().allMatch(a -> a.kind == Load.Kind.AWAITING_HUMAN
+                    ? "WAITING_APPROVAL".equals(a.lastStatus) : provider.requests(a.idempotencyKey()) > 0
+                            || "EXPIRED".equals(a.lastStatus)), "in their state");
+            upgradeStartMs = System.currentTimeMillis();
+            upgradeRows.put("in flight when the first gate was replaced (last receipt: count)", inFlight());
+            faults.add(stepRecord(0, "PREPARE", "actions put into waiting for a human, approved and retry due "
+                    + "after a 429, and expiring", "load and provider", at));
+            int index = 1;
+            for (Child gate : List.copyOf(gates)) {
+                replace(index++, "UPGRADE_GATE", gate, gates);
+            }
+            List<Load.Action> early = load.releaseHeld(counts.each(), false);
+            out.println("upgrade: " + early.size() + " actions waiting for a human approved after the gates were "
+                    + "replaced");
+            out.flush();
+
+            // dispatching (the provider holds the request) and approved and reserved (no executor read it yet)
+            at = System.currentTimeMillis();
+            List<Load.Action> atProvider = new ArrayList<>();
+            for (int i = 0; i < counts.each(); i++) {
+                atProvider.add(load.submit(Load.Kind.AT_PROVIDER,
+                        key -> provider.program(Fault.holdBeforeApply(key, UpgradeSteps.PROVIDER_HOLD))));
+            }
+            awaitCondition(() -> atProvider.stream().allMatch(a -> provider.requests(a.idempotencyKey()) > 0),
+                    "held at the provider");
+            executors.forEach(Child::pause);
+            List<Load.Action> reserved = new ArrayList<>();
+            for (int i = 0; i < counts.each(); i++) {
+                reserved.add(load.submit(Load.Kind.RESERVED));
+            }
+            // bounded well inside the lease: a reservation left unread past it is never dispatched (UNKNOWN, then
+            // NOT_APPLIED), which is what a paused executor is meant to show only in a fault run
+            awaitCondition(() -> reserved.stream().allMatch(a -> "DISPATCHING".equals(a.lastStatus)),
+                    "reserved", UpgradeSteps.PAUSE_TIMEOUT);
+            long reservedWhilePaused = reserved.stream().filter(a -> "DISPATCHING".equals(a.lastStatus)).count();
+            upgradeRows.put("in flight when the first executor was replaced (last receipt: count; "
+                    + atProvider.size() + " of the DISPATCHING held at the provider, " + reservedWhilePaused + " of "
+                    + reserved.size() + " approved while the executors were paused already reserved)", inFlight());
+            faults.add(stepRecord(index++, "PREPARE", "requests held at the provider; executors paused while "
+                    + "actions were approved and reserved", "load, provider, executors", at));
+            for (int i = 0; i < executors.size(); i++) {
+                Child old = executors.get(i);
+                List<Child> others = executors.stream().filter(c -> c != old).toList();
+                replace(index++, "UPGRADE_EXECUTOR", old, executors, () -> others.forEach(Child::resume));
+            }
+
+            // unknown, with the reconciler asking the provider (whose lookups fail for a while)
+            at = System.currentTimeMillis();
+            List<Load.Action> asked = new ArrayList<>();
+            for (int i = 0; i < counts.each(); i++) {
+                asked.add(load.submit(Load.Kind.RECONCILER_ASKING, key -> {
+                    provider.program(Fault.dropAfterApply(key));
+                    provider.program(Fault.lookupError(key, UpgradeSteps.FAILED_LOOKUPS));
+                }));
+            }
+            awaitCondition(() -> asked.stream().allMatch(a -> "UNKNOWN".equals(a.lastStatus)
+                    && provider.lookups(a.idempotencyKey()) > 0), "UNKNOWN and asked");
+            upgradeRows.put("in flight when the reconciler was replaced (last receipt: count)", inFlight());
+            faults.add(stepRecord(index++, "PREPARE", "dispatches that reset after applying, whose lookups fail "
+                    + UpgradeSteps.FAILED_LOOKUPS + " times", "load and provider", at));
+            replace(index++, "UPGRADE_RECONCILER", reconciler, null);
+
+            if (service != null) {
+                for (int i = 0; i < service.replicas().size(); i++) {
+                    replace(index++, "UPGRADE_APPROVER", service.replicas().get(i), null);
+                }
+                approversUpgradedMs = System.currentTimeMillis();
+            }
+            List<Load.Action> late = load.releaseHeld(Integer.MAX_VALUE, true);
+            out.println("upgrade: " + late.size() + " actions waiting for a human handed to the approval service's "
+                    + "people after its replicas were replaced");
+            out.flush();
+            replace(index, "UPGRADE_GATEWAY", gateway, null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            out.println("upgrade step failed: " + e);
+            e.printStackTrace(out);
+            out.flush();
+            upgradeRows.put("upgrade step failed", e.toString());
+        }
+    }
+
+    /**
+     * Replaces {@code old} (the previous release) with the same instance on this build: SIGTERM (graceful), then
+     * {@code afterStop}, start, ready; recorded as a step with its time to recover, then a pause under load.
+     */
+    private void replace(int index, String kind, Child old, List<Child> role) throws InterruptedException {
+        replace(index, kind, old, role, () -> { });
+    }
+
+    private void replace(int index, String kind, Child old, List<Child> role, Runnable afterStop)
+            throws InterruptedException {
+        long at = System.currentTimeMillis();
+        old.stop(30_000);
+        afterStop.run();
+        Child next = old.onClasspath(CURRENT_CLASSPATH);
+        children.set(children.indexOf(old), next);
+        if (role != null) {
+            role.set(role.indexOf(old), next);
+        } else if (old == reconciler) {
+            reconciler = next;
+        } else if (old == gateway) {
+            gateway = next;
+        } else if (service != null && service.replicas().contains(old)) {
+            service.replace(service.replicas().indexOf(old), next);
+        }
+        next.start();
+        if (!next.awaitReady(START_TIMEOUT_MS)) {
+            throw new IllegalStateException(next.name() + " on this build did not start; see " + logs);
+        }
+        faults.add(stepRecord(index, kind, "replace " + old.name() + " (the previous release) with this build: "
+                + "SIGTERM, start, ready", old.name(), at));
+        Thread.sleep(UpgradeSteps.BETWEEN_STEPS.toMillis());
+    }
+
+    private FaultRecord stepRecord(int index, String kind, String what, String target, long at) {
+        long restored = System.currentTimeMillis();
+        out.printf("upgrade step #%d at t+%.1fs: %s (%s), done after %d ms%n", index, (at - loadStartMs) / 1000.0,
+                what, target, restored - at);
+        out.flush();
+        return new FaultRecord(index, kind, what, target, at - loadStartMs, restored - loadStartMs, -1);
+    }
+
+    /** The actions not terminal (UNKNOWN included) by their last receipt status, now. */
+    private Map<String, Long> inFlight() {
+        Set<String> terminal = Set.of("SUCCEEDED", "FAILED", "REJECTED", "DENIED", "EXPIRED", "CANCELLED",
+                "NOT_APPLIED");
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        // Set.of refuses to be asked about null: an action with no receipt yet is in flight too
+        load.actions().stream().filter(a -> a.lastStatus == null || !terminal.contains(a.lastStatus))
+                .forEach(a -> counts.merge(a.lastStatus == null ? "PROPOSED" : a.lastStatus, 1L, Long::sum));
+        return counts;
+    }
+
+    private void awaitCondition(java.util.function.BooleanSupplier condition, String what)
+            throws InterruptedException {
+        awaitCondition(condition, what, UpgradeSteps.PREPARE_TIMEOUT);
+    }
+
+    private void awaitCondition(java.util.function.BooleanSupplier condition, String what, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeout.toMillis();
+        while (!condition.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                out.println("upgrade: not every prepared action was " + what + " within "
+                        + timeout.toSeconds() + " s; going on (the checker decides)");
+                out.flush();
+                return;
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /**
+     * After the upgrade settled: the previous release's gate once more, in place of gate-1 on its state, against
+     * the current release's data (a rollback); a few reads must settle through it. No format this build writes is
+     * new to it, so it reads everything (docs/operating.md, "Upgrades").
+     */
+    private void rollbackDrill(Path config) throws InterruptedException {
+        long at = System.currentTimeMillis();
+        Child current = gates.get(0);
+        current.stop(30_000);
+        Child previous = current.onClasspath(options.previous().classpath());
+        children.set(children.indexOf(current), previous);
+        gates.set(0, previous);
+        previous.start();
+        boolean up = previous.awaitReady(START_TIMEOUT_MS);
+        for (Child other : gates.subList(1, gates.size())) {
+            other.stop(30_000); // the previous release's gate alone holds every partition
+        }
+        for (int i = 0; i < UpgradeSteps.ROLLBACK_READS; i++) {
+            rollbackActions.add(load.submit(Load.Kind.ROLLBACK_READ));
+        }
+        awaitSettled(rollbackActions, Duration.ofMinutes(3));
+        long settled = rollbackActions.stream().filter(a -> "SUCCEEDED".equals(a.settledStatus)).count();
+        faults.add(stepRecord(faults.size() + 1, "ROLLBACK_DRILL", "rollback drill: gate-1 back to the previous "
+                + "release on its state, the other gates stopped, " + UpgradeSteps.ROLLBACK_READS + " reads proposed",
+                previous.name(), at));
+        upgradeRows.put("rollback drill: the previous release's gate alone, on the current release's data",
+                (up ? "started" : "did not start") + "; " + settled + " of " + rollbackActions.size()
+                        + " reads proposed to it SUCCEEDED");
+    }
+
+    /** What the checker expects of {@code a}: how an upgrade run's kinds, and approvals given before it, end. */
+    private ExpectedAction expected(Load.Action a) {
+        String endsIn = switch (a.kind) {
+            case AWAITING_HUMAN, RETRY_DUE, RECONCILER_ASKING, AT_PROVIDER, RESERVED, ROLLBACK_READ -> "SUCCEEDED";
+            case EXPIRING -> "EXPIRED";
+            default -> approvedBeforeUpgradeInFlight(a) ? "SUCCEEDED" : null;
+        };
+        return new ExpectedAction(a.key, a.kind.name(), a.acked, a.marker, endsIn,
+                a.kind == Load.Kind.RETRY_DUE ? 2 : 0, a.kind == Load.Kind.RECONCILER_ASKING ? "RECONCILER" : null);
+    }
+
+    /** An approval given before the first role was replaced, to an action that had not settled by then. */
+    private boolean approvedBeforeUpgradeInFlight(Load.Action a) {
+        return upgradeStartMs > 0 && "APPROVE".equals(a.decision) && a.decidedAtMs > 0
+                && a.decidedAtMs < upgradeStartMs && (a.settledAtMs == 0 || a.settledAtMs > upgradeStartMs)
+                && a.kind != Load.Kind.EXPIRING;
+    }
+
+    /** The upgrade run's rows of the report, and its own checks of the approval service's people. */
+    private Map<String, Object> upgradeRows(CheckResult result) {
+        Map<String, Object> rows = new LinkedHashMap<>();
+        ReleaseBuild.Built previous = options.previous();
+        rows.put("previous release", previous.ref() + " (commit " + previous.shortCommit() + "), its production jar "
+                + "built from the repository; every role started on it" + (previous.client() == null ? ""
+                        : " (with the same build's actiongate-client jar: the production jar lacks it, and its MCP "
+                        + "gateway cannot start without it)"));
+        rows.putAll(upgradeRows);
+        if (upgradeRows.containsKey("upgrade step failed")) {
+            // the steps after it never ran: whatever the topics show, the upgrade was not carried out
+            result.fail("(o) the upgrade stopped at a failed step: " + upgradeRows.get("upgrade step failed"));
+        }
+        List<Load.Action> before = load.actions().stream().filter(this::approvedBeforeUpgradeInFlight).toList();
+        rows.put("approvals given before the upgrade to actions still in flight: count / SUCCEEDED (each with one "
+                + "effect: checks (c), (m))", before.size() + " / "
+                + before.stream().filter(a -> "SUCCEEDED".equals(a.settledStatus)).count());
+        Map<String, Long> byKind = new java.util.TreeMap<>();
+        load.actions().stream().filter(a -> a.kind.ownKey())
+                .forEach(a -> byKind.merge(a.kind + " " + a.settledStatus, 1L, Long::sum));
+        rows.put("actions put in flight for the upgrade, by how they ended", byKind);
+        if (service != null) {
+            Map<String, Boolean> signedIn = service.signedIn();
+            Map<String, ServiceApprover.Activity> since = service.activity(upgradeStartMs);
+            Map<String, ServiceApprover.Activity> after = service.activity(approversUpgradedMs);
+            rows.put("approval service people after its replicas were replaced: still signed in on both replicas",
+                    signedIn);
+            rows.put("approval service people since the upgrade began", since);
+            rows.put("approval service people after its replicas were replaced", after);
+            signedIn.forEach((person, ok) -> {
+                if (!ok) {
+                    result.fail("(p) " + person + "'s session did not survive the approval service's upgrade");
+                }
+            });
+            since.forEach((person, a) -> {
+                if (a.signIns() > 0 || a.codeAppSetUps() > 0) {
+                    result.fail("(p) " + person + " had to sign in or set up a code app again during the upgrade: "
+                            + a);
+                }
+            });
+            if (after.values().stream().mapToLong(ServiceApprover.Activity::approvals).sum() == 0) {
+                result.fail("(p) no person approved with a one-time code after the approval service's upgrade");
+            }
+        }
+        rows.forEach((k, v) -> out.println(k + ": " + v));
+        out.flush();
+        return rows;
     }
 
     /** Submits actions at {@code rate} per second from {@code startMs} until {@code endMs}; returns them. */

@@ -40,6 +40,11 @@ final class Child {
     }
 
     static List<String> javaCommand(String heap, String mainClass, List<String> args) {
+        return javaCommand(heap, System.getProperty("java.class.path"), mainClass, args);
+    }
+
+    /** A JVM of {@code classpath} (this build's, or another release's jar in an upgrade run). */
+    static List<String> javaCommand(String heap, String classpath, String mainClass, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx" + heap);
@@ -47,10 +52,21 @@ final class Child {
         cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-XX:-UsePerfData");
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(classpath);
         cmd.add(mainClass);
         cmd.addAll(args);
         return cmd;
+    }
+
+    /**
+     * The same child (name, environment, log, ready line) running on {@code classpath} instead: what an upgrade
+     * replaces an instance with. Not started; this one is left as it is.
+     */
+    Child onClasspath(String classpath) {
+        List<String> cmd = new ArrayList<>(command);
+        int at = cmd.indexOf("-cp");
+        cmd.set(at + 1, classpath);
+        return new Child(name, cmd, environment, log.getParent(), readyLine);
     }
 
     String name() {

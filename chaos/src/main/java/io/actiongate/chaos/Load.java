@@ -82,8 +82,39 @@ final class Load implements AutoCloseable {
         /** the same tool call id proposed twice with different inputs: an identity conflict, one action */
         CONFLICTING,
         /** the same proposal sent by both producers, its decision twice too: one action, one effect */
-        REDELIVERED
+        REDELIVERED,
+        // an upgrade run's actions in flight across the replacement of the roles (never drawn by submit())
+        /** effect tool whose approval is held back until {@link #releaseHeld}: a human decides after the upgrade */
+        AWAITING_HUMAN,
+        /** effect tool, approved at once (valid a day); the provider answers its first dispatch 429, retry later */
+        RETRY_DUE,
+        /** effect tool, approved with a decision that expires before its retry after a 429: EXPIRED, no effect */
+        EXPIRING,
+        /** read tool whose dispatch times out after applying and whose lookups fail for a while: UNKNOWN, asked */
+        RECONCILER_ASKING,
+        /** read tool whose request the provider holds for a while: dispatching while executors are replaced */
+        AT_PROVIDER,
+        /** effect tool approved at once while the executors are paused: approved and reserved, not dispatched */
+        RESERVED,
+        /** read tool proposed to the previous release's gate after the upgrade (the rollback drill) */
+        ROLLBACK_READ;
+
+        /** The kinds submit() draws from. */
+        static final List<Kind> DRAWN = List.of(READ, APPROVED, REJECTED, CONFLICTING, REDELIVERED);
+
+        boolean readTool() {
+            return this == READ || this == CONFLICTING || this == RECONCILER_ASKING || this == AT_PROVIDER
+                    || this == ROLLBACK_READ;
+        }
+
+        /** Whether proposals of this kind carry an idempotency key of their own (the provider's faults aim at it). */
+        boolean ownKey() {
+            return !DRAWN.contains(this);
+        }
     }
+
+    /** How long an {@link Kind#EXPIRING} action's approval is valid: less than the Retry-After its 429 answers. */
+    static final Duration SHORT_APPROVAL = Duration.ofSeconds(20);
 
     /** One action the agent submitted; {@code acked} once the broker acknowledged its proposal. */
     static final class Action {
@@ -99,6 +130,15 @@ final class Load implements AutoCloseable {
         volatile String settledStatus;
         /** decided through the approval service's pages rather than signed by this load */
         volatile boolean viaService;
+        /** the last receipt status seen, and when this load sent (or handed) the action's decision (0: not yet) */
+        volatile String lastStatus;
+        volatile long decidedAtMs;
+        volatile String decision;
+
+        /** The idempotency key its proposal carries (its own for an upgrade run's kinds), or null (derived). */
+        String idempotencyKey() {
+            return proposal.getIdempotencyKey();
+        }
 
         Action(String key, String callId, Kind kind, String tool, String marker, long submittedAtMs,
                ActionProposal proposal) {
@@ -126,6 +166,8 @@ final class Load implements AutoCloseable {
     private final Map<String, Action> actions = new ConcurrentHashMap<>();
     private final List<Action> ordered = new CopyOnWriteArrayList<>();
     private final Set<String> decided = ConcurrentHashMap.newKeySet();
+    /** {@link Kind#AWAITING_HUMAN} actions waiting for their approval, oldest first. */
+    private final java.util.Deque<Action> held = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread watcher;
     private volatile ServiceApprover service;
@@ -168,6 +210,47 @@ final class Load implements AutoCloseable {
     }
 
     void publishPolicy() throws Exception {
+        Map<String, PolicyRecord> p = policy();
+        List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
+        p.forEach((key, value) -> acks.add(murmur2.send(new ProducerRecord<>(Topics.POLICY.name(prefix), key,
+                Topics.POLICY.valueSerde().serializer().serialize(null, value)))));
+        murmur2.flush();
+        for (java.util.concurrent.Future<?> ack : acks) {
+            ack.get();
+        }
+    }
+
+    /**
+     * The run's policy as the JSON of {@code actiongate policy put --file} (one object per record: key, kind and the
+     * body's fields): what an upgrade run has the previous release's command line write, as its operator would.
+     */
+    String policyJson() {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.node.ArrayNode out = json.createArrayNode();
+        policy().forEach((key, record) -> {
+            com.fasterxml.jackson.databind.node.ObjectNode o = out.addObject();
+            o.put("key", key);
+            o.put("kind", record.getKind());
+            org.apache.avro.specific.SpecificRecordBase body = (org.apache.avro.specific.SpecificRecordBase)
+                    record.getBody();
+            for (org.apache.avro.Schema.Field f : body.getSchema().getFields()) {
+                Object v = body.get(f.pos());
+                if (v instanceof List<?> list) {
+                    com.fasterxml.jackson.databind.node.ArrayNode a = o.putArray(f.name());
+                    list.forEach(item -> a.add(item.toString()));
+                } else if (v instanceof Boolean b) {
+                    o.put(f.name(), b);
+                } else if (v instanceof Number n) {
+                    o.put(f.name(), n.longValue());
+                } else if (v != null) {
+                    o.put(f.name(), v.toString());
+                }
+            }
+        });
+        return out.toPrettyString();
+    }
+
+    private Map<String, PolicyRecord> policy() {
         Map<String, PolicyRecord> p = new LinkedHashMap<>();
         p.put(PolicyKey.epochKey(ORG), record("epoch", AuthorizationEpoch.newBuilder().setOrgId(ORG).setEpoch(1).build()));
         p.put(PolicyKey.taskKey(taskId), record("task", TaskState.newBuilder().setTaskId(taskId).setVersion(1)
@@ -184,13 +267,7 @@ final class Load implements AutoCloseable {
                 .setIdempotentHint(true).setApproval(ApprovalMode.NONE).build()));
         p.put(PolicyKey.toolKey(PROVIDER, SEND_TOOL), record("tool", tool(SEND_TOOL).setReadOnlyHint(false)
                 .setApproval(ApprovalMode.HUMAN).build()));
-        List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
-        p.forEach((key, value) -> acks.add(murmur2.send(new ProducerRecord<>(Topics.POLICY.name(prefix), key,
-                Topics.POLICY.valueSerde().serializer().serialize(null, value)))));
-        murmur2.flush();
-        for (java.util.concurrent.Future<?> ack : acks) {
-            ack.get();
-        }
+        return p;
     }
 
     private static ToolDescriptor.Builder tool(String name) {
@@ -216,12 +293,32 @@ final class Load implements AutoCloseable {
         return submit(i, kind);
     }
 
+    /** Submits the next action, of {@code kind} (an upgrade run's kinds). */
+    synchronized Action submit(Kind kind) {
+        return submit(next++, kind);
+    }
+
+    /**
+     * Submits the next action, of one of an upgrade run's kinds, after {@code beforeSend} was given the idempotency
+     * key its proposal carries (to aim the provider's faults at it first), in one step: the pacing thread submits
+     * too, and must not take the number in between.
+     */
+    synchronized Action submit(Kind kind, java.util.function.Consumer<String> beforeSend) {
+        int i = next++;
+        beforeSend.accept(ownKey("c" + i));
+        return submit(i, kind);
+    }
+
+    private static String ownKey(String callId) {
+        return "ik-" + callId;
+    }
+
     /** Submits action {@code i} of {@code kind}. */
     synchronized Action submit(int i, Kind kind) {
         String callId = "c" + i;
-        String tool = kind == Kind.READ || kind == Kind.CONFLICTING ? READ_TOOL : SEND_TOOL;
+        String tool = kind.readTool() ? READ_TOOL : SEND_TOOL;
         String marker = INPUT_MARKER + callId + "-" + HexFormat.of().formatHex(randomBytes(8));
-        ActionProposal proposal = proposal(callId, tool, marker);
+        ActionProposal proposal = proposal(callId, tool, marker, kind.ownKey() ? ownKey(callId) : null);
         String key = ActionKey.format(taskId, callId);
         Action action = new Action(key, callId, kind, tool, marker, System.currentTimeMillis(), proposal);
         actions.put(key, action);
@@ -236,7 +333,7 @@ final class Load implements AutoCloseable {
             proposalsSent++;
         } else if (kind == Kind.CONFLICTING) {
             ActionProposal other = proposal(callId, tool, INPUT_MARKER + callId + "-conflict-"
-                    + HexFormat.of().formatHex(randomBytes(8)));
+                    + HexFormat.of().formatHex(randomBytes(8)), null);
             send(viaCrc ? murmur2 : crc32, Topics.PROPOSALS.name(prefix), key,
                     Topics.PROPOSALS.valueSerde().serializer().serialize(null, other), null);
             proposalsSent++;
@@ -250,7 +347,7 @@ final class Load implements AutoCloseable {
         return b;
     }
 
-    private ActionProposal proposal(String callId, String tool, String marker) {
+    private ActionProposal proposal(String callId, String tool, String marker, String idempotencyKey) {
         String input = "{\"channel\":\"chaos\",\"note\":\"" + marker + "\"}";
         return ActionProposal.newBuilder()
                 .setTaskId(taskId).setToolCallId(callId).setTaskVersion(1).setOrgId(ORG).setPrincipalId("agent-host")
@@ -258,7 +355,8 @@ final class Load implements AutoCloseable {
                 .setToolName(tool).setToolSchemaHash(SCHEMA_HASH).setInputJson(input)
                 .setInputDigest(Digests.inputDigest(input))
                 .setSummary("chaos action " + callId)
-                .setIdempotencyKey(null).setBusinessOperationId(null).setOrigin(null).setAttachments(List.of())
+                .setIdempotencyKey(idempotencyKey).setBusinessOperationId(null).setOrigin(null)
+                .setAttachments(List.of())
                 .setClaimedAnnotations(null).setProposedAt(Instant.now())
                 .build();
     }
@@ -272,17 +370,17 @@ final class Load implements AutoCloseable {
         });
     }
 
-    private Decision decision(ActionProposal p, DecisionType type) {
-        return decision(p.getToolCallId(), type, Digests.actionDigest(FrozenAction.of(p)));
+    private Decision decision(ActionProposal p, DecisionType type, Duration validFor) {
+        return decision(p.getToolCallId(), type, Digests.actionDigest(FrozenAction.of(p)), validFor);
     }
 
-    private Decision decision(String callId, DecisionType type, String actionDigest) {
+    private Decision decision(String callId, DecisionType type, String actionDigest, Duration validFor) {
         Instant now = Instant.now();
         Decision unsigned = Decision.newBuilder().setDecisionId("d-" + callId).setTaskId(taskId)
                 .setToolCallId(callId).setType(type)
                 .setActionDigest(actionDigest).setApproverSubject(APPROVER)
                 .setApproverOrg(ORG).setAuthMethod("chaos").setIssuedAt(now)
-                .setExpiresAt(now.plus(Duration.ofDays(1))).setKeyId(KEY_ID)
+                .setExpiresAt(now.plus(validFor)).setKeyId(KEY_ID)
                 .setSignature(ByteBuffer.allocate(0)).build();
         return DecisionSigning.sign(unsigned, keys.getPrivate());
     }
@@ -314,11 +412,18 @@ final class Load implements AutoCloseable {
             return;
         }
         ReceiptStatus status = receipt.getStatus();
+        action.lastStatus = status.name();
         if (SETTLED.contains(status) && action.settledAtMs == 0) {
             action.settledAtMs = System.currentTimeMillis();
         }
         if (SETTLED.contains(status)) {
             action.settledStatus = status.name();
+        }
+        if (status == ReceiptStatus.WAITING_APPROVAL && action.kind == Kind.AWAITING_HUMAN) {
+            if (!decided.contains(key) && !held.contains(action)) {
+                held.add(action); // decided by releaseHeld, after the upgrade
+            }
+            return;
         }
         if (status == ReceiptStatus.WAITING_APPROVAL && decided.add(key)) {
             DecisionType type = action.kind == Kind.REJECTED ? DecisionType.REJECT : DecisionType.APPROVE;
@@ -326,15 +431,55 @@ final class Load implements AutoCloseable {
             if (s != null && (action.kind == Kind.APPROVED || action.kind == Kind.REJECTED)
                     && s.offer(action, type.name())) {
                 action.viaService = true;
+                action.decision = type.name();
+                action.decidedAtMs = System.currentTimeMillis();
                 return;
             }
             sign(key, action, type);
         }
     }
 
+    /**
+     * Approves up to {@code n} of the {@link Kind#AWAITING_HUMAN} actions waiting now: through the approval
+     * service's people when {@code throughService} (each needs a person and a fresh one-time code), else signed by
+     * this load. Returns them.
+     */
+    List<Action> releaseHeld(int n, boolean throughService) {
+        List<Action> released = new ArrayList<>();
+        while (released.size() < n) {
+            Action a = held.poll();
+            if (a == null) {
+                break;
+            }
+            if (!decided.add(a.key)) {
+                continue;
+            }
+            ServiceApprover s = service;
+            if (throughService && s != null) {
+                s.hand(a, DecisionType.APPROVE.name());
+                a.viaService = true;
+                a.decision = DecisionType.APPROVE.name();
+                a.decidedAtMs = System.currentTimeMillis();
+            } else {
+                sign(a.key, a, DecisionType.APPROVE);
+            }
+            released.add(a);
+        }
+        return released;
+    }
+
+    /** {@link Kind#AWAITING_HUMAN} actions waiting for {@link #releaseHeld} now. */
+    int held() {
+        return held.size();
+    }
+
     /** Signs and sends the decision of {@code action} with this load's key (twice for a redelivered one). */
     private synchronized void sign(String key, Action action, DecisionType type) {
-        byte[] value = Topics.DECISIONS.valueSerde().serializer().serialize(null, decision(action.proposal, type));
+        Duration validFor = action.kind == Kind.EXPIRING ? SHORT_APPROVAL : Duration.ofDays(1);
+        action.decision = type.name();
+        action.decidedAtMs = System.currentTimeMillis();
+        byte[] value = Topics.DECISIONS.valueSerde().serializer().serialize(null,
+                decision(action.proposal, type, validFor));
         boolean viaCrc = (action.callId.hashCode() & 1) == 1;
         send(viaCrc ? crc32 : murmur2, Topics.DECISIONS.name(prefix), key, value, null);
         decisionsSent++;
@@ -352,7 +497,7 @@ final class Load implements AutoCloseable {
     synchronized void approve(String callId, String actionDigest) {
         send(murmur2, Topics.DECISIONS.name(prefix), ActionKey.format(taskId, callId),
                 Topics.DECISIONS.valueSerde().serializer().serialize(null,
-                        decision(callId, DecisionType.APPROVE, actionDigest)), null);
+                        decision(callId, DecisionType.APPROVE, actionDigest, Duration.ofDays(1))), null);
         decisionsSent++;
     }
 

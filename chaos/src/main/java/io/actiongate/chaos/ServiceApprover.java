@@ -87,10 +87,11 @@ final class ServiceApprover implements AutoCloseable {
 
     private final MockOAuth2Server idp;
     private final KeyFiles.GeneratedKey key;
-    private final List<Child> replicas = new ArrayList<>();
+    private final List<Child> replicas = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<URI> urls = new ArrayList<>();
     private final BlockingQueue<Job> queue = new LinkedBlockingQueue<>();
     private final List<Thread> workers = new ArrayList<>();
+    private final List<Person> people = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicInteger busy = new AtomicInteger();
     private final AtomicReference<Long> killArmed = new AtomicReference<>();
     private final Map<String, Boolean> handed = new ConcurrentHashMap<>();
@@ -115,6 +116,12 @@ final class ServiceApprover implements AutoCloseable {
     /** Writes the keys and each replica's configuration; starts the identity provider, no replica yet. */
     static ServiceApprover create(Path results, Path logs, String bootstrap, String prefix, String heap, long seed,
                                   List<Integer> ports) throws IOException {
+        return create(results, logs, bootstrap, prefix, heap, seed, ports, System.getProperty("java.class.path"));
+    }
+
+    /** As above, the replicas running on {@code classpath} (an upgrade run: the previous release's jar). */
+    static ServiceApprover create(Path results, Path logs, String bootstrap, String prefix, String heap, long seed,
+                                  List<Integer> ports, String classpath) throws IOException {
         Path dir = Files.createDirectories(results.resolve("approver"));
         KeyFiles.GeneratedKey key = KeyFiles.generate(Files.createDirectories(dir.resolve("keys")), KEY_ID);
         byte[] sealing = new byte[32];
@@ -155,7 +162,7 @@ final class ServiceApprover implements AutoCloseable {
             try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
                 p.store(w, "chaos run approval service replica");
             }
-            s.replicas.add(new Child("approver-" + (i + 1), Child.javaCommand(heap,
+            s.replicas.add(new Child("approver-" + (i + 1), Child.javaCommand(heap, classpath,
                     io.actiongate.cli.Main.class.getName(), List.of("run", "--roles=approver", "--config",
                             file.toString())), Map.of(), logs, APPROVER_READY));
             s.urls.add(URI.create("http://localhost:" + port));
@@ -165,6 +172,11 @@ final class ServiceApprover implements AutoCloseable {
 
     List<Child> replicas() {
         return replicas;
+    }
+
+    /** Replica {@code index} is now {@code replica} (an upgrade replaced it); the people go on using both. */
+    void replace(int index, Child replica) {
+        replicas.set(index, replica);
     }
 
     /** The service's key in {@code gate.trusted.keys} form. */
@@ -185,6 +197,7 @@ final class ServiceApprover implements AutoCloseable {
         keeper.start();
         for (int i = 1; i <= PEOPLE; i++) {
             Person person = new Person("reviewer-" + i, i - 1);
+            people.add(person);
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
             while (true) {
                 try {
@@ -265,6 +278,59 @@ final class ServiceApprover implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Hands the review of {@code action} to the people whether or not one is free (an upgrade run: approvals that
+     * must come through the pages, each with a fresh one-time code, after the replicas were replaced).
+     */
+    void hand(Load.Action action, String decision) {
+        if (handed.putIfAbsent(action.key, Boolean.TRUE) == null) {
+            queue.add(new Job(action, decision));
+        }
+    }
+
+    /**
+     * Whether each person is still signed in, as their browser would find out: their session cookie (set when they
+     * signed in at the start of the run) opens the queue on every replica without sending them to sign in again.
+     */
+    Map<String, Boolean> signedIn() {
+        Map<String, Boolean> out = new LinkedHashMap<>();
+        for (Person person : people) {
+            boolean ok = true;
+            for (URI u : urls) {
+                try {
+                    HttpResponse<String> r = person.get(u.resolve("/queue"));
+                    ok &= r.statusCode() == 200;
+                } catch (IOException e) {
+                    ok = false;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return out;
+                }
+            }
+            out.put(person.name, ok);
+        }
+        return out;
+    }
+
+    /** Per person since {@code sinceMs}: sign-ins, one-time code app set-ups and approvals published. */
+    Map<String, Activity> activity(long sinceMs) {
+        Map<String, Activity> out = new LinkedHashMap<>();
+        for (Person person : people) {
+            out.put(person.name, new Activity(person.signIns.stream().filter(t -> t >= sinceMs).count(),
+                    person.enrolments.stream().filter(t -> t >= sinceMs).count(),
+                    person.approvalsPublished.stream().filter(t -> t >= sinceMs).count()));
+        }
+        return out;
+    }
+
+    /** What one person did in a while: signed in, set up a code app, approved with a one-time code. */
+    record Activity(long signIns, long codeAppSetUps, long approvals) {
+        @Override
+        public String toString() {
+            return signIns + " sign-in(s), " + codeAppSetUps + " code app set-up(s), " + approvals + " approval(s)";
+        }
+    }
+
     /** Arms the next decision post to kill its replica {@code delayMs} after sending. */
     /**
      * A person gave up on a review (the page never offered the form, or every post failed): the load's own approver
@@ -324,6 +390,9 @@ final class ServiceApprover implements AutoCloseable {
         byte[] totpSecret;
         long lastStep = -1;
         int replica;
+        final List<Long> signIns = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<Long> enrolments = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<Long> approvalsPublished = new java.util.concurrent.CopyOnWriteArrayList<>();
 
         Person(String name, int replica) {
             this.name = name;
@@ -340,6 +409,7 @@ final class ServiceApprover implements AutoCloseable {
         }
 
         void signIn() throws Exception {
+            signIns.add(System.currentTimeMillis());
             idp.enqueueCallback(new DefaultOAuth2TokenCallback(ISSUER_ID, name, "JWT", List.of(CLIENT_ID),
                     Map.of("org", Load.ORG, "email", name + "@chaos.example"), 3600));
             HttpResponse<String> r = get(url("/login?return=/queue"));
@@ -353,6 +423,7 @@ final class ServiceApprover implements AutoCloseable {
         }
 
         void enrolTotp() throws Exception {
+            enrolments.add(System.currentTimeMillis());
             String stepUp = get(url("/stepup")).body();
             String csrf = input(stepUp, "csrf");
             HttpResponse<String> pending = post(url("/stepup/totp"), Map.of("csrf", csrf));
@@ -441,6 +512,9 @@ final class ServiceApprover implements AutoCloseable {
                     if (r.statusCode() == 200 && r.body().contains("Decision published")
                             || r.body().contains("You approved this exact action")) {
                         published.incrementAndGet();
+                        if (job.decision().equals("APPROVE")) {
+                            approvalsPublished.add(System.currentTimeMillis());
+                        }
                         return;
                     }
                     if (r.statusCode() / 100 == 4 && ++refused >= 3) {

@@ -45,6 +45,11 @@ public final class CheckResult {
         hanging += n;
     }
 
+    /** A violation the run found itself (an upgrade run's approval service people), outside the topic checks. */
+    public synchronized void fail(String what) {
+        violation(what);
+    }
+
     public synchronized boolean ok() {
         return violations.isEmpty();
     }

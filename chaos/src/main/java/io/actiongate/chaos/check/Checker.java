@@ -400,6 +400,28 @@ public final class Checker {
         }
         result.finalStatus(status == null ? "NONE" : status.name());
 
+        // (o) how the run said it must end (an upgrade run's actions in flight across the replacement of the roles)
+        if (action.endsIn() != null) {
+            result.count("(o) actions with a prescribed end", 1);
+            if (status == null || !status.name().equals(action.endsIn())) {
+                result.violation("(o) " + key + " (" + action.kind() + ") ended " + (status == null ? "without a "
+                        + "receipt" : status) + ", expected " + action.endsIn());
+            }
+        }
+        if (action.attemptsAtLeast() > 0 && attempts.size() < action.attemptsAtLeast()) {
+            // what the provider and the receipts saw of it: whether the fault aimed at its first dispatch was met
+            result.violation("(o) " + key + " (" + action.kind() + ") was reserved " + attempts.size()
+                    + " time(s), expected at least " + action.attemptsAtLeast() + "; provider " + allKeys.stream()
+                    .map(k -> k + "=" + provider.entry(k)).toList() + "; receipts " + history.stream()
+                    .map(r -> r.getStatus() + (r.getReasonCode() == null ? "" : "/" + r.getReasonCode()))
+                    .toList());
+        }
+        if (action.resolvedBy() != null && (last == null || last.getResolvedBy() == null
+                || !last.getResolvedBy().name().equals(action.resolvedBy()))) {
+            result.violation("(o) " + key + " (" + action.kind() + ") resolved by "
+                    + (last == null ? "nobody" : last.getResolvedBy()) + ", expected " + action.resolvedBy());
+        }
+
         // (c) effects: exactly one for SUCCEEDED, none for other terminal statuses
         int effects = 0;
         for (String k : allKeys) {
