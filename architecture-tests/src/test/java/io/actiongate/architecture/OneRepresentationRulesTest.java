@@ -368,7 +368,8 @@ class OneRepresentationRulesTest {
     }
 
     private static String simple(String internalName) {
-        String name = internalName.substring(internalName.lastIndexOf('/') + 1);
+        String name = internalName.replace('/', '.');
+        name = name.substring(name.lastIndexOf('.') + 1);
         return name.substring(name.lastIndexOf('$') + 1);
     }
 }
