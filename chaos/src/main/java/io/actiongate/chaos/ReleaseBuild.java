@@ -23,8 +23,7 @@ import java.util.stream.Stream;
 final class ReleaseBuild {
 
     /**
-     * The ref when the repository has no release tag: the commit issue 43 starts from, what main held when rolling
-     * upgrades were first tested.
+     * The ref when the repository has no release tag: what main held when rolling upgrades were first tested.
      */
     static final String FIRST_REF = "a42d5b3";
     private static final long BUILD_TIMEOUT_MINUTES = 40;
@@ -46,7 +45,7 @@ final class ReleaseBuild {
 
     /**
      * A class of {@code actiongate-client}, which the MCP gateway role proposes through. The production jar of
-     * a42d5b3 (and of every commit until issue 43 fixed cli's pom) does not hold it: cli declared the client at test
+     * a42d5b3 (and of every commit until cli's pom was fixed) does not hold it: cli declared the client at test
      * scope, which took it out of the shaded jar, so {@code run --roles=mcp-gateway} failed there with
      * NoClassDefFoundError. An upgrade run from such a release adds the same build's client jar to its class path.
      */

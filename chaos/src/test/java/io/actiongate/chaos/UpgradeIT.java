@@ -15,8 +15,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The rolling upgrade, short (issue 43 item 1): the previous release (built from this checkout's git history, the
- * last release tag or the commit the issue starts from; {@link ReleaseBuild}) runs every role on three brokers under
+ * The rolling upgrade, short: the previous release (built from this checkout's git history, the last release tag or
+ * the commit rolling upgrades were first tested from; {@link ReleaseBuild}) runs every role on three brokers under
  * load, actions are put in flight in every state, each role's instances are replaced by this build one at a time,
  * and the chaos checker finds no duplicate, lost or hanging, every action ending as it must; the approval service's
  * people stay signed in and their one-time codes keep working; the previous release's gate then reads the current
