@@ -26,8 +26,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 @Tag("system")
 @Disabled("not yet reliable: in a clean-clone CI run an action reserved before the executors' replacement ended "
         + "NOT_APPLIED (its lease ran out undispatched, the reconciler found no effect) where the run prescribes "
-        + "SUCCEEDED; nothing was lost or doubled. Until the executor's graceful stop is shown to dispatch what it "
-        + "committed, run it by hand (-Djunit.jupiter.conditions.deactivate=org.junit.*DisabledCondition) or run "
+        + "SUCCEEDED; nothing was lost or doubled. Until its cause is found, run it by hand "
+        + "(-Djunit.jupiter.conditions.deactivate=org.junit.*DisabledCondition) or run "
         + "actiongate chaos --cluster --upgrade-from")
 class UpgradeIT {
 
