@@ -34,7 +34,7 @@ class DevkitJarIT {
                 .isEmpty();
     }
 
-    private static Path shadedJar(Path dir, String prefix) throws IOException {
+    static Path shadedJar(Path dir, String prefix) throws IOException {
         try (DirectoryStream<Path> jars = Files.newDirectoryStream(dir, prefix + "*-all.jar")) {
             for (Path jar : jars) {
                 return jar;

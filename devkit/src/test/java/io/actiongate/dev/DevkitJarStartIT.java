@@ -6,7 +6,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,8 +36,9 @@ class DevkitJarStartIT {
         Path config = dir.resolve("dev.properties");
         Files.writeString(config, "http.port=0\n", StandardCharsets.UTF_8);
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path jar = DevkitJarIT.shadedJar(Path.of("target"), "actiongate-devkit-").toAbsolutePath();
         Process dev = new ProcessBuilder(java.toString(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar",
-                shadedJar().toString(), "dev", "-p", "0", "-c", config.toString())
+                jar.toString(), "dev", "-p", "0", "-c", config.toString())
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .start();
@@ -78,14 +78,4 @@ class DevkitJarStartIT {
         }
     }
 
-    private static Path shadedJar() throws IOException {
-        try (DirectoryStream<Path> jars = Files.newDirectoryStream(Path.of("target").toAbsolutePath(),
-                "actiongate-devkit-*-all.jar")) {
-            for (Path jar : jars) {
-                return jar;
-            }
-        }
-        throw new AssertionError("no actiongate-devkit-*-all.jar in target: the jar is built in the package phase, "
-                + "before the integration tests");
-    }
 }
