@@ -6,11 +6,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -58,9 +60,10 @@ import io.actiongate.storage.Verification;
  * the dispatch pool; {@link #pollOnce()} is the unit the tests drive.
  *
  * <p>Per batch: decode, answer expired leases with NOT_DISPATCHED, {@code commitSync} the whole batch, and only
- * when that commit succeeded hand the reservations to the pool. A reservation is therefore dispatched at most
- * once by the group: after the commit no other member will read it again, and without the commit this member
- * sends nothing.
+ * for the partitions whose commit is on the broker hand the reservations to the pool. A reservation is therefore
+ * dispatched at most once by the group: after the commit no other member will read it again, and without the
+ * commit this member sends nothing. A commit that threw is read back: if it landed all the same, the group will
+ * not read those records again, so this member dispatches them.
  */
 final class DispatchLoop implements ConsumerRebalanceListener {
 
@@ -103,6 +106,12 @@ final class DispatchLoop implements ConsumerRebalanceListener {
     private DuplicateFence fence = new DuplicateFence(DEFAULT_FENCE_RECORDS);
     /** Per partition held: offsets below this were committed before this executor got it, read only for the fence. */
     private final Map<TopicPartition, Long> historyEnd = new HashMap<>();
+
+    /** How long reading the committed offsets back after a failed commit may take. */
+    static final Duration COMMIT_READBACK = Duration.ofSeconds(10);
+    /** This loop's part of each commit's token (the offset metadata): unique per loop, and per commit with the count. */
+    private final String instance = UUID.randomUUID().toString();
+    private long commits;
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<TopicPartition, Set<CompletableFuture<Void>>> inFlightByPartition = new ConcurrentHashMap<>();
@@ -154,6 +163,7 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         hook.afterPoll(records);
         refuseNewerVersions(records);
         Instant now = clock.instant();
+        String token = commitToken();
         List<Pending> accepted = new ArrayList<>();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         Map<TopicPartition, Long> firstOffsets = new HashMap<>();
@@ -165,7 +175,7 @@ final class DispatchLoop implements ConsumerRebalanceListener {
             }
             firstOffsets.put(partition, batch.get(0).offset());
             ConsumerRecord<String, byte[]> last = batch.get(batch.size() - 1);
-            offsets.put(partition, new OffsetAndMetadata(last.offset() + 1, last.leaderEpoch(), ""));
+            offsets.put(partition, new OffsetAndMetadata(last.offset() + 1, last.leaderEpoch(), token));
             Map<String, Long> readHere = read.computeIfAbsent(partition, p -> new HashMap<>());
             for (ConsumerRecord<String, byte[]> record : batch) {
                 AttemptReservation reservation = decode(record);
@@ -203,14 +213,21 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         if (offsets.isEmpty()) {
             return 0; // only records a previous owner committed: remembered, nothing to commit or dispatch
         }
-        if (!commit(offsets, firstOffsets)) {
-            return 0; // nothing remembered: the rewound records are read again as they were
-        }
-        read.forEach((partition, keys) -> keys.forEach((key, offset) -> fence.remember(partition, key, offset)));
+        Set<TopicPartition> committed = commit(offsets, firstOffsets);
+        // nothing of the others remembered: the rewound records are read again as they were
+        read.forEach((partition, keys) -> {
+            if (committed.contains(partition)) {
+                keys.forEach((key, offset) -> fence.remember(partition, key, offset));
+            }
+        });
+        int submitted = 0;
         for (Pending pending : accepted) {
-            submit(pending);
+            if (committed.contains(pending.partition())) {
+                submit(pending);
+                submitted++;
+            }
         }
-        return accepted.size();
+        return submitted;
     }
 
     /**
@@ -291,21 +308,71 @@ final class DispatchLoop implements ConsumerRebalanceListener {
         }
     }
 
-    /** The fence. On failure nothing of the batch is dispatched, and partitions still held are rewound. */
-    private boolean commit(Map<TopicPartition, OffsetAndMetadata> offsets, Map<TopicPartition, Long> firstOffsets) {
+    /**
+     * The fence: the partitions whose offsets are committed, so that their records of the batch are this executor's
+     * to dispatch; the others, when still held, are rewound. A commit that throws may still have reached the broker
+     * (a {@code wakeup()} from a graceful stop, a timeout or a lost connection end the wait, not the request): then
+     * the group skips those records, and without a dispatch here nobody would send them. So after a failure the
+     * broker's committed offsets decide, by the token this commit alone carries.
+     */
+    private Set<TopicPartition> commit(Map<TopicPartition, OffsetAndMetadata> offsets,
+                                       Map<TopicPartition, Long> firstOffsets) {
         try {
             consumer.commitSync(offsets);
-            return true;
+            return offsets.keySet();
         } catch (KafkaException e) {
             metrics.recordCommitFailure();
-            LOG.warn("offset commit failed ({}); dispatching nothing from this batch of {} partition(s)",
-                    e.getClass().getSimpleName(), offsets.size());
-            rewind(firstOffsets);
+            Set<TopicPartition> landed = landed(offsets);
+            Map<TopicPartition, Long> rewound = new HashMap<>(firstOffsets);
+            rewound.keySet().removeAll(landed);
+            if (landed.isEmpty()) {
+                LOG.warn("offset commit failed ({}); dispatching nothing from this batch of {} partition(s)",
+                        e.getClass().getSimpleName(), offsets.size());
+            } else {
+                LOG.warn("offset commit threw {} but reached the broker for {} of {} partition(s): dispatching "
+                        + "the records of those", e.getClass().getSimpleName(), landed.size(), offsets.size());
+            }
+            rewind(rewound);
             if (e instanceof InterruptException) {
                 Thread.currentThread().interrupt();
             }
-            return false;
+            return landed;
         }
+    }
+
+    /**
+     * The partitions whose committed offset on the broker is the one {@code offsets} tried to commit, with its token:
+     * nobody else commits that token, so the commit landed and no later owner read past it. Empty when that cannot be
+     * read (interrupted, or the broker does not answer): then nothing is dispatched, as before.
+     */
+    private Set<TopicPartition> landed(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        if (Thread.currentThread().isInterrupted()) {
+            return Set.of();
+        }
+        try {
+            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(offsets.keySet(), COMMIT_READBACK);
+            Set<TopicPartition> landed = new HashSet<>();
+            offsets.forEach((partition, tried) -> {
+                OffsetAndMetadata there = committed.get(partition);
+                if (there != null && there.offset() == tried.offset() && tried.metadata().equals(there.metadata())) {
+                    landed.add(partition);
+                }
+            });
+            return landed;
+        } catch (KafkaException e) {
+            LOG.warn("could not read back the committed offsets after a failed commit ({}); dispatching nothing "
+                    + "from the batch: if the commit landed, the gate's lease turns it UNKNOWN and the reconciler "
+                    + "finds no effect", e.getClass().getSimpleName());
+            if (e instanceof InterruptException) {
+                Thread.currentThread().interrupt();
+            }
+            return Set.of();
+        }
+    }
+
+    /** Metadata of one commit's offsets that no other commit carries: which commit landed is read back by it. */
+    private String commitToken() {
+        return instance + "/" + (++commits);
     }
 
     /** If the group hands a partition back to us, read the undispatched batch again rather than skip it. */

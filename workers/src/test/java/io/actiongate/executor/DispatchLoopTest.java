@@ -10,8 +10,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -213,6 +215,65 @@ class DispatchLoopTest {
         assertThat(producer.history()).isEmpty();
         assertThat(metrics.commitFailures()).isEqualTo(1);
         // still assigned: the batch is read again instead of being skipped
+        assertThat(consumer.position(P0)).isZero();
+    }
+
+    static Stream<Arguments> failuresAfterTheRequestWasSent() {
+        return Stream.<Supplier<KafkaException>>of(
+                        () -> new WakeupException(),
+                        () -> new TimeoutException("commit timed out"))
+                .map(failure -> Arguments.of(failure.get().getClass().getSimpleName(), failure));
+    }
+
+    // A graceful stop wakes the consumer up while a batch's commitSync is on its way: the broker commits it, the
+    // call throws. Treated as not committed, the batch was neither dispatched here nor read again by the group.
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("failuresAfterTheRequestWasSent")
+    void shouldDispatchTheBatchOfACommitThatThrewButReachedTheBroker(String name, Supplier<KafkaException> failure) {
+        start(2, request -> DispatchResult.succeeded(200, "r-1"));
+        add(P0, 0, live("c-1", "webhook"));
+        add(P0, 1, live("c-2", "webhook"));
+        add(P1, 0, live("c-3", "webhook"));
+        consumer.landNextCommitThenFail(Set.of(P0, P1), null, failure.get());
+
+        assertThat(loop.pollOnce()).isEqualTo(3);
+        assertThat(loop.awaitAll(Duration.ofSeconds(5))).isTrue();
+        assertThat(webhook.dispatched).extracting(DispatchRequest::idempotencyKey)
+                .containsExactlyInAnyOrder("idem-c-1", "idem-c-2", "idem-c-3");
+        assertThat(outcomes()).hasSize(3);
+        assertThat(metrics.commitFailures()).isEqualTo(1);
+        // and nothing a second time: the positions stay past the batch, and the fence remembers it
+        add(P0, 0, live("c-1", "webhook"));
+        assertThat(loop.pollOnce()).isZero();
+        assertThat(webhook.dispatched).hasSize(3);
+    }
+
+    @Test
+    void shouldDispatchOnlyThePartitionsWhoseCommitReachedTheBrokerAndReadTheOthersAgain() {
+        start(2, request -> DispatchResult.succeeded(200, "r-1"));
+        add(P0, 0, live("c-1", "webhook"));
+        add(P1, 0, live("c-2", "webhook"));
+        consumer.landNextCommitThenFail(Set.of(P0), null, new WakeupException());
+
+        assertThat(loop.pollOnce()).isEqualTo(1);
+        assertThat(loop.awaitAll(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(webhook.dispatched).extracting(DispatchRequest::idempotencyKey).containsExactly("idem-c-1");
+        assertThat(consumer.position(P1)).as("rewound: read again, not skipped").isZero();
+        assertThat(consumer.position(P0)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldNotTakeAnotherMembersCommitOfTheSameOffsetsForItsOwn() {
+        start(2, request -> DispatchResult.succeeded(200, "r-1"));
+        add(P0, 0, live("c-1", "webhook"));
+        // the same offset committed, but not by this commit: another member read the batch and dispatched it
+        consumer.landNextCommitThenFail(Set.of(P0), "", new TimeoutException("commit timed out"));
+
+        assertThat(loop.pollOnce()).isZero();
+        assertThat(loop.awaitAll(Duration.ofSeconds(1))).isTrue();
+
+        assertThat(webhook.dispatched).isEmpty();
         assertThat(consumer.position(P0)).isZero();
     }
 
@@ -459,6 +520,7 @@ class DispatchLoopTest {
         private final List<String> events;
         final Map<TopicPartition, Long> committed = new java.util.concurrent.ConcurrentHashMap<>();
         private KafkaException nextCommitFailure;
+        private java.util.function.Consumer<Map<TopicPartition, OffsetAndMetadata>> landThenFail;
 
         RecordingConsumer(List<String> events) {
             super("earliest");
@@ -469,8 +531,32 @@ class DispatchLoopTest {
             nextCommitFailure = failure;
         }
 
+        /**
+         * The next commit reaches the broker for {@code partitions} (with the offsets and metadata asked for, or
+         * {@code otherMetadata} when not null: another member's commit of the same offsets), then throws
+         * {@code failure}, as a {@code wakeup()} or a timeout does after the request was sent.
+         */
+        void landNextCommitThenFail(Set<TopicPartition> partitions, String otherMetadata, KafkaException failure) {
+            landThenFail = offsets -> {
+                Map<TopicPartition, OffsetAndMetadata> landed = new HashMap<>();
+                offsets.forEach((partition, offset) -> {
+                    if (partitions.contains(partition)) {
+                        landed.put(partition, otherMetadata == null ? offset
+                                : new OffsetAndMetadata(offset.offset(), otherMetadata));
+                    }
+                });
+                super.commitSync(landed);
+                throw failure;
+            };
+        }
+
         @Override
         public synchronized void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+            if (landThenFail != null) {
+                java.util.function.Consumer<Map<TopicPartition, OffsetAndMetadata>> next = landThenFail;
+                landThenFail = null;
+                next.accept(offsets);
+            }
             if (nextCommitFailure != null) {
                 KafkaException failure = nextCommitFailure;
                 nextCommitFailure = null;

@@ -149,6 +149,52 @@ class ExecutorIT {
     }
 
     @Test
+    void shouldDispatchTheBatchItWasCommittingWhenAskedToStop(TestInfo test) throws Exception {
+        String prefix = TestNames.topicPrefix(test);
+        createTopics(KAFKA.admin(), prefix, 1);
+        String group = TestNames.applicationId(test);
+        CountDownLatch stalled = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        AtomicBoolean first = new AtomicBoolean(true);
+        // a graceful stop (SIGTERM) that arrives while a batch is between its poll and its commit, as when an
+        // executor is stopped right after it read a backlog
+        DispatchLoop.BatchHook stallOnce = records -> {
+            if (first.getAndSet(false)) {
+                stalled.countDown();
+                try {
+                    resume.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        AttemptReservation reservation = live("stopped-mid-batch", "webhook");
+
+        Executor stopping = Executor.start(new ExecutorConfig(config(prefix, group)), connectors(),
+                new PrometheusRegistry(), stallOnce);
+        publish(prefix, List.of(reservation));
+        assertThat(stalled.await(30, TimeUnit.SECONDS)).isTrue();
+        Thread closer = new Thread(stopping::close, "closer");
+        closer.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> closer.getState() == Thread.State.WAITING);
+        resume.countDown();
+        closer.join(30_000);
+        assertThat(closer.isAlive()).isFalse();
+
+        // whatever the stopped one committed, the reservation is dispatched once: by it, or by the next member
+        try (Executor next = Executor.start(new ExecutorConfig(config(prefix, group)), connectors(),
+                new PrometheusRegistry())) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> sandbox.requests(reservation.getIdempotencyKey()) == 1);
+            Thread.sleep(1_000); // and not a second time
+            assertThat(stopping.metrics().dispatched() + next.metrics().dispatched()).isEqualTo(1);
+        }
+        assertThat(sandbox.requests(reservation.getIdempotencyKey())).isEqualTo(1);
+        assertThat(readAll(KAFKA.bootstrapServers(), Topics.OUTCOMES.name(prefix), Topics.OUTCOMES,
+                Duration.ofSeconds(1))).extracting(AttemptOutcome::getStatus).containsExactly(OutcomeStatus.SUCCEEDED);
+    }
+
+    @Test
     void shouldReportA429AsRetryableWithRetryAtFromRetryAfterSecondsOrHttpDate(TestInfo test) {
         String prefix = TestNames.topicPrefix(test);
         createTopics(KAFKA.admin(), prefix, 1);
