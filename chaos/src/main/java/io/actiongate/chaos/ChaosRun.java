@@ -17,10 +17,12 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 
 import io.actiongate.chaos.check.CheckResult;
@@ -139,6 +141,8 @@ final class ChaosRun {
     static final int CLUSTER_NODES = 3;
     static final int CLUSTER_MIN_ISR = 2;
     static final String APPLICATION_ID = "chaos-gate";
+    /** The executors' consumer group. */
+    static final String EXECUTOR_GROUP = "chaos-executor";
     /** This build's class path: what an upgrade run replaces every role with. */
     static final String CURRENT_CLASSPATH = System.getProperty("java.class.path");
     /** The gate instance whose wall clock {@code --gate-clock-skew} shifts. */
@@ -470,7 +474,7 @@ final class ChaosRun {
         p.setProperty("gate.streams.commit.interval.ms", "100");
         p.setProperty("gate.streams.session.timeout.ms", Long.toString(SESSION_TIMEOUT_MS));
         p.setProperty("gate.streams.heartbeat.interval.ms", "1500");
-        p.setProperty("executor.group.id", "chaos-executor");
+        p.setProperty("executor.group.id", EXECUTOR_GROUP);
         p.setProperty("executor.poll.timeout", "200");
         p.setProperty("executor.consumer.session.timeout.ms", Long.toString(SESSION_TIMEOUT_MS));
         p.setProperty("executor.consumer.heartbeat.interval.ms", "1500");
@@ -808,6 +812,12 @@ final class ChaosRun {
             // NOT_APPLIED), which is what a paused executor is meant to show only in a fault run
             awaitCondition(() -> reserved.stream().allMatch(a -> "DISPATCHING".equals(a.lastStatus)),
                     "reserved", UpgradeSteps.PAUSE_TIMEOUT);
+            // the previous release's executor, stopped while it commits a batch, can commit it and dispatch none of
+            // it (its stop's wakeup ends commitSync after the request was sent; this build dispatches such a batch):
+            // once the group has let the paused executors go, a commit of theirs is refused, so the first
+            // replacement's SIGCONT and SIGTERM cannot skip what was reserved meanwhile (docs/chaos.md)
+            awaitCondition(this::executorsOutOfTheirGroup, "out of their group (the executors)",
+                    UpgradeSteps.GROUP_EXPIRY_TIMEOUT);
             long reservedWhilePaused = reserved.stream().filter(a -> "DISPATCHING".equals(a.lastStatus)).count();
             upgradeRows.put("in flight when the first executor was replaced (last receipt: count; "
                     + atProvider.size() + " of the DISPATCHING held at the provider, " + reservedWhilePaused + " of "
@@ -907,6 +917,20 @@ final class ChaosRun {
         load.actions().stream().filter(a -> a.lastStatus == null || !terminal.contains(a.lastStatus))
                 .forEach(a -> counts.merge(a.lastStatus == null ? "PROPOSED" : a.lastStatus, 1L, Long::sum));
         return counts;
+    }
+
+    /** Whether the executors' consumer group has no member left (a paused executor's session ran out). */
+    private boolean executorsOutOfTheirGroup() {
+        try {
+            ConsumerGroupDescription group = faultAdmin.describeConsumerGroups(List.of(EXECUTOR_GROUP))
+                    .describedGroups().get(EXECUTOR_GROUP).get(10, TimeUnit.SECONDS);
+            return group.members().isEmpty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false; // asked again until the wait's bound
+        }
     }
 
     private void awaitCondition(java.util.function.BooleanSupplier condition, String what)

@@ -25,6 +25,12 @@ record UpgradeSteps(int each) {
      * replaced: well inside the run's lease ({@link #NODE_SETTINGS}), which must also cover that replacement.
      */
     static final Duration PAUSE_TIMEOUT = Duration.ofSeconds(45);
+    /**
+     * How long the executors then stay paused, at most, for their group to let them go (their session timeout, 6 s,
+     * and the coordinator's check): the previous release's executor, stopped while it commits a batch, could commit it
+     * without dispatching it, and a member the group let go has its commits refused. Also inside the lease.
+     */
+    static final Duration GROUP_EXPIRY_TIMEOUT = Duration.ofSeconds(30);
     /** The provider's answer to the first dispatch of a retry-due or expiring action: 429 with this Retry-After. */
     static final String RETRY_AFTER_SECONDS = "40";
     /** How long the provider holds an at-provider action's request (within the run's response timeout). */
@@ -36,7 +42,8 @@ record UpgradeSteps(int each) {
 
     /**
      * Node settings of an upgrade run on top of the chaos run's: a lease longer than the executors' pause and the
-     * first executor's replacement together (up to {@link #PAUSE_TIMEOUT} plus a 30 s graceful stop, and a backlog
+     * first executor's replacement together (up to {@link #PAUSE_TIMEOUT} and {@link #GROUP_EXPIRY_TIMEOUT} plus a
+     * 30 s graceful stop, and a backlog
      * on a loaded two-core machine: with 30 s, actions reserved while the executors were paused were never
      * dispatched and ended NOT_APPLIED), a response timeout that lets a request the provider holds outlast an
      * executor's replacement, a Retry-After cap above the 429s' Retry-After, and lookups enough for a
@@ -72,7 +79,8 @@ record UpgradeSteps(int each) {
         }
         out.append("  approve half of those waiting for a human (the load's key)\n");
         out.append("  prepare: requests the provider holds ").append(PROVIDER_HOLD.toSeconds())
-                .append(" s; executors paused while actions are approved and reserved\n");
+                .append(" s; executors paused while actions are approved and reserved, and until their group let "
+                        + "them go\n");
         out.append("  replace executor-1 (executor-2 resumed), replace executor-2\n");
         out.append("  prepare: dispatches reset after applying, lookups failing ").append(FAILED_LOOKUPS)
                 .append(" times (UNKNOWN, the reconciler asking)\n");
