@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -59,27 +60,31 @@ public final class ApprovalPageClient {
 
     private final HttpClient http;
     private final List<String> origins;
+    private final Clock clock;
     private final Map<String, String> cookies = new LinkedHashMap<>();
     private final List<String> setCookieLines = new ArrayList<>();
     private OneTimeCodeApp codes;
 
     /** Cookies for every host; a 5-second connect timeout. */
     public ApprovalPageClient() {
-        this(List.of(), DEFAULT_CONNECT_TIMEOUT);
+        this(List.of(), DEFAULT_CONNECT_TIMEOUT, Clock.systemUTC());
     }
 
     /** For one approval service at {@code page} (its public URL); a 5-second connect timeout. */
     public ApprovalPageClient(URI page) {
-        this(List.of(page), DEFAULT_CONNECT_TIMEOUT);
+        this(List.of(page), DEFAULT_CONNECT_TIMEOUT, Clock.systemUTC());
     }
 
     /**
      * @param pages          the public URLs of the approval service's replicas: cookies go to and come from these
      *                       origins only (none: every host)
      * @param connectTimeout how long a connection may take (short where replicas are killed on purpose)
+     * @param clock          the time the person's one-time code app reads: the system's, or the clock a test runs
+     *                       the service on
      */
-    public ApprovalPageClient(List<URI> pages, Duration connectTimeout) {
+    public ApprovalPageClient(List<URI> pages, Duration connectTimeout, Clock clock) {
         this.origins = pages.stream().map(ApprovalPageClient::origin).toList();
+        this.clock = clock;
         this.http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).connectTimeout(connectTimeout)
                 .build();
     }
@@ -108,9 +113,10 @@ public final class ApprovalPageClient {
 
     /**
      * Signs in at an interactive identity provider's login form (navikt's mock-oauth2-server) as {@code username},
-     * the claims box left empty (the provider adds its own); returns the person the queue page greets.
+     * with {@code claimsJson} in its claims box (empty: the claims the provider adds on its own); returns the person
+     * the queue page greets.
      */
-    public String signInAtLoginForm(URI page, String username)
+    public String signInAtLoginForm(URI page, String username, String claimsJson)
             throws IOException, InterruptedException, PageException {
         HttpResponse<String> r = get(page.resolve("/login?return=/queue"));
         expectRedirect(r, "the sign-in redirect to the identity provider");
@@ -121,7 +127,7 @@ public final class ApprovalPageClient {
             throw new PageException("the identity provider showed no login form");
         }
         // the form posts back to the same authorization URL
-        r = post(authorize, null, Map.of("username", username, "claims", ""));
+        r = post(authorize, null, Map.of("username", username, "claims", claimsJson));
         expectRedirect(r, "the identity provider's redirect back to the approval page");
         r = get(location(r));
         expect(r, 200, "the approval page's sign-in callback");
@@ -141,7 +147,7 @@ public final class ApprovalPageClient {
             throw new PageException("the step-up page showed no one-time code secret (HTTP " + pending.statusCode()
                     + " from " + pending.uri().getPath() + ")");
         }
-        OneTimeCodeApp app = new OneTimeCodeApp(secret);
+        OneTimeCodeApp app = new OneTimeCodeApp(secret, clock);
         HttpResponse<String> done = post(page.resolve("/stepup/totp/confirm"), origin(page),
                 Map.of("csrf", csrf, "totp", app.nextCode()));
         if (!done.body().contains("One-time code app set up.")) {
@@ -158,8 +164,8 @@ public final class ApprovalPageClient {
 
     /**
      * Opens {@code review} until it offers the decision form (the service reads the receipts on its own, a moment
-     * after the gate wrote them) and returns the page; null once it shows the action no longer waiting (decided,
-     * expired, cancelled). An unreachable service fails at once with the {@link IOException}, so a caller can try a
+     * after the gate wrote them) and returns the page; null once it shows the action no longer waiting (a receipt
+     * status other than {@value #WAITING}: decided, expired, cancelled). An unreachable service fails at once with the {@link IOException}, so a caller can try a
      * replica; a page that offers no form within {@code wait} fails with what it shows.
      */
     public String awaitForm(URI review, Duration wait) throws IOException, InterruptedException, PageException {
@@ -170,8 +176,9 @@ public final class ApprovalPageClient {
             if (r.statusCode() == 200 && r.body().contains("id=\"decide\"")) {
                 return r.body();
             }
+            // a receipt's status in capitals; "unknown" is an action the service has not read yet: keep looking
             String status = text(r.body(), "status");
-            if (r.statusCode() == 200 && status != null && !status.equals(WAITING)) {
+            if (r.statusCode() == 200 && status != null && status.matches("[A-Z_]+") && !status.equals(WAITING)) {
                 return null;
             }
             if (System.nanoTime() - deadline > 0) {

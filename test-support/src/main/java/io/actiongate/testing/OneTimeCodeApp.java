@@ -30,7 +30,8 @@ public final class OneTimeCodeApp {
         this(base32Secret, Clock.systemUTC());
     }
 
-    OneTimeCodeApp(String base32Secret, Clock clock) {
+    /** As above, reading {@code clock} (a test's service on a clock of its own). */
+    public OneTimeCodeApp(String base32Secret, Clock clock) {
         this.key = decode(base32Secret);
         this.clock = clock;
     }
