@@ -13,8 +13,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.sun.net.httpserver.HttpServer;
@@ -38,31 +36,24 @@ import io.actiongate.testing.ApprovalPageClient;
  */
 class ApprovalPageClientTest {
 
-    private static TestIdp idp;
-    private AppHarness app;
-    private URI page;
-    private ApprovalPageClient person;
+    /** One provider for the class: each test queues the identity of its next sign-in. */
+    private static final TestIdp IDP = new TestIdp(false);
+    private final AppHarness app = new AppHarness(IDP);
+    private final URI page = URI.create(app.origin);
+    /** A person whose code app reads the service's clock, so a test moves both by hand. */
+    private final ApprovalPageClient person = new ApprovalPageClient(List.of(page), Duration.ofSeconds(5), app.clock);
 
-    @BeforeAll
-    static void idp() {
-        idp = new TestIdp(false);
-    }
-
-    @AfterAll
-    static void stopIdp() {
-        idp.close();
-    }
-
-    @BeforeEach
-    void setUp() throws Exception {
-        app = new AppHarness(idp);
-        page = URI.create(app.origin);
-        person = new ApprovalPageClient(List.of(page), Duration.ofSeconds(5), app.clock);
+    ApprovalPageClientTest() throws Exception {
         waiting("T-1", "email-1");
     }
 
+    @AfterAll
+    static void stopTheProvider() {
+        IDP.close();
+    }
+
     @AfterEach
-    void tearDown() {
+    void stopTheService() {
         app.close();
     }
 
@@ -75,7 +66,7 @@ class ApprovalPageClientTest {
 
     @Test
     void shouldApproveTheExactActionWithACodeFromTheSecretThePageShowed() throws Exception {
-        idp.nextSignIn("alice-sub", Fixtures.ORG, "alice@example.com");
+        IDP.nextSignIn("alice-sub", Fixtures.ORG, "alice@example.com");
         assertThat(person.signIn(page, "/queue").body()).contains("Signed in");
         person.enrolTotp(page);
         app.clock.advance(Duration.ofSeconds(30)); // the set-up took this step's code
@@ -104,7 +95,7 @@ class ApprovalPageClientTest {
         assertThatThrownBy(() -> alice.decisionForm("<input name=\"csrf\" value=\"c\">"
                 + "<input name=\"challenge\" value=\"h\">", "APPROVE"))
                 .isInstanceOf(ApprovalPageClient.PageException.class).hasMessageContaining("no code app was set up");
-        idp.nextSignIn("alice-sub", Fixtures.ORG, "alice@example.com");
+        IDP.nextSignIn("alice-sub", Fixtures.ORG, "alice@example.com");
         alice.signIn(page, "/queue");
         alice.enrolTotp(page);
         // the phone's clock runs three steps ahead of the service's: its code is outside the window
@@ -118,7 +109,7 @@ class ApprovalPageClientTest {
 
     @Test
     void shouldCancelWithoutACode() throws Exception {
-        idp.nextSignIn("bob-sub", Fixtures.ORG, "bob@example.com");
+        IDP.nextSignIn("bob-sub", Fixtures.ORG, "bob@example.com");
         person.signIn(page, "/queue");
 
         assertThat(person.decide(page, "T-1/email-1", "REJECT", Duration.ofSeconds(5)).answer())
@@ -129,7 +120,7 @@ class ApprovalPageClientTest {
 
     @Test
     void shouldStopWaitingForAReviewNoLongerWaitingAndSayWhatANeverOfferedOneShows() throws Exception {
-        idp.nextSignIn("alice-sub", Fixtures.ORG, "alice@example.com");
+        IDP.nextSignIn("alice-sub", Fixtures.ORG, "alice@example.com");
         person.signIn(page, "/queue");
         app.book.receipt("T-1/email-1", Fixtures.receipt(Fixtures.email("T-1", "email-1"), ReceiptStatus.EXPIRED,
                 app.clock.instant()));
@@ -161,7 +152,7 @@ class ApprovalPageClientTest {
 
     @Test
     void shouldSendTheServicesCookiesToItsOwnOriginsOnlyAndNeedOneToBeSignedIn() throws Exception {
-        idp.nextSignIn("alice-sub", Fixtures.ORG, "alice@example.com");
+        IDP.nextSignIn("alice-sub", Fixtures.ORG, "alice@example.com");
         person.signIn(page, "/queue");
         List<String> cookieHeaders = new CopyOnWriteArrayList<>();
         HttpServer elsewhere = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
