@@ -4,17 +4,14 @@ import java.io.IOException;
 import java.io.Writer;
 import java.net.InetAddress;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PublicKey;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -30,9 +27,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 import no.nav.security.mock.oauth2.MockOAuth2Server;
 import no.nav.security.mock.oauth2.OAuth2Config;
@@ -40,8 +34,8 @@ import no.nav.security.mock.oauth2.http.NettyWrapper;
 import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
 
-import io.actiongate.approver.stepup.Totp;
 import io.actiongate.keyfiles.KeyFiles;
+import io.actiongate.testing.ApprovalPageClient;
 
 /**
  * The approval service inside the storm: {@value #REPLICAS} replicas of {@code run
@@ -72,9 +66,6 @@ final class ServiceApprover implements AutoCloseable {
     private static final Duration REVIEW_WAIT = Duration.ofSeconds(90);
     /** Longer than any KILL_APPROVER keeps a replica down (3 s). */
     private static final long SELF_STOP_RESTART_AFTER_MS = 10_000;
-    private static final Pattern STATUS = Pattern.compile("id=\"status\">([A-Z_]+)<");
-    private static final Pattern REFUSALS = Pattern.compile("id=\"refusals\">(.{0,400})", Pattern.DOTALL);
-    private static final Pattern INPUT = Pattern.compile("name=\"([a-z]+)\"[^>]*value=\"([^\"]*)\"");
 
     /** A review handed to the service: {@code APPROVE} or {@code REJECT} of one action. */
     record Job(Load.Action action, String decision) {
@@ -204,13 +195,13 @@ final class ServiceApprover implements AutoCloseable {
                     person.signIn();
                     person.enrolTotp();
                     break;
-                } catch (IOException | RuntimeException e) {
+                } catch (IOException | ApprovalPageClient.PageException | RuntimeException e) {
                     if (System.nanoTime() > deadline) {
                         throw e;
                     }
                     note("approval service: " + person.name + " could not sign in and set up a code app on "
                             + urls.get(person.replica) + " (" + e + "); trying the other replica");
-                    person.cookies.clear();
+                    person.client.clearCookies();
                     person.replica = (person.replica + 1) % urls.size();
                     Thread.sleep(2_000);
                 }
@@ -298,7 +289,7 @@ final class ServiceApprover implements AutoCloseable {
             boolean ok = true;
             for (URI u : urls) {
                 try {
-                    HttpResponse<String> r = person.get(u.resolve("/queue"));
+                    HttpResponse<String> r = person.client.get(u.resolve("/queue"));
                     ok &= r.statusCode() == 200;
                 } catch (IOException e) {
                     ok = false;
@@ -381,14 +372,11 @@ final class ServiceApprover implements AutoCloseable {
         }
     }
 
-    /** One person at the pages: a cookie jar, a one-time code app, a replica they are on. */
+    /** One person at the pages: their scripted browser (a cookie jar and a one-time code app), a replica. */
     private final class Person {
         final String name;
-        final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(Duration.ofSeconds(3)).build();
-        final Map<String, String> cookies = new ConcurrentHashMap<>();
-        byte[] totpSecret;
-        long lastStep = -1;
+        /** Cookies for every replica (a load balancer's one origin in a real deployment), never the IdP. */
+        final ApprovalPageClient client = new ApprovalPageClient(urls, Duration.ofSeconds(3), Clock.systemUTC());
         int replica;
         final List<Long> signIns = new java.util.concurrent.CopyOnWriteArrayList<>();
         final List<Long> enrolments = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -403,41 +391,16 @@ final class ServiceApprover implements AutoCloseable {
             return urls.get(replica).resolve(path);
         }
 
-        String origin() {
-            URI u = urls.get(replica);
-            return u.getScheme() + "://" + u.getAuthority();
-        }
-
         void signIn() throws Exception {
             signIns.add(System.currentTimeMillis());
             idp.enqueueCallback(new DefaultOAuth2TokenCallback(ISSUER_ID, name, "JWT", List.of(CLIENT_ID),
                     Map.of("org", Load.ORG, "email", name + "@chaos.example"), 3600));
-            HttpResponse<String> r = get(url("/login?return=/queue"));
-            for (int hops = 0; r.statusCode() / 100 == 3 && hops < 6; hops++) {
-                r = get(r.uri().resolve(r.headers().firstValue("Location").orElseThrow()));
-            }
-            if (!cookies.containsKey("__Host-ag_session")) {
-                throw new IllegalStateException(name + " signed in, but the approval page set no session cookie "
-                        + "(HTTP " + r.statusCode() + " from " + r.uri().getPath() + ")");
-            }
+            client.signIn(urls.get(replica), "/queue");
         }
 
         void enrolTotp() throws Exception {
             enrolments.add(System.currentTimeMillis());
-            String stepUp = get(url("/stepup")).body();
-            String csrf = input(stepUp, "csrf");
-            HttpResponse<String> pending = post(url("/stepup/totp"), Map.of("csrf", csrf));
-            Matcher m = Pattern.compile("id=\"totp-secret\"[^>]*>([A-Z2-7]+)<").matcher(pending.body());
-            if (!m.find()) {
-                throw new IllegalStateException(name + ": the step-up page showed no one-time code secret (HTTP "
-                        + pending.statusCode() + ")");
-            }
-            totpSecret = Totp.unbase32(m.group(1));
-            HttpResponse<String> done = post(url("/stepup/totp/confirm"), Map.of("csrf", csrf, "totp", nextCode()));
-            if (!done.body().contains("One-time code app set up.")) {
-                throw new IllegalStateException(name + ": the one-time code app was not set up (HTTP "
-                        + done.statusCode() + ")");
-            }
+            client.enrolTotp(urls.get(replica));
         }
 
         void work() {
@@ -456,7 +419,7 @@ final class ServiceApprover implements AutoCloseable {
                     decide(job);
                 } catch (InterruptedException e) {
                     return;
-                } catch (RuntimeException e) {
+                } catch (ApprovalPageClient.PageException | RuntimeException e) {
                     giveUp(job, e.toString());
                 } finally {
                     busy.decrementAndGet();
@@ -465,7 +428,7 @@ final class ServiceApprover implements AutoCloseable {
         }
 
         /** Decides one review, across replica kills, until the page no longer offers the form. */
-        void decide(Job job) throws InterruptedException {
+        void decide(Job job) throws InterruptedException, ApprovalPageClient.PageException {
             String path = "/review/" + job.action().key;
             long deadline = System.nanoTime() + REVIEW_WAIT.toNanos() * 4;
             boolean afterKill = false;
@@ -474,7 +437,7 @@ final class ServiceApprover implements AutoCloseable {
                 replica = (replica + 1) % urls.size(); // the load balancer's next replica
                 String html;
                 try {
-                    html = awaitForm(path, afterKill);
+                    html = client.awaitForm(url(path), REVIEW_WAIT);
                 } catch (IOException e) {
                     Thread.sleep(500); // this replica is down: the next one
                     continue;
@@ -488,18 +451,13 @@ final class ServiceApprover implements AutoCloseable {
                 if (afterKill) {
                     decidedAgain.incrementAndGet();
                 }
-                Map<String, String> form = new LinkedHashMap<>();
-                form.put("csrf", input(html, "csrf"));
-                form.put("challenge", input(html, "challenge"));
-                form.put("decision", job.decision());
-                if (job.decision().equals("APPROVE")) {
-                    form.put("totp", nextCode());
-                }
+                Map<String, String> form = client.decisionForm(html, job.decision());
                 Long killAfter = killArmed.getAndSet(null);
                 Child target = replicas.get(replica);
                 posted.incrementAndGet();
                 try {
-                    java.util.concurrent.CompletableFuture<HttpResponse<String>> answer = postAsync(url(path), form);
+                    java.util.concurrent.CompletableFuture<HttpResponse<String>> answer = client.postAsync(url(path),
+                            ApprovalPageClient.origin(urls.get(replica)), form);
                     if (killAfter != null) {
                         Thread.sleep(killAfter);
                         target.kill9();
@@ -509,8 +467,7 @@ final class ServiceApprover implements AutoCloseable {
                         afterKill = true;
                     }
                     HttpResponse<String> r = answer.get(40, TimeUnit.SECONDS);
-                    if (r.statusCode() == 200 && r.body().contains("Decision published")
-                            || r.body().contains("You approved this exact action")) {
+                    if (ApprovalPageClient.published(r)) {
                         published.incrementAndGet();
                         if (job.decision().equals("APPROVE")) {
                             approvalsPublished.add(System.currentTimeMillis());
@@ -529,109 +486,6 @@ final class ServiceApprover implements AutoCloseable {
                 Thread.sleep(300);
             }
             giveUp(job, "no decision within " + REVIEW_WAIT.toSeconds() * 4 + " s");
-        }
-
-        /** The review page once it offers the form; null when it shows the action decided or not waiting. */
-        String awaitForm(String path, boolean afterKill) throws IOException, InterruptedException {
-            long deadline = System.nanoTime() + REVIEW_WAIT.toNanos();
-            String html = "";
-            while (System.nanoTime() < deadline) {
-                HttpResponse<String> r = get(url(path));
-                html = r.body();
-                if (r.statusCode() == 200 && html.contains("id=\"decide\"")) {
-                    return html;
-                }
-                Matcher status = STATUS.matcher(html);
-                if (r.statusCode() == 200 && status.find() && !status.group(1).equals("WAITING_APPROVAL")) {
-                    return null;
-                }
-                Thread.sleep(250);
-            }
-            Matcher refusals = REFUSALS.matcher(html);
-            throw new IllegalStateException("the review offered no form within " + REVIEW_WAIT.toSeconds() + " s"
-                    + (refusals.find() ? " (" + refusals.group(1).replaceAll("<[^>]+>", " ").replaceAll("\\s+", " ")
-                    .strip() + ")" : ""));
-        }
-
-        String nextCode() throws InterruptedException {
-            long step = Totp.step(Instant.now());
-            while (step <= lastStep) {
-                long nextStepAt = (lastStep + 1) * Totp.STEP_SECONDS * 1000;
-                Thread.sleep(Math.max(50, nextStepAt - System.currentTimeMillis() + 50));
-                step = Totp.step(Instant.now());
-            }
-            lastStep = step;
-            return Totp.code(totpSecret, step);
-        }
-
-        HttpResponse<String> get(URI u) throws IOException, InterruptedException {
-            return send(HttpRequest.newBuilder(u).GET());
-        }
-
-        HttpResponse<String> post(URI u, Map<String, String> form) throws IOException, InterruptedException {
-            return send(form(u, form));
-        }
-
-        java.util.concurrent.CompletableFuture<HttpResponse<String>> postAsync(URI u, Map<String, String> form) {
-            HttpRequest.Builder b = form(u, form);
-            cookie(b);
-            return http.sendAsync(b.timeout(Duration.ofSeconds(35)).build(), HttpResponse.BodyHandlers.ofString())
-                    .thenApply(r -> {
-                        keep(r);
-                        return r;
-                    });
-        }
-
-        HttpRequest.Builder form(URI u, Map<String, String> form) {
-            String body = form.entrySet().stream().map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8)
-                    + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
-            return HttpRequest.newBuilder(u).header("Content-Type", "application/x-www-form-urlencoded")
-                    .header("Origin", origin()).POST(HttpRequest.BodyPublishers.ofString(body));
-        }
-
-        HttpResponse<String> send(HttpRequest.Builder b) throws IOException, InterruptedException {
-            cookie(b);
-            HttpResponse<String> r = http.send(b.timeout(Duration.ofSeconds(30)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            keep(r);
-            return r;
-        }
-
-        /** Cookies go to the approval pages (every replica: cookies are per host, not per port), never the IdP. */
-        void cookie(HttpRequest.Builder b) {
-            HttpRequest probe = b.copy().build();
-            if (!cookies.isEmpty() && urls.stream().anyMatch(u -> u.getAuthority()
-                    .equals(probe.uri().getAuthority()))) {
-                b.header("Cookie", cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                        .collect(Collectors.joining("; ")));
-            }
-        }
-
-        void keep(HttpResponse<String> r) {
-            if (urls.stream().noneMatch(u -> u.getAuthority().equals(r.uri().getAuthority()))) {
-                return;
-            }
-            for (String line : r.headers().allValues("Set-Cookie")) {
-                String pair = line.split(";", 2)[0];
-                int eq = pair.indexOf('=');
-                String n = pair.substring(0, eq).strip();
-                String v = pair.substring(eq + 1).strip();
-                if (v.isEmpty() || line.contains("Max-Age=0")) {
-                    cookies.remove(n);
-                } else {
-                    cookies.put(n, v);
-                }
-            }
-        }
-
-        String input(String html, String field) {
-            Matcher m = INPUT.matcher(html);
-            while (m.find()) {
-                if (m.group(1).equals(field)) {
-                    return m.group(2);
-                }
-            }
-            throw new IllegalStateException(name + ": the page has no " + field + " field");
         }
     }
 }

@@ -35,6 +35,7 @@ import io.actiongate.key.ActionKey;
 import io.actiongate.keyfiles.KeyFiles;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.serde.AvroSetup;
+import io.actiongate.testing.ApprovalPageClient;
 import io.actiongate.topics.Topics;
 
 /**
@@ -59,7 +60,7 @@ public final class DemoScenario {
     private final String prefix;
     private final Sandboxes sandboxes;
     private final Path approverKey;
-    private final DemoReviewer reviewer;
+    private final ApprovalPageClient reviewer;
     private final java.net.URI approvalPage;
     private final PrintWriter out;
     private final String taskId = "demo-" + UUID.randomUUID().toString().substring(0, 8);
@@ -77,7 +78,7 @@ public final class DemoScenario {
         this.prefix = prefix;
         this.sandboxes = sandboxes;
         this.approvalPage = approvalPage;
-        this.reviewer = new DemoReviewer(approvalPage);
+        this.reviewer = new ApprovalPageClient(approvalPage);
         this.approverKey = approverKey;
         this.out = out;
     }
@@ -100,9 +101,10 @@ public final class DemoScenario {
                 io.actiongate.approver.FactorReset.run(bootstrapServers, Map.of(),
                         io.actiongate.approver.state.KafkaState.defaultTopic(prefix), DemoPolicy.ORG,
                         DevIdentityProvider.DEMO_SUBJECT, "actiongate demo", "the demo sets up a fresh code app");
-                who = reviewer.signIn(DevIdentityProvider.DEMO_SUBJECT);
-                reviewer.enrolTotp();
-            } catch (DemoReviewer.PageException e) {
+                // the claims box left empty: the dev kit's provider adds the demo org on its own
+                who = reviewer.signInAtLoginForm(approvalPage, DevIdentityProvider.DEMO_SUBJECT, "");
+                reviewer.enrolTotp(approvalPage);
+            } catch (ApprovalPageClient.PageException e) {
                 who = null;
                 say("  the approval page failed: " + e.getMessage());
             }
@@ -121,7 +123,8 @@ public final class DemoScenario {
                         }
                         say("  " + DevIdentityProvider.DEMO_SUBJECT + " opens " + approvalPage + "/review/" + taskId
                                 + "/email-1");
-                        DemoReviewer.Decided page = reviewer.decide(taskId, "email-1", "APPROVE", WAIT);
+                        ApprovalPageClient.Decided page = reviewer.decide(approvalPage,
+                                ActionKey.format(taskId, "email-1"), "APPROVE", WAIT);
                         String shown = shownEmailProblem(page, waiting.getActionDigest());
                         if (shown != null) {
                             return shown;
@@ -176,7 +179,8 @@ public final class DemoScenario {
                 // the human then cancels it on the approval page, so the demo leaves nothing pending
                 if (signedIn) {
                     say("  the human cancels it on the approval page: "
-                            + reviewer.decide(taskId, "email-2", "REJECT", WAIT).answer());
+                            + reviewer.decide(approvalPage, ActionKey.format(taskId, "email-2"), "REJECT", WAIT)
+                            .answer());
                 } else {
                     decide(producer, "email-2", DecisionType.REJECT, waiting.getActionDigest(), approver,
                             DevStack.APPROVER_KEY_ID);
@@ -226,7 +230,7 @@ public final class DemoScenario {
     }
 
     /** Why the review page did not show exactly the proposed summary email, or null when it did. */
-    private static String shownEmailProblem(DemoReviewer.Decided page, String digest) {
+    private static String shownEmailProblem(ApprovalPageClient.Decided page, String digest) {
         if (!Sandboxes.MAIL_RECIPIENT.equals(page.recipient()) || !SUMMARY_SUBJECT.equals(page.subject())
                 || !SUMMARY_BODY.equals(page.body())) {
             return "the review page did not show the proposed email";

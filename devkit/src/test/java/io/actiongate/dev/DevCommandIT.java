@@ -40,6 +40,8 @@ import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.actiongate.cli.ExitCodes;
+import io.actiongate.key.ActionKey;
+import io.actiongate.testing.ApprovalPageClient;
 import io.actiongate.topics.Topics;
 import picocli.CommandLine;
 
@@ -162,11 +164,12 @@ class DevCommandIT {
             Logger mailboxLog = (Logger) LoggerFactory.getLogger("io.actiongate.dev.SandboxMailbox");
             mailboxLog.addAppender(mailbox);
             try {
-                DemoReviewer person = new DemoReviewer(URI.create(approval));
-                assertThat(person.signIn("alice@demo")).isEqualTo("alice@demo");
-                person.enrolTotp();
-                DemoReviewer.Decided decided = person.decide("T-1", "demo-email-1", "APPROVE",
-                        java.time.Duration.ofSeconds(60));
+                URI approvalPage = URI.create(approval);
+                ApprovalPageClient person = new ApprovalPageClient(approvalPage);
+                assertThat(person.signInAtLoginForm(approvalPage, "alice@demo", "")).isEqualTo("alice@demo");
+                person.enrolTotp(approvalPage);
+                ApprovalPageClient.Decided decided = person.decide(approvalPage,
+                        ActionKey.format("T-1", "demo-email-1"), "APPROVE", java.time.Duration.ofSeconds(60));
                 assertThat(decided.recipient()).isEqualTo("team@example.com");
                 assertThat(decided.subject()).isEqualTo(DemoScenario.SUMMARY_SUBJECT);
                 assertThat(decided.body()).isEqualTo(DemoScenario.SUMMARY_BODY);

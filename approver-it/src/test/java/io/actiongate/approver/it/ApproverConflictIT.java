@@ -35,13 +35,12 @@ import io.actiongate.approver.ApproverConfig;
 import io.actiongate.approver.ApproverService;
 import io.actiongate.approver.Fixtures;
 import io.actiongate.approver.TestIdp;
-import io.actiongate.approver.stepup.Totp;
-import io.actiongate.approver.web.WebClient;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.IdentityConflict;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.testing.ApprovalPageClient;
 import io.actiongate.testing.KafkaBrokerExtension;
 import io.actiongate.testing.TestNames;
 import io.actiongate.dev.DemoPolicy;
@@ -127,10 +126,10 @@ class ApproverConflictIT {
             try (ApproverService approver = ApproverService.start(c)) {
                 assertThat(approver.awaitReady(WAIT)).isTrue();
                 String base = approver.publicUrl().toString();
-                WebClient browser = new WebClient();
+                ApprovalPageClient browser = new ApprovalPageClient(approver.publicUrl());
                 idp.nextSignIn("alice@demo", "demo", "alice@example.com");
-                assertThat(browser.follow(base + "/login?return=/stepup").body()).contains("Signed in");
-                byte[] secret = enrolTotp(browser, base, approver.config().origin());
+                assertThat(browser.signIn(approver.publicUrl(), "/stepup").body()).contains("Signed in");
+                browser.enrolTotp(approver.publicUrl());
 
                 String review = await().atMost(WAIT).pollInterval(Duration.ofMillis(300))
                         .until(() -> browser.get(base + "/review/" + ActionKey.format(TASK, CALL)).body(),
@@ -148,22 +147,17 @@ class ApproverConflictIT {
                 String after = await().atMost(WAIT).pollInterval(Duration.ofMillis(300))
                         .until(() -> browser.get(base + "/review/" + ActionKey.format(TASK, CALL)).body(),
                                 b -> b.contains("id=\"conflict-refused\""));
-                assertThat(WebClient.text(after, "conflict-refused"))
+                assertThat(ApprovalPageClient.text(after, "conflict-refused"))
                         .contains("A conflicting proposal under the same ids was refused by the gate",
                                 "it can still be decided");
-                assertThat(WebClient.text(after, "recipient")).isEqualTo(Fixtures.TO);
-                assertThat(WebClient.text(after, "body")).isEqualTo(Fixtures.BODY);
-                assertThat(WebClient.text(after, "action-digest")).isEqualTo(waiting.getActionDigest());
+                assertThat(ApprovalPageClient.text(after, "recipient")).isEqualTo(Fixtures.TO);
+                assertThat(ApprovalPageClient.text(after, "body")).isEqualTo(Fixtures.BODY);
+                assertThat(ApprovalPageClient.text(after, "action-digest")).isEqualTo(waiting.getActionDigest());
                 assertThat(after).doesNotContain("The whole customer list.").doesNotContain("partner@example.com");
 
-                // the original is still decided from the page that shows the conflict
-                long used = Totp.step(Instant.now());
-                await().atMost(Duration.ofSeconds(35)).until(() -> Totp.step(Instant.now()) > used);
-                Map<String, String> f = new HashMap<>();
-                f.put("csrf", WebClient.input(after, "csrf"));
-                f.put("challenge", WebClient.input(after, "challenge"));
-                f.put("decision", "APPROVE");
-                f.put("totp", Totp.code(secret, Totp.step(Instant.now())));
+                // the original is still decided from the page that shows the conflict (the code app waits for a
+                // step its set-up did not use)
+                Map<String, String> f = browser.decisionForm(after, "APPROVE");
                 HttpResponse<String> approved = browser.post(base + "/review/" + ActionKey.format(TASK, CALL),
                         approver.config().origin(), f);
                 assertThat(approved.statusCode()).isEqualTo(200);
@@ -175,18 +169,6 @@ class ApproverConflictIT {
                         && waiting.getActionDigest().equals(r.getActionDigest()));
             }
         }
-    }
-
-    /** Sets up TOTP through the pages (as in a browser) and returns the secret. */
-    private static byte[] enrolTotp(WebClient browser, String base, String origin) throws Exception {
-        String page = browser.get(base + "/stepup").body();
-        String csrf = WebClient.input(page, "csrf");
-        String pending = browser.post(base + "/stepup/totp", origin, Map.of("csrf", csrf)).body();
-        byte[] secret = Totp.unbase32(WebClient.text(pending, "totp-secret"));
-        String done = browser.post(base + "/stepup/totp/confirm", origin,
-                Map.of("csrf", csrf, "totp", Totp.code(secret, Totp.step(Instant.now())))).body();
-        assertThat(done).contains("One-time code app set up.");
-        return secret;
     }
 
     private void propose(KafkaProducer<String, byte[]> producer, ActionProposal p) throws Exception {

@@ -40,10 +40,10 @@ import io.actiongate.approver.Fixtures;
 import io.actiongate.approver.TestIdp;
 import io.actiongate.approver.stepup.Totp;
 import io.actiongate.approver.web.Tokens;
-import io.actiongate.approver.web.WebClient;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.Decision;
 import io.actiongate.avro.Receipt;
+import io.actiongate.testing.ApprovalPageClient;
 import io.actiongate.testing.KafkaBrokerExtension;
 import io.actiongate.testing.TestNames;
 import io.actiongate.key.ActionKey;
@@ -106,7 +106,7 @@ class ApproverReplicasIT {
     }
 
     /** Opens the review on {@code s} until it has read the action. */
-    private static String review(WebClient browser, ApproverService s, String call) {
+    private static String review(ApprovalPageClient browser, ApproverService s, String call) {
         String[] page = new String[1];
         await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
             page[0] = browser.get(url(s, "/review/T-1/" + call)).body();
@@ -117,8 +117,8 @@ class ApproverReplicasIT {
 
     private static Map<String, String> decision(String page, String totp) {
         Map<String, String> f = new HashMap<>();
-        f.put("csrf", WebClient.input(page, "csrf"));
-        f.put("challenge", WebClient.input(page, "challenge"));
+        f.put("csrf", ApprovalPageClient.input(page, "csrf"));
+        f.put("challenge", ApprovalPageClient.input(page, "challenge"));
         f.put("decision", "APPROVE");
         f.put("totp", totp);
         return f;
@@ -157,18 +157,18 @@ class ApproverReplicasIT {
 
         ApproverService a = replica();
         ApproverService b = replica();
-        WebClient browser = new WebClient();
+        ApprovalPageClient browser = new ApprovalPageClient();
 
         // sign in on A; the session cookie opens on B
         idp.nextSignIn("alice-sub", "demo", "alice@example.com");
         assertThat(browser.follow(url(a, "/login?return=/stepup")).body()).contains("Signed in");
         String stepup = browser.get(url(b, "/stepup")).body();
         assertThat(stepup).contains("id=\"totp-begin\"");
-        String csrf = WebClient.input(stepup, "csrf");
+        String csrf = ApprovalPageClient.input(stepup, "csrf");
 
         // enrol: begin on B, confirm on A
         String pending = browser.post(url(b, "/stepup/totp"), b.config().origin(), Map.of("csrf", csrf)).body();
-        byte[] secret = Totp.unbase32(WebClient.text(pending, "totp-secret"));
+        byte[] secret = Totp.unbase32(ApprovalPageClient.text(pending, "totp-secret"));
         long step = Totp.step(Instant.now());
         assertThat(browser.post(url(a, "/stepup/totp/confirm"), a.config().origin(),
                 Map.of("csrf", csrf, "totp", Totp.code(secret, step))).body()).contains("One-time code app set up.");

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.actiongate.approver.ApproverService;
 import io.actiongate.approver.TestIdp;
-import io.actiongate.approver.web.WebClient;
+import io.actiongate.testing.ApprovalPageClient;
 import io.actiongate.testing.KafkaBrokerExtension;
 import io.actiongate.testing.TestNames;
 import io.actiongate.keyfiles.KeyFiles;
@@ -58,7 +58,7 @@ class ApproverRoleIT {
                 ApproverService approver = node.approver().orElseThrow();
                 assertThat(node.gate()).isEmpty();
 
-                WebClient browser = new WebClient();
+                ApprovalPageClient browser = new ApprovalPageClient();
                 idp.nextSignIn("alice-sub", "demo", "alice@example.com");
                 assertThat(browser.follow(approver.publicUrl() + "/login?return=/queue").statusCode()).isEqualTo(200);
                 HttpResponse<String> queue = browser.get(approver.publicUrl() + "/queue");

@@ -2,9 +2,11 @@ package io.actiongate.approver.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
@@ -29,6 +31,8 @@ import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
 import io.actiongate.key.Partitioning;
+import io.actiongate.testing.ApprovalPageClient;
+import io.actiongate.testing.OneTimeCodeApp;
 
 /**
  * The approval pages over real HTTP with a real OIDC provider: sign-in, the review page, and every way a form post
@@ -38,7 +42,7 @@ class ApprovalAppTest {
 
     private static TestIdp idp;
     private AppHarness app;
-    private WebClient browser;
+    private ApprovalPageClient browser;
     private ActionProposal email;
 
     @BeforeAll
@@ -54,7 +58,7 @@ class ApprovalAppTest {
     @BeforeEach
     void setUp() throws Exception {
         app = new AppHarness(idp);
-        browser = new WebClient();
+        browser = new ApprovalPageClient(List.of(), Duration.ofSeconds(5), app.clock);
         email = Fixtures.email("T-1", "email-1");
         app.book.proposal("T-1/email-1", email);
         app.book.receipt("T-1/email-1", Fixtures.waiting(email, app.clock.instant()));
@@ -65,7 +69,7 @@ class ApprovalAppTest {
         app.close();
     }
 
-    private void signIn(WebClient who, String subject, String org, String mail) throws Exception {
+    private void signIn(ApprovalPageClient who, String subject, String org, String mail) throws Exception {
         idp.nextSignIn(subject, org, mail);
         HttpResponse<String> r = who.follow(app.url("/login?return=/queue"));
         assertThat(r.statusCode()).isEqualTo(200);
@@ -73,25 +77,23 @@ class ApprovalAppTest {
         assertThat(who.cookie(ApprovalApp.SESSION_COOKIE)).isNotNull();
     }
 
-    /** Sets up TOTP through the pages and returns the secret. */
-    private byte[] enrolTotp(WebClient who) throws Exception {
-        String page = who.get(app.url("/stepup")).body();
-        String csrf = WebClient.input(page, "csrf");
-        String pending = who.post(app.url("/stepup/totp"), app.origin, Map.of("csrf", csrf)).body();
-        byte[] secret = Totp.unbase32(WebClient.text(pending, "totp-secret"));
-        String code = Totp.code(secret, Totp.step(app.clock.instant()));
-        String done = who.post(app.url("/stepup/totp/confirm"), app.origin, Map.of("csrf", csrf, "totp", code)).body();
-        assertThat(done).contains("One-time code app set up.");
+    /** Sets up a one-time code app through the pages, as a person would; its codes read the service's clock. */
+    private OneTimeCodeApp enrolTotp(ApprovalPageClient who) throws Exception {
+        OneTimeCodeApp codes = who.enrolTotp(URI.create(app.origin));
         app.clock.advance(Duration.ofSeconds(30)); // the next code belongs to a new step
-        return secret;
+        return codes;
     }
 
     private Map<String, String> form(String reviewPage, String decision) {
         Map<String, String> f = new HashMap<>();
-        f.put("csrf", WebClient.input(reviewPage, "csrf"));
-        f.put("challenge", WebClient.input(reviewPage, "challenge"));
+        f.put("csrf", ApprovalPageClient.input(reviewPage, "csrf"));
+        f.put("challenge", ApprovalPageClient.input(reviewPage, "challenge"));
         f.put("decision", decision);
         return f;
+    }
+
+    private String code(OneTimeCodeApp codes) {
+        return codes.codeAt(OneTimeCodeApp.stepAt(app.clock.instant()));
     }
 
     private String code(byte[] secret) {
@@ -105,14 +107,14 @@ class ApprovalAppTest {
         String page = r.body();
 
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(WebClient.text(page, "who")).isEqualTo("alice@example.com");
-        assertThat(WebClient.text(page, "recipient")).isEqualTo(Fixtures.TO);
-        assertThat(WebClient.text(page, "subject")).isEqualTo(Fixtures.SUBJECT);
-        assertThat(WebClient.text(page, "body")).isEqualTo(Fixtures.BODY);
+        assertThat(ApprovalPageClient.text(page, "who")).isEqualTo("alice@example.com");
+        assertThat(ApprovalPageClient.text(page, "recipient")).isEqualTo(Fixtures.TO);
+        assertThat(ApprovalPageClient.text(page, "subject")).isEqualTo(Fixtures.SUBJECT);
+        assertThat(ApprovalPageClient.text(page, "body")).isEqualTo(Fixtures.BODY);
         assertThat(page).contains("assistant@example.com", "The assistant's own words (not verified)",
                 "This will disclose the body above outside the private workspace. Sending cannot reliably be recalled.",
                 ">Approve this exact action for one dispatch attempt<", ">Cancel \u2014 do not send<");
-        assertThat(WebClient.text(page, "action-digest")).isEqualTo(Digests.actionDigest(FrozenAction.of(email)));
+        assertThat(ApprovalPageClient.text(page, "action-digest")).isEqualTo(Digests.actionDigest(FrozenAction.of(email)));
         assertThat(page).doesNotContain("<script>").contains("<script src=\"/static/approver.js\" defer></script>");
         assertThat(r.headers().firstValue("Content-Security-Policy").orElseThrow())
                 .contains("script-src 'self'", "frame-ancestors 'none'").doesNotContain("unsafe-inline");
@@ -124,7 +126,7 @@ class ApprovalAppTest {
     @Test
     void shouldPublishOneSignedApprovalBoundToTheDigestAfterStepUp() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
-        byte[] secret = enrolTotp(browser);
+        OneTimeCodeApp secret = enrolTotp(browser);
         String page = browser.get(app.url("/review/T-1/email-1")).body();
         Map<String, String> f = form(page, "APPROVE");
         f.put("totp", code(secret));
@@ -160,7 +162,7 @@ class ApprovalAppTest {
     @Test
     void shouldPublishNothingForASecondTabOnceTheActionIsDecided() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
-        byte[] secret = enrolTotp(browser);
+        OneTimeCodeApp secret = enrolTotp(browser);
         String tab1 = browser.get(app.url("/review/T-1/email-1")).body();
         String tab2 = browser.get(app.url("/review/T-1/email-1")).body();
         Map<String, String> f1 = form(tab1, "APPROVE");
@@ -170,7 +172,7 @@ class ApprovalAppTest {
         HttpResponse<String> second = browser.post(app.url("/review/T-1/email-1"), app.origin, form(tab2, "REJECT"));
 
         // the two tabs of one session show the one open form of the action: the second finds it used
-        assertThat(WebClient.input(tab2, "challenge")).isEqualTo(WebClient.input(tab1, "challenge"));
+        assertThat(ApprovalPageClient.input(tab2, "challenge")).isEqualTo(ApprovalPageClient.input(tab1, "challenge"));
         assertThat(second.statusCode()).isEqualTo(409);
         assertThat(second.body()).contains("already used");
         assertThat(app.published).hasSize(1);
@@ -202,7 +204,7 @@ class ApprovalAppTest {
     @Test
     void shouldPublishNothingWithAWrongOneTimeCode() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
-        byte[] secret = enrolTotp(browser);
+        OneTimeCodeApp secret = enrolTotp(browser);
         String page = browser.get(app.url("/review/T-1/email-1")).body();
         Map<String, String> f = form(page, "APPROVE");
         String right = code(secret);
@@ -222,7 +224,7 @@ class ApprovalAppTest {
         Map<String, String> f = form(page, "REJECT");
         f.remove("csrf");
         HttpResponse<String> missing = browser.post(app.url("/review/T-1/email-1"), app.origin, f);
-        f.put("csrf", "forged-" + WebClient.input(page, "csrf"));
+        f.put("csrf", "forged-" + ApprovalPageClient.input(page, "csrf"));
         HttpResponse<String> wrong = browser.post(app.url("/review/T-1/email-1"), app.origin, f);
 
         assertThat(missing.statusCode()).isEqualTo(403);
@@ -266,7 +268,7 @@ class ApprovalAppTest {
     void shouldPublishNothingWithoutASession() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
         String page = browser.get(app.url("/review/T-1/email-1")).body();
-        WebClient stranger = new WebClient();
+        ApprovalPageClient stranger = new ApprovalPageClient();
 
         HttpResponse<String> r = stranger.post(app.url("/review/T-1/email-1"), app.origin, form(page, "REJECT"));
         HttpResponse<String> get = stranger.get(app.url("/review/T-1/email-1"));
@@ -292,7 +294,7 @@ class ApprovalAppTest {
 
     @Test
     void shouldOfferNothingToAnotherOrgsSubjectAndPublishNothingForThem() throws Exception {
-        WebClient mallory = new WebClient();
+        ApprovalPageClient mallory = new ApprovalPageClient();
         signIn(mallory, "mallory-sub", "acme", "mallory@acme.example");
         String page = mallory.get(app.url("/review/T-1/email-1")).body();
         String unknown = mallory.get(app.url("/review/T-404/none")).body();
@@ -302,13 +304,13 @@ class ApprovalAppTest {
         assertThat(page).doesNotContain(Fixtures.BODY).doesNotContain("id=\"approve\"").doesNotContain("send_email")
                 .doesNotContain("smtp").doesNotContain("WAITING_APPROVAL").doesNotContain("OTHER_ORG")
                 .doesNotContain(Digests.actionDigest(FrozenAction.of(email)));
-        assertThat(WebClient.input(page, "challenge")).isNull();
+        assertThat(ApprovalPageClient.input(page, "challenge")).isNull();
 
         // a challenge stolen from Alice's page does not help: it is bound to her session
         signIn(browser, "alice-sub", "demo", "alice@example.com");
         String alices = browser.get(app.url("/review/T-1/email-1")).body();
         Map<String, String> f = form(alices, "REJECT");
-        f.put("csrf", WebClient.input(page, "csrf"));
+        f.put("csrf", ApprovalPageClient.input(page, "csrf"));
         HttpResponse<String> r = mallory.post(app.url("/review/T-1/email-1"), app.origin, f);
 
         assertThat(r.statusCode()).isEqualTo(409);
@@ -318,7 +320,7 @@ class ApprovalAppTest {
     @Test
     void shouldKeepShowingAndDecidingTheFrozenOriginalAfterAConflictingProposal() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
-        byte[] secret = enrolTotp(browser);
+        OneTimeCodeApp secret = enrolTotp(browser);
         String page = browser.get(app.url("/review/T-1/email-1")).body();
         // a conflicting proposal under the same ids: the gate refuses it and keeps waiting on the original
         ActionProposal altered = Fixtures.email("T-1", "email-1", "demo",
@@ -330,8 +332,8 @@ class ApprovalAppTest {
         app.book.conflict("T-1/email-1", Fixtures.conflict(email, altered, app.clock.instant()));
 
         String reopened = browser.get(app.url("/review/T-1/email-1")).body();
-        assertThat(WebClient.text(reopened, "recipient")).isEqualTo(Fixtures.TO);
-        assertThat(WebClient.text(reopened, "body")).isEqualTo(Fixtures.BODY);
+        assertThat(ApprovalPageClient.text(reopened, "recipient")).isEqualTo(Fixtures.TO);
+        assertThat(ApprovalPageClient.text(reopened, "body")).isEqualTo(Fixtures.BODY);
         assertThat(reopened).doesNotContain("The whole customer list.").doesNotContain("partner@example.com")
                 .contains("id=\"conflict-refused\"", "A conflicting proposal under the same ids was refused",
                         "id=\"approve\"");
@@ -350,7 +352,7 @@ class ApprovalAppTest {
     void shouldStillDecideAfterAHundredReloadsOfTheReviewPage() throws Exception {
         // each reload minted a challenge, and after 32 the reviewer could decide nothing
         signIn(browser, "alice-sub", "demo", "alice@example.com");
-        byte[] secret = enrolTotp(browser);
+        OneTimeCodeApp secret = enrolTotp(browser);
         String page = null;
         for (int i = 0; i < 100; i++) {
             page = browser.get(app.url("/review/T-1/email-1")).body();
@@ -401,10 +403,10 @@ class ApprovalAppTest {
                     answers.add(r.statusCode() + " " + r.headers().map() + " " + r.body());
                 }
                 for (Map<String, String> f : java.util.List.of(
-                        Map.of("csrf", WebClient.input(page, "csrf"), "challenge", token, "decision", "APPROVE",
+                        Map.of("csrf", ApprovalPageClient.input(page, "csrf"), "challenge", token, "decision", "APPROVE",
                                 "totp", token),
-                        Map.of("csrf", token, "challenge", WebClient.input(page, "challenge"), "decision", token),
-                        Map.of("csrf", WebClient.input(page, "csrf"), "challenge", WebClient.input(page, "challenge"),
+                        Map.of("csrf", token, "challenge", ApprovalPageClient.input(page, "challenge"), "decision", token),
+                        Map.of("csrf", ApprovalPageClient.input(page, "csrf"), "challenge", ApprovalPageClient.input(page, "challenge"),
                                 "decision", token, token, token))) {
                     HttpResponse<String> r = browser.post(app.url("/review/T-1/email-1"), app.origin, f);
                     answers.add(r.statusCode() + " " + r.headers().map() + " " + r.body());
@@ -425,14 +427,14 @@ class ApprovalAppTest {
     void shouldNeverLandOnAnotherOriginAfterSignIn() throws Exception {
         for (String attack : new String[] {"/\t/evil.example/x", "/\\evil.example", "//evil.example",
                 "/\n/evil.example", " /queue", "https://evil.example/", "/queue\"><script>", "/%09/../x\u0000"}) {
-            WebClient who = new WebClient();
+            ApprovalPageClient who = new ApprovalPageClient();
             idp.nextSignIn("alice-sub", "demo", "alice@example.com");
             HttpResponse<String> r = who.follow(app.url("/login?return="
                     + java.net.URLEncoder.encode(attack, java.nio.charset.StandardCharsets.UTF_8)));
             assertThat(r.body()).as(attack).contains("Signed in")
                     .contains("<meta http-equiv=\"refresh\" content=\"0;url=/queue\">");
         }
-        WebClient who = new WebClient();
+        ApprovalPageClient who = new ApprovalPageClient();
         idp.nextSignIn("alice-sub", "demo", "alice@example.com");
         assertThat(who.follow(app.url("/login?return=/review/T-1/email-1")).body())
                 .contains("content=\"0;url=/review/T-1/email-1\"");
@@ -446,13 +448,13 @@ class ApprovalAppTest {
         assertThat(cookie).doesNotContain("queue");
 
         String authorize = toIdp.headers().firstValue("Location").orElseThrow();
-        WebClient forger = new WebClient();
+        ApprovalPageClient forger = new ApprovalPageClient();
         forger.get(app.url("/login"));
         // another browser's cookie, or this one altered, does not finish this browser's sign-in
         String flipped = (cookie.charAt(5) == 'A' ? "B" : "A");
         for (String bad : new String[] {forger.cookie(ApprovalApp.LOGIN_COOKIE),
                 cookie.substring(0, 5) + flipped + cookie.substring(6)}) {
-            WebClient attacker = new WebClient();
+            ApprovalPageClient attacker = new ApprovalPageClient();
             attacker.setCookie(ApprovalApp.LOGIN_COOKIE, bad);
             HttpResponse<String> callback = attacker.follow(authorize);
             assertThat(callback.statusCode()).isEqualTo(401);
@@ -463,15 +465,15 @@ class ApprovalAppTest {
     @Test
     void shouldNotLetAFreshSignInReplaceOrAddAStepUpFactor() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
-        byte[] victims = enrolTotp(browser);
+        OneTimeCodeApp victims = enrolTotp(browser);
 
         // whoever can complete an IdP sign-in as Alice, fresh, within the enrolment window
-        WebClient attacker = new WebClient();
+        ApprovalPageClient attacker = new ApprovalPageClient();
         signIn(attacker, "alice-sub", "demo", "alice@example.com");
         String stepup = attacker.get(app.url("/stepup")).body();
         assertThat(stepup).contains("id=\"confirm-factor\"").doesNotContain("id=\"totp-begin\"")
                 .doesNotContain("id=\"register\"");
-        String csrf = WebClient.input(stepup, "csrf");
+        String csrf = ApprovalPageClient.input(stepup, "csrf");
 
         HttpResponse<String> newTotp = attacker.post(app.url("/stepup/totp"), app.origin, Map.of("csrf", csrf));
         HttpResponse<String> passkey = attacker.post(app.url("/stepup/passkey"), app.origin, Map.of("csrf", csrf,
@@ -498,9 +500,9 @@ class ApprovalAppTest {
     @Test
     void shouldReplaceTheOneTimeCodeAppOnlyAfterAStepUpWithTheOldOne() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
-        byte[] old = enrolTotp(browser);
+        OneTimeCodeApp old = enrolTotp(browser);
         String stepup = browser.get(app.url("/stepup")).body();
-        String csrf = WebClient.input(stepup, "csrf");
+        String csrf = ApprovalPageClient.input(stepup, "csrf");
         String wrong = "123456".equals(code(old)) ? "654321" : "123456";
 
         HttpResponse<String> refused = browser.post(app.url("/stepup/confirm"), app.origin,
@@ -513,7 +515,7 @@ class ApprovalAppTest {
                 Map.of("csrf", csrf, "totp", code(old)));
         assertThat(confirmed.body()).contains("You may add or replace a factor now.");
         String pending = browser.post(app.url("/stepup/totp"), app.origin, Map.of("csrf", csrf)).body();
-        byte[] replacement = Totp.unbase32(WebClient.text(pending, "totp-secret"));
+        byte[] replacement = Totp.unbase32(ApprovalPageClient.text(pending, "totp-secret"));
         app.clock.advance(Duration.ofSeconds(30));
         assertThat(browser.post(app.url("/stepup/totp/confirm"), app.origin,
                 Map.of("csrf", csrf, "totp", code(replacement))).body()).contains("One-time code app set up.");
@@ -533,8 +535,8 @@ class ApprovalAppTest {
     @Test
     void shouldCloseEnrolmentAgainAfterTheConfirmationWindow() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
-        byte[] old = enrolTotp(browser);
-        String csrf = WebClient.input(browser.get(app.url("/stepup")).body(), "csrf");
+        OneTimeCodeApp old = enrolTotp(browser);
+        String csrf = ApprovalPageClient.input(browser.get(app.url("/stepup")).body(), "csrf");
         browser.post(app.url("/stepup/confirm"), app.origin, Map.of("csrf", csrf, "totp", code(old)));
         app.clock.advance(Duration.ofMinutes(5).plusSeconds(1));
 
@@ -548,12 +550,12 @@ class ApprovalAppTest {
     void shouldKeepAPendingEnrolmentWhenAConcurrentAnswerCarriesAnOlderSessionCookie() throws Exception {
         signIn(browser, "alice-sub", "demo", "alice@example.com");
         String before = browser.cookie(ApprovalApp.SESSION_COOKIE);
-        String csrf = WebClient.input(browser.get(app.url("/stepup")).body(), "csrf");
+        String csrf = ApprovalPageClient.input(browser.get(app.url("/stepup")).body(), "csrf");
         String pending = browser.post(app.url("/stepup/totp"), app.origin, Map.of("csrf", csrf)).body();
-        byte[] secret = Totp.unbase32(WebClient.text(pending, "totp-secret"));
+        byte[] secret = Totp.unbase32(ApprovalPageClient.text(pending, "totp-secret"));
 
         // the page's favicon request left with the older cookie, and its answer arrives last
-        WebClient favicon = new WebClient();
+        ApprovalPageClient favicon = new ApprovalPageClient();
         favicon.setCookie(ApprovalApp.SESSION_COOKIE, before);
         favicon.get(app.url("/favicon.ico"));
         String last = favicon.cookie(ApprovalApp.SESSION_COOKIE);
@@ -647,7 +649,7 @@ class ApprovalAppTest {
                 .setAttempt(1).setVerdict(Verdict.STILL_UNKNOWN).setEvidence("IMAP folder not authoritative")
                 .setLookups(3).setCheckedAt(t).build());
         signIn(browser, "owner-sub", "demo", "owner@example.com");
-        byte[] secret = enrolTotp(browser);
+        OneTimeCodeApp secret = enrolTotp(browser);
 
         String queue = browser.get(app.url("/queue")).body();
         assertThat(queue).contains("/resolve/T-2/email-u");

@@ -22,6 +22,7 @@ import io.actiongate.avro.DecisionType;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.testing.ApprovalPageClient;
 
 /** {@code approver.stepup.mode=idp}: each approval is a fresh authentication at the identity provider. */
 class IdpStepUpTest {
@@ -31,7 +32,7 @@ class IdpStepUpTest {
 
     private static TestIdp idp;
     private AppHarness app;
-    private WebClient browser;
+    private ApprovalPageClient browser;
     private ActionProposal email;
 
     @BeforeAll
@@ -47,7 +48,7 @@ class IdpStepUpTest {
     @BeforeEach
     void setUp() throws Exception {
         app = new AppHarness(idp, new LocalState(), MODE);
-        browser = new WebClient();
+        browser = new ApprovalPageClient();
         email = Fixtures.email("T-1", "email-1");
         app.book.proposal("T-1/email-1", email);
         app.book.receipt("T-1/email-1", Fixtures.waiting(email, app.clock.instant()));
@@ -104,7 +105,7 @@ class IdpStepUpTest {
         String page = browser.get(on.url("/review/T-1/email-1")).body();
         assertThat(page).contains("id=\"idp-stepup\"").doesNotContain("name=\"totp\"").doesNotContain("no-stepup");
         HttpResponse<String> r = browser.post(on.url("/review/T-1/email-1"), on.origin, Map.of(
-                "csrf", WebClient.input(page, "csrf"), "challenge", WebClient.input(page, "challenge"),
+                "csrf", ApprovalPageClient.input(page, "csrf"), "challenge", ApprovalPageClient.input(page, "challenge"),
                 "decision", "APPROVE"));
         // a page that navigates to the provider (a redirected form post would break CSP form-action 'self')
         assertThat(r.statusCode()).isEqualTo(200);
@@ -215,7 +216,7 @@ class IdpStepUpTest {
             // five failures: a perfect answer now publishes nothing, on either replica, and a new one cannot start
             String page = browser.get(other.url("/review/T-1/email-1")).body();
             HttpResponse<String> start = browser.post(other.url("/review/T-1/email-1"), other.origin, Map.of(
-                    "csrf", WebClient.input(page, "csrf"), "challenge", WebClient.input(page, "challenge"),
+                    "csrf", ApprovalPageClient.input(page, "csrf"), "challenge", ApprovalPageClient.input(page, "challenge"),
                     "decision", "APPROVE"));
             assertThat(start.statusCode()).isEqualTo(409);
             assertThat(start.body()).contains("Too many failed step-ups");
@@ -271,7 +272,7 @@ class IdpStepUpTest {
     void shouldCancelWithoutAStepUp() throws Exception {
         String page = browser.get(app.url("/review/T-1/email-1")).body();
         HttpResponse<String> r = browser.post(app.url("/review/T-1/email-1"), app.origin, Map.of(
-                "csrf", WebClient.input(page, "csrf"), "challenge", WebClient.input(page, "challenge"),
+                "csrf", ApprovalPageClient.input(page, "csrf"), "challenge", ApprovalPageClient.input(page, "challenge"),
                 "decision", "REJECT"));
 
         assertThat(r.statusCode()).isEqualTo(200);
