@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +21,7 @@ import io.actiongate.loadtest.report.BenchReport;
 import io.actiongate.loadtest.report.BenchRow;
 
 /**
- * The benchmark's correctness, never its speed: with a few actions, every scenario of part 1 must bring every
+ * The benchmark's correctness, never its speed: with a few actions, every row of part topology must bring every
  * action to the state it claims to measure, or its figures would describe some other work (a rejection path is
  * much cheaper than a reservation).
  */
@@ -33,9 +34,14 @@ class BenchmarkTest {
 
     @Test
     void shouldBringEveryActionOfEveryScenarioToItsExpectedState() {
-        List<TopologyBench.Row> rows = new TopologyBench(ACTIONS, 1, stateDir).run();
+        // no fork (quick); TopologyForksIT runs the rows in forked JVMs as the bench jar does
+        TopologyBench bench = new TopologyBench(ACTIONS, 1, 0, stateDir);
+        AtomicInteger rounds = new AtomicInteger();
+
+        List<TopologyBench.Row> rows = bench.run(rounds::incrementAndGet);
 
         assertThat(rows).extracting(TopologyBench.Row::id).containsExactly("a", "b", "c", "c1", "c2", "d");
+        assertThat(rounds).as("rounds JMH ran, warm-up included").hasValue(bench.totalRounds()).hasValue(6 * 2);
         assertThat(rows).allSatisfy(row -> {
             assertThat(row.verified()).as("row %s actions in the expected state", row.id()).isEqualTo(ACTIONS);
             assertThat(row.nanos()).as("row %s measured rounds", row.id()).hasSize(1).allMatch(n -> n > 0);
@@ -45,13 +51,16 @@ class BenchmarkTest {
     @Test
     void shouldPrintMachineParametersAndEveryRowWhenSkippingTheBroker() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        BenchOptions options = new BenchOptions(50, 1, 10, 1, true, stateDir);
+        // no fork, as above
+        BenchOptions options = new BenchOptions.Builder().actions(50).rounds(1).brokerActions(10).partitions(1)
+                .skipBroker(true).stateDir(stateDir).resultsDir(stateDir.resolve("bench-results")).progress(false)
+                .forks(0).build();
 
         boolean ok = Benchmark.run(options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(ok).as(out).isTrue();
-        assertThat(out).contains("machine: ", "cores", "parameters: actions=50 rounds=1", "skip-broker",
+        assertThat(out).contains("machine: ", "cores", "parameters: actions=50 rounds=1 (+1 warm-up) forks=0", "skip-broker",
                 "Part topology:", "invariants: all 6 held", "goals:", "report: ")
                 .doesNotContain("Part broker:");
         assertThat(out.lines().filter(l -> l.matches("^(a|b|c|c1|c2|d) +.*")))
