@@ -7,7 +7,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,7 +15,6 @@ import io.actiongate.loadtest.harness.BenchContext;
 import io.actiongate.loadtest.harness.BenchOptions;
 import io.actiongate.loadtest.harness.BenchPart;
 import io.actiongate.loadtest.harness.Progress;
-import io.actiongate.loadtest.parts.TopologyBench;
 import io.actiongate.loadtest.report.BenchReport;
 import io.actiongate.loadtest.report.BenchRow;
 
@@ -27,31 +25,13 @@ import io.actiongate.loadtest.report.BenchRow;
  */
 class BenchmarkTest {
 
-    private static final int ACTIONS = 200;
-
     @TempDir
     Path stateDir;
 
     @Test
-    void shouldBringEveryActionOfEveryScenarioToItsExpectedState() {
-        // no fork (quick); TopologyForksIT runs the rows in forked JVMs as the bench jar does
-        TopologyBench bench = new TopologyBench(ACTIONS, 1, 0, stateDir);
-        AtomicInteger rounds = new AtomicInteger();
-
-        List<TopologyBench.Row> rows = bench.run(rounds::incrementAndGet);
-
-        assertThat(rows).extracting(TopologyBench.Row::id).containsExactly("a", "b", "c", "c1", "c2", "d");
-        assertThat(rounds).as("rounds JMH ran, warm-up included").hasValue(bench.totalRounds()).hasValue(6 * 2);
-        assertThat(rows).allSatisfy(row -> {
-            assertThat(row.verified()).as("row %s actions in the expected state", row.id()).isEqualTo(ACTIONS);
-            assertThat(row.nanos()).as("row %s measured rounds", row.id()).hasSize(1).allMatch(n -> n > 0);
-        });
-    }
-
-    @Test
     void shouldPrintMachineParametersAndEveryRowWhenSkippingTheBroker() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        // no fork, as above
+        // no fork (quick): TopologyForksIT runs the rows in forked JVMs as the bench jar does
         BenchOptions options = new BenchOptions.Builder().actions(50).rounds(1).brokerActions(10).partitions(1)
                 .skipBroker(true).stateDir(stateDir).resultsDir(stateDir.resolve("bench-results")).progress(false)
                 .forks(0).build();

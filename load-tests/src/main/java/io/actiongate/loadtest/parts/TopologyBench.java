@@ -107,6 +107,9 @@ public final class TopologyBench {
     Options options() {
         List<String> jvmArgs = new ArrayList<>();
         jvmArgs.add("-D" + TopologyBenchmarks.STATE_DIR_PROPERTY + "=" + stateRoot);
+        // this JVM's logging configuration, which Benchmark's main sets as a property, not a JVM argument
+        jvmArgs.add("-D" + TopologyBenchmarks.LOGBACK_CONFIGURATION + "=" + System.getProperty(
+                TopologyBenchmarks.LOGBACK_CONFIGURATION, "logback-bench.xml"));
         String log = System.getProperty("actiongate.bench.log");
         if (log != null) {
             jvmArgs.add("-Dactiongate.bench.log=" + log);

@@ -67,10 +67,20 @@ public class TopologyBenchmarks {
     /** Where each driver's RocksDB stores go (a system property of the forked JVM); else {@code java.io.tmpdir}. */
     public static final String STATE_DIR_PROPERTY = "actiongate.bench.state-dir";
 
+    /** The system property naming logback's configuration file. */
+    public static final String LOGBACK_CONFIGURATION = "logback.configurationFile";
+
     static {
-        // the benchmark's logging configuration in every forked JVM, before Kafka creates a logger
-        if (System.getProperty("logback.configurationFile") == null) {
-            System.setProperty("logback.configurationFile", "logback-bench.xml");
+        useBenchLogging();
+    }
+
+    /**
+     * The benchmark's logging configuration (warnings only) in a JVM started by a plain JMH command line, before
+     * anything creates a logger: without it logback logs Kafka's debug lines, and the rounds would time the console.
+     */
+    static void useBenchLogging() {
+        if (System.getProperty(LOGBACK_CONFIGURATION) == null) {
+            System.setProperty(LOGBACK_CONFIGURATION, "logback-bench.xml");
         }
     }
 
@@ -82,6 +92,10 @@ public class TopologyBenchmarks {
      */
     @State(Scope.Benchmark)
     public static class Records {
+        static {
+            useBenchLogging(); // JMH creates this state before the benchmark's own instance
+        }
+
         @Param("20000")
         public int actions;
 
@@ -112,10 +126,15 @@ public class TopologyBenchmarks {
         }
     }
 
-    /** One round of one row: a fresh driver opened before the timed invocation, checked and closed after it. */
+    /**
+     * One round of one row: a fresh driver opened before the timed invocation, checked and closed after it. The
+     * timed invocation pipes {@code timed} into {@code in}.
+     */
     public abstract static class Round {
         Drivers.Run run;
         int actions;
+        TestInputTopic<String, byte[]> in;
+        Workload.Encoded timed;
 
         /** Opens this round's driver and pipes what precedes the timed records (untimed). */
         abstract void open(Records records);
@@ -142,12 +161,9 @@ public class TopologyBenchmarks {
     /** Row a: the pass-through baseline reads the read-only proposals. */
     @State(Scope.Thread)
     public static class Baseline extends Round {
-        TestInputTopic<String, byte[]> in;
-        Workload.Encoded proposals;
-
         @Override
         void open(Records records) {
-            proposals = records.readOnlyProposals();
+            timed = records.readOnlyProposals();
             run = new Drivers.Run(PassThroughTopology.build(Drivers.BASELINE_IN, Drivers.BASELINE_OUT),
                     "bench-baseline", stateRoot());
             in = run.input(Drivers.BASELINE_IN);
@@ -162,12 +178,9 @@ public class TopologyBenchmarks {
     /** Row b: read-only proposals, each to its reservation. */
     @State(Scope.Thread)
     public static class ReadOnly extends Round {
-        TestInputTopic<String, byte[]> in;
-        Workload.Encoded proposals;
-
         @Override
         void open(Records records) {
-            proposals = records.readOnlyProposals();
+            timed = records.readOnlyProposals();
             run = records.gate();
             in = run.input(topic(Topics.PROPOSALS));
         }
@@ -180,20 +193,18 @@ public class TopologyBenchmarks {
         }
     }
 
-    /** Row c: approval proposals, then their signed approvals, both timed. */
+    /** Row c: approval proposals ({@code timed}), then their signed approvals, both timed. */
     @State(Scope.Thread)
     public static class Approval extends Round {
-        TestInputTopic<String, byte[]> proposalsIn;
         TestInputTopic<String, byte[]> decisionsIn;
-        Workload.Encoded proposals;
         Workload.Encoded decisions;
 
         @Override
         void open(Records records) {
-            proposals = records.approvalProposals();
+            timed = records.approvalProposals();
             decisions = records.approvals();
             run = records.gate();
-            proposalsIn = run.input(topic(Topics.PROPOSALS));
+            in = run.input(topic(Topics.PROPOSALS));
             decisionsIn = run.input(topic(Topics.DECISIONS));
         }
 
@@ -212,12 +223,9 @@ public class TopologyBenchmarks {
     /** Row c1: approval proposals, each to WAITING_APPROVAL. */
     @State(Scope.Thread)
     public static class ApprovalProposal extends Round {
-        TestInputTopic<String, byte[]> in;
-        Workload.Encoded proposals;
-
         @Override
         void open(Records records) {
-            proposals = records.approvalProposals();
+            timed = records.approvalProposals();
             run = records.gate();
             in = run.input(topic(Topics.PROPOSALS));
         }
@@ -231,13 +239,11 @@ public class TopologyBenchmarks {
     /** Row c2: signed approvals of actions proposed beforehand (untimed), each to its reservation. */
     @State(Scope.Thread)
     public static class ApprovalDecision extends Round {
-        TestInputTopic<String, byte[]> in;
-        Workload.Encoded decisions;
         int waiting;
 
         @Override
         void open(Records records) {
-            decisions = records.approvals();
+            timed = records.approvals();
             run = records.gate();
             run.pipe(topic(Topics.PROPOSALS), records.approvalProposals());
             waiting = countLast(run.lastReceiptStatus(prefix()), ReceiptStatus.WAITING_APPROVAL);
@@ -254,13 +260,11 @@ public class TopologyBenchmarks {
     /** Row d: SUCCEEDED outcomes of actions reserved beforehand (untimed), each to SUCCEEDED. */
     @State(Scope.Thread)
     public static class Outcome extends Round {
-        TestInputTopic<String, byte[]> in;
-        Workload.Encoded outcomes;
         int reserved;
 
         @Override
         void open(Records records) {
-            outcomes = records.outcomes();
+            timed = records.outcomes();
             run = records.gate();
             run.pipe(topic(Topics.PROPOSALS), records.readOnlyProposals());
             reserved = countLast(run.lastReceiptStatus(prefix()), ReceiptStatus.DISPATCHING);
@@ -276,33 +280,33 @@ public class TopologyBenchmarks {
 
     @Benchmark
     public void a_baseline(Baseline round) {
-        Drivers.pipe(round.in, round.proposals);
+        Drivers.pipe(round.in, round.timed);
     }
 
     @Benchmark
     public void b_readOnlyPath(ReadOnly round) {
-        Drivers.pipe(round.in, round.proposals);
+        Drivers.pipe(round.in, round.timed);
     }
 
     @Benchmark
     public void c_approvalPath(Approval round) {
-        Drivers.pipe(round.proposalsIn, round.proposals);
+        Drivers.pipe(round.in, round.timed);
         Drivers.pipe(round.decisionsIn, round.decisions);
     }
 
     @Benchmark
     public void c1_approvalProposal(ApprovalProposal round) {
-        Drivers.pipe(round.in, round.proposals);
+        Drivers.pipe(round.in, round.timed);
     }
 
     @Benchmark
     public void c2_approvalDecision(ApprovalDecision round) {
-        Drivers.pipe(round.in, round.decisions);
+        Drivers.pipe(round.in, round.timed);
     }
 
     @Benchmark
     public void d_outcome(Outcome round) {
-        Drivers.pipe(round.in, round.outcomes);
+        Drivers.pipe(round.in, round.timed);
     }
 
     /** The row id a benchmark of this class measures: its method name up to the underscore. */

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.results.AggregationPolicy;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
@@ -23,7 +25,36 @@ class TopologyBenchTest {
 
     private static final String BENCHMARK = TopologyBenchmarks.class.getName() + ".c2_approvalDecision";
 
+    private static final int ACTIONS = 200;
+
     private final TopologyBench bench = new TopologyBench(200, 3, 1, Path.of("unused"));
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void shouldBringEveryActionOfEveryRowToItsExpectedStateInThisJvm() {
+        // no fork (quick); TopologyForksIT runs the rows in forked JVMs as the bench jar does
+        assertEveryRowComplete(new TopologyBench(ACTIONS, 1, 0, stateDir));
+    }
+
+    /**
+     * Runs {@code bench} (one measured round) and asserts that every row ran its round and brought every action to
+     * the state it claims to measure, or its figures would describe some other work (a rejection path is much
+     * cheaper than a reservation).
+     */
+    static void assertEveryRowComplete(TopologyBench bench) {
+        AtomicInteger rounds = new AtomicInteger();
+
+        List<TopologyBench.Row> rows = bench.run(rounds::incrementAndGet);
+
+        assertThat(rows).extracting(TopologyBench.Row::id).containsExactlyElementsOf(TopologyBench.ROWS);
+        assertThat(rows).allSatisfy(row -> {
+            assertThat(row.verified()).as("row %s actions in the expected state", row.id()).isEqualTo(row.actions());
+            assertThat(row.nanos()).as("row %s measured rounds", row.id()).hasSize(1).allMatch(n -> n > 0);
+        });
+        assertThat(rounds).as("rounds JMH ran, warm-up included").hasValue(bench.totalRounds());
+    }
 
     @Test
     void shouldTakeEachRoundsTimeAndTheLowestCountOfActionsInTheExpectedState() {

@@ -6,8 +6,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Collection;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -33,17 +31,7 @@ class TopologyForksIT {
 
     @Test
     void shouldBringEveryActionOfEveryRowToItsExpectedStateInForkedJvms() {
-        TopologyBench bench = new TopologyBench(ACTIONS, 1, 1, stateDir);
-        AtomicInteger rounds = new AtomicInteger();
-
-        List<TopologyBench.Row> rows = bench.run(rounds::incrementAndGet);
-
-        assertThat(rows).extracting(TopologyBench.Row::id).containsExactlyElementsOf(TopologyBench.ROWS);
-        assertThat(rows).allSatisfy(row -> {
-            assertThat(row.verified()).as("row %s actions in the expected state", row.id()).isEqualTo(ACTIONS);
-            assertThat(row.nanos()).as("row %s measured rounds", row.id()).hasSize(1).allMatch(n -> n > 0);
-        });
-        assertThat(rounds).as("rounds JMH ran, warm-up included").hasValue(bench.totalRounds());
+        TopologyBenchTest.assertEveryRowComplete(new TopologyBench(ACTIONS, 1, 1, stateDir));
     }
 
     @Test
