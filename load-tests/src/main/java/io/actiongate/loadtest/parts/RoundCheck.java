@@ -42,8 +42,8 @@ public final class RoundCheck implements InternalProfiler {
     }
 
     @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-            IterationResult result) {
+    public Collection<? extends Result<?>> afterIteration(BenchmarkParams benchmarkParams,
+            IterationParams iterationParams, IterationResult result) {
         reporting = false;
         // -1: the round's tear-down never counted, which the runner reads as a failed check
         return List.of(new ScalarResult(LABEL, verified, "actions", AggregationPolicy.MIN));

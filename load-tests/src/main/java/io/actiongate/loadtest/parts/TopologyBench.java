@@ -89,8 +89,8 @@ public final class TopologyBench {
             results = new Runner(options(), new RoundListener(
                     OutputFormatFactory.createFormatInstance(jmhOut, VerboseMode.NORMAL), roundDone)).run();
         } catch (RunnerException e) {
-            throw new IllegalStateException("the JMH run of part topology failed:\n" + log.toString(
-                    StandardCharsets.UTF_8), e);
+            throw new IllegalStateException("the JMH run of part topology failed: " + e.getMessage() + "\n"
+                    + log.toString(StandardCharsets.UTF_8), e);
         }
         Map<String, Row> byId = new HashMap<>();
         for (RunResult result : results) {

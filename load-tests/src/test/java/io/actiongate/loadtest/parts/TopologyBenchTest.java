@@ -92,7 +92,7 @@ class TopologyBenchTest {
         check.beforeIteration(null, null);
         RoundCheck.record("b", 7, 10);
 
-        List<? extends Result> results = List.copyOf(check.afterIteration(null, null, null));
+        List<? extends Result<?>> results = List.copyOf(check.afterIteration(null, null, null));
 
         assertThat(results).singleElement().satisfies(r -> {
             assertThat(r.getLabel()).isEqualTo(RoundCheck.LABEL);
