@@ -17,6 +17,8 @@ import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 class LabPackagesTest {
 
     static final String ROOT = "io.actiongate.loadtest";
+    /** What JMH's annotation processor generates beside part topology's benchmarks (in the parts layer). */
+    static final String JMH_GENERATED = ".parts.jmh_generated";
 
     static LayeredArchitecture labPackages() {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -39,7 +41,7 @@ class LabPackagesTest {
         assertThat(bench.stream().map(c -> c.getPackageName()).distinct())
                 .as("the benchmark's packages")
                 .containsExactlyInAnyOrder(ROOT, ROOT + ".parts", ROOT + ".baselines", ROOT + ".harness",
-                        ROOT + ".report");
+                        ROOT + ".report", ROOT + JMH_GENERATED);
         labPackages().because("a part may use a baseline, the harness and the report, never the other way round")
                 .check(bench);
     }

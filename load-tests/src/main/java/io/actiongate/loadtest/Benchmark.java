@@ -102,9 +102,9 @@ public final class Benchmark {
         AvroSetup.install();
         out.println("actiongate benchmark, " + Instant.now());
         out.println(machine());
-        out.printf(Locale.ROOT, "parameters: actions=%d rounds=%d (+1 warm-up) broker-actions=%d partitions=%d "
-                        + "provider-latency-ms=%d parts=%s%s%n",
-                options.actions(), options.rounds(), options.brokerActions(), options.partitions(),
+        out.printf(Locale.ROOT, "parameters: actions=%d rounds=%d (+1 warm-up) forks=%d broker-actions=%d "
+                        + "partitions=%d provider-latency-ms=%d parts=%s%s%n",
+                options.actions(), options.rounds(), options.forks(), options.brokerActions(), options.partitions(),
                 options.providerLatencyMs(), String.join(",", options.parts()),
                 (options.skipBroker() ? " skip-broker" : "") + (options.misroute() ? " misroute" : ""));
         out.println("sandbox provider: " + NodeJvm.HTTPSERVER_NODELAY + "=" + System.getProperty(
@@ -167,6 +167,7 @@ public final class Benchmark {
         p.put("parts", List.copyOf(o.parts()));
         p.put("actions", o.actions());
         p.put("rounds", o.rounds());
+        p.put("forks", o.forks());
         p.put("broker_actions", o.brokerActions());
         p.put("partitions", o.partitions());
         p.put("provider_latency_ms", o.providerLatencyMs());

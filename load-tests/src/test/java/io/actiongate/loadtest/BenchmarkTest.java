@@ -15,43 +15,32 @@ import io.actiongate.loadtest.harness.BenchContext;
 import io.actiongate.loadtest.harness.BenchOptions;
 import io.actiongate.loadtest.harness.BenchPart;
 import io.actiongate.loadtest.harness.Progress;
-import io.actiongate.loadtest.parts.TopologyBench;
 import io.actiongate.loadtest.report.BenchReport;
 import io.actiongate.loadtest.report.BenchRow;
 
 /**
- * The benchmark's correctness, never its speed: with a few actions, every scenario of part 1 must bring every
+ * The benchmark's correctness, never its speed: with a few actions, every row of part topology must bring every
  * action to the state it claims to measure, or its figures would describe some other work (a rejection path is
  * much cheaper than a reservation).
  */
 class BenchmarkTest {
 
-    private static final int ACTIONS = 200;
-
     @TempDir
     Path stateDir;
 
     @Test
-    void shouldBringEveryActionOfEveryScenarioToItsExpectedState() {
-        List<TopologyBench.Row> rows = new TopologyBench(ACTIONS, 1, stateDir).run();
-
-        assertThat(rows).extracting(TopologyBench.Row::id).containsExactly("a", "b", "c", "c1", "c2", "d");
-        assertThat(rows).allSatisfy(row -> {
-            assertThat(row.verified()).as("row %s actions in the expected state", row.id()).isEqualTo(ACTIONS);
-            assertThat(row.nanos()).as("row %s measured rounds", row.id()).hasSize(1).allMatch(n -> n > 0);
-        });
-    }
-
-    @Test
     void shouldPrintMachineParametersAndEveryRowWhenSkippingTheBroker() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        BenchOptions options = new BenchOptions(50, 1, 10, 1, true, stateDir);
+        // no fork (quick): TopologyForksIT runs the rows in forked JVMs as the bench jar does
+        BenchOptions options = new BenchOptions.Builder().actions(50).rounds(1).brokerActions(10).partitions(1)
+                .skipBroker(true).stateDir(stateDir).resultsDir(stateDir.resolve("bench-results")).progress(false)
+                .forks(0).build();
 
         boolean ok = Benchmark.run(options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(ok).as(out).isTrue();
-        assertThat(out).contains("machine: ", "cores", "parameters: actions=50 rounds=1", "skip-broker",
+        assertThat(out).contains("machine: ", "cores", "parameters: actions=50 rounds=1 (+1 warm-up) forks=0", "skip-broker",
                 "Part topology:", "invariants: all 6 held", "goals:", "report: ")
                 .doesNotContain("Part broker:");
         assertThat(out.lines().filter(l -> l.matches("^(a|b|c|c1|c2|d) +.*")))

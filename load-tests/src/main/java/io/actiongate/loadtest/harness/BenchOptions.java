@@ -40,13 +40,14 @@ import java.util.Set;
  * @param closedLoopProviderLatencyMs part "closed-loop": the provider's added latency per request
  * @param devJavaOpts      part "closed-loop": dev's JVM options (null: ./actiongate's defaults)
  * @param closedLoopTransports part "closed-loop": which hosts run, {@code kafka} and/or {@code http}
+ * @param forks            part "topology": JVMs (JMH forks) per row; 0 runs its rows in the benchmark's own JVM
  */
 public record BenchOptions(int actions, int rounds, int brokerActions, int partitions, Set<String> parts, Path stateDir,
                     Map<String, String> nodeSettings, boolean misroute, int providerLatencyMs, Path resultsDir,
                     int memoryActions, List<Integer> scalePartitions, List<Integer> openLoopPercents,
                     boolean progress, int rowSeconds, List<Integer> pgWorkers, int decisions, int openLoopBase,
                     List<Integer> closedLoopHosts, int closedLoopSeconds, int closedLoopProviderLatencyMs,
-                    String devJavaOpts, Set<String> closedLoopTransports) {
+                    String devJavaOpts, Set<String> closedLoopTransports, int forks) {
 
     /** Every part, in the order they run. */
     public static final List<String> PARTS = List.of("topology", "broker", "physical", "postgres", "open-loop",
@@ -60,7 +61,7 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
             + "[--provider-latency-ms MS] [--memory-actions N] [--scale-partitions P,...] [--open-loop PCT,...] "
             + "[--open-loop-base R] [--row-seconds S] [--pg-workers N,...] [--decisions D] [--closed-loop C,...] "
             + "[--closed-loop-seconds S] [--closed-loop-provider-latency-ms MS] [--dev-java-opts 'OPTS'] "
-            + "[--closed-loop-transports kafka,http] "
+            + "[--closed-loop-transports kafka,http] [--forks F] "
             + "[--no-progress | --progress] "
             + "[--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
 
@@ -72,6 +73,9 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
         positive("--memory-actions", memoryActions);
         positive("--decisions", decisions);
         positive("--closed-loop-seconds", closedLoopSeconds);
+        if (forks < 0) {
+            throw new IllegalArgumentException("--forks must be 0 (no fork) or more, got " + forks);
+        }
         if (closedLoopProviderLatencyMs < 0) {
             throw new IllegalArgumentException("--closed-loop-provider-latency-ms must be 0 or more, got "
                     + closedLoopProviderLatencyMs);
@@ -130,7 +134,7 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
         this(o.actions, o.rounds, o.brokerActions, o.partitions, o.parts, o.stateDir, o.nodeSettings, o.misroute,
                 o.providerLatencyMs, o.resultsDir, o.memoryActions, o.scalePartitions, o.openLoopPercents,
                 o.progress, o.rowSeconds, o.pgWorkers, o.decisions, o.openLoopBase, o.closedLoopHosts,
-                o.closedLoopSeconds, o.closedLoopProviderLatencyMs, o.devJavaOpts, o.closedLoopTransports);
+                o.closedLoopSeconds, o.closedLoopProviderLatencyMs, o.devJavaOpts, o.closedLoopTransports, o.forks);
     }
 
     public static BenchOptions defaults() {
@@ -154,6 +158,7 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
                 case "--skip-broker" -> b.skipBroker(true);
                 case "--actions" -> b.actions(number(args, ++i, arg));
                 case "--rounds" -> b.rounds(number(args, ++i, arg));
+                case "--forks" -> b.forks(number(args, ++i, arg));
                 case "--broker-actions" -> b.brokerActions(number(args, ++i, arg));
                 case "--partitions" -> b.partitions(number(args, ++i, arg));
                 case "--state-dir" -> b.stateDir(Path.of(value(args, ++i, arg)));
@@ -215,6 +220,7 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
         public int closedLoopProviderLatencyMs;
         public String devJavaOpts;
         public Set<String> closedLoopTransports = new LinkedHashSet<>(List.of("kafka", "http"));
+        public int forks = 1;
 
         public Builder actions(int v) {
             actions = v;
@@ -223,6 +229,11 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
 
         public Builder rounds(int v) {
             rounds = v;
+            return this;
+        }
+
+        public Builder forks(int v) {
+            forks = v;
             return this;
         }
 
@@ -277,7 +288,7 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
             return new BenchOptions(actions, rounds, brokerActions, partitions, parts, stateDir, nodeSettings,
                     misroute, providerLatencyMs, resultsDir, memoryActions, scalePartitions, openLoopPercents,
                     progress, rowSeconds, pgWorkers, decisions, openLoopBase, closedLoopHosts, closedLoopSeconds,
-                    closedLoopProviderLatencyMs, devJavaOpts, closedLoopTransports);
+                    closedLoopProviderLatencyMs, devJavaOpts, closedLoopTransports, forks);
         }
     }
 

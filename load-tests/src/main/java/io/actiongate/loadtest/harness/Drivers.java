@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,20 +69,9 @@ public final class Drivers {
             return driver.createOutputTopic(topic, new StringDeserializer(), new ByteArrayDeserializer());
         }
 
-        /** Pipes every record of {@code records} and returns the nanoseconds it took. */
-        public long timed(String topic, Workload.Encoded records) {
-            TestInputTopic<String, byte[]> in = input(topic);
-            List<String> keys = records.keys();
-            List<byte[]> values = records.values();
-            long start = System.nanoTime();
-            for (int i = 0; i < keys.size(); i++) {
-                in.pipeInput(keys.get(i), values.get(i));
-            }
-            return System.nanoTime() - start;
-        }
-
-        public void untimed(String topic, Workload.Encoded records) {
-            timed(topic, records);
+        /** Pipes every record of {@code records} into {@code topic}, in order. */
+        public void pipe(String topic, Workload.Encoded records) {
+            Drivers.pipe(input(topic), records);
         }
 
         /** Drops whatever the topology wrote to {@code topic} so far. */
@@ -97,6 +87,16 @@ public final class Drivers {
                 last.put(r.key(), receipt.getStatus());
             }
             return last;
+        }
+
+        /** Every receipt status of every key the gate wrote a receipt for, in order, draining the receipts topic. */
+        public Map<String, List<ReceiptStatus>> receiptStatuses(String prefix) {
+            Map<String, List<ReceiptStatus>> all = new HashMap<>();
+            for (TestRecord<String, byte[]> r : output(Topics.RECEIPTS.name(prefix)).readRecordsToList()) {
+                Receipt receipt = Topics.RECEIPTS.valueSerde().deserializer().deserialize(null, r.value());
+                all.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(receipt.getStatus());
+            }
+            return all;
         }
 
         public long drainCount(String topic) {
@@ -119,6 +119,18 @@ public final class Drivers {
         public void close() {
             driver.close();
             deleteQuietly(stateDir);
+        }
+    }
+
+    /**
+     * Pipes every record of {@code records} into {@code in}, in order: the work a topology row times, so nothing
+     * but the driver's own processing happens here (the records are encoded beforehand).
+     */
+    public static void pipe(TestInputTopic<String, byte[]> in, Workload.Encoded records) {
+        List<String> keys = records.keys();
+        List<byte[]> values = records.values();
+        for (int i = 0; i < keys.size(); i++) {
+            in.pipeInput(keys.get(i), values.get(i));
         }
     }
 

@@ -1,35 +1,41 @@
 package io.actiongate.loadtest.parts;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
-import io.actiongate.avro.ReceiptStatus;
-import io.actiongate.topics.Topics;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormat;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
-import io.actiongate.loadtest.baselines.PassThroughTopology;
-import io.actiongate.loadtest.harness.Drivers;
-import io.actiongate.loadtest.harness.Workload;
 import io.actiongate.loadtest.report.Stats;
 
 /**
- * Part 1: the cost of the gate's topology per action against the pass-through baseline, in a
- * {@link org.apache.kafka.streams.TopologyTestDriver} (no broker, one thread, deterministic). Each scenario gets a
- * fresh driver and fresh stores per round; records are encoded before the clock starts and checked after it stops.
- * Rounds interleave the scenarios (a, b, c, d, a, b, ...) so a burst of load from other processes on a shared
- * machine hits every row alike, which is what keeps the ratios meaningful. The rows' medians come from the same
- * number of rounds, each taken on its own (the median of (c) is not the sum of the medians of (c1) and (c2)).
+ * Part topology's runner: times rows a to d ({@link TopologyBenchmarks}) through JMH's {@link Runner}, in forked
+ * JVMs of their own, and turns JMH's per-iteration results into the table's rows: each measured round's time, and the lowest
+ * count over the rounds of actions that ended in the row's expected state. A row's median comes from its own
+ * rounds (the median of (c) is not the sum of the medians of (c1) and (c2)).
  */
 public final class TopologyBench {
-
-    /** One timed phase of one scenario round and how many actions ended as expected. */
-    public record Round(long nanos, int verified) {
-    }
 
     /** A row of the table: a scenario or one phase of it. */
     public record Row(String id, String what, int actions, List<Long> nanos, int verified) {
@@ -42,85 +48,8 @@ public final class TopologyBench {
         }
     }
 
-    private interface Scenario {
-        /** Runs once over {@code n} actions in a fresh driver; returns the timed phases in order. */
-        Map<String, Round> run(Inputs inputs, int n, Path stateRoot);
-    }
-
-    /**
-     * The encoded records of every scenario, built once (signing thousands of decisions takes a while) and
-     * replayed in every round: each round's driver starts with empty stores, so the same keys are new to it.
-     */
-    public static final class Inputs {
-        private final Workload workload = new Workload("T-bench");
-        private final Map<String, Workload.Encoded> cache = new HashMap<>();
-        private final int n;
-
-        public Inputs(int n) {
-            this.n = n;
-        }
-
-        public Workload workload() {
-            return workload;
-        }
-
-        public Workload.Encoded readOnlyProposals() {
-            return cache.computeIfAbsent("read", k -> workload.proposals("r", Workload.READ_TOOL, n, Drivers.START));
-        }
-
-        public Workload.Encoded approvalProposals() {
-            return cache.computeIfAbsent("send", k -> workload.proposals("s", Workload.SEND_TOOL, n, Drivers.START));
-        }
-
-        public Workload.Encoded approvals() {
-            return cache.computeIfAbsent("approve", k -> workload.approvals("s", Workload.SEND_TOOL, n, Drivers.START,
-                    Drivers.START));
-        }
-
-        public Workload.Encoded outcomes() {
-            return cache.computeIfAbsent("outcomes", k -> workload.outcomes("r", n, OUTCOME_AT));
-        }
-    }
-
-    private static final Instant OUTCOME_AT = Instant.parse("2026-03-01T12:00:01Z");
-
-    private final int actions;
-    private final int rounds;
-    private final Path stateRoot;
-
-    public TopologyBench(int actions, int rounds, Path stateRoot) {
-        this.actions = actions;
-        this.rounds = rounds;
-        this.stateRoot = stateRoot;
-    }
-
-    /** Warm-up pass over every scenario, then {@code rounds} interleaved measured rounds; rows in table order. */
-    public List<Row> run() {
-        Inputs inputs = new Inputs(actions);
-        Map<String, Scenario> scenarios = new LinkedHashMap<>();
-        scenarios.put("a", TopologyBench::baseline);
-        scenarios.put("b", TopologyBench::readOnly);
-        scenarios.put("c", TopologyBench::approval);
-        scenarios.put("d", TopologyBench::outcomes);
-
-        Map<String, List<Long>> nanos = new LinkedHashMap<>();
-        Map<String, Integer> verified = new LinkedHashMap<>();
-        for (int round = 0; round <= rounds; round++) {
-            for (Scenario s : scenarios.values()) {
-                Map<String, Round> phases = s.run(inputs, actions, stateRoot);
-                if (round == 0) {
-                    continue; // warm-up: JIT, class loading, RocksDB's first open
-                }
-                phases.forEach((id, r) -> {
-                    nanos.computeIfAbsent(id, k -> new ArrayList<>()).add(r.nanos());
-                    verified.merge(id, r.verified(), Math::min);
-                });
-            }
-        }
-        List<Row> rows = new ArrayList<>();
-        nanos.forEach((id, list) -> rows.add(new Row(id, WHAT.get(id), actions, list, verified.get(id))));
-        return rows;
-    }
+    /** The rows in table order. */
+    public static final List<String> ROWS = List.of("a", "b", "c", "c1", "c2", "d");
 
     public static final Map<String, String> WHAT = Map.of(
             "a", "baseline: decode ActionProposal, write a Receipt (Streams + Avro only)",
@@ -130,68 +59,174 @@ public final class TopologyBench {
             "c2", "  signed APPROVE -> verify, recheck -> reservation",
             "d", "outcome: SUCCEEDED outcome of a reserved action -> SUCCEEDED");
 
-    private static String prefix() {
-        return Topics.DEFAULT_PREFIX;
+    private final int actions;
+    private final int rounds;
+    private final int forks;
+    private final Path stateRoot;
+
+    /**
+     * @param forks JVMs per row, each running the warm-up round and {@code rounds}; 0 runs every row in this JVM
+     *              (quicker to start, but one row's JIT profile then shapes the next's)
+     */
+    public TopologyBench(int actions, int rounds, int forks, Path stateRoot) {
+        this.actions = actions;
+        this.rounds = rounds;
+        this.forks = forks;
+        this.stateRoot = stateRoot;
     }
 
-    private static Map<String, Round> baseline(Inputs inputs, int n, Path stateRoot) {
-        Workload.Encoded in = inputs.readOnlyProposals();
-        try (Drivers.Run run = baselineRun(stateRoot)) {
-            long t = run.timed(Drivers.BASELINE_IN, in);
-            int out = (int) run.drainCount(Drivers.BASELINE_OUT);
-            return Map.of("a", new Round(t, out));
+    /** How many rounds JMH runs in all (warm-up included), for a progress bar. */
+    public int totalRounds() {
+        return ROWS.size() * Math.max(1, forks) * (TopologyBenchmarks.WARMUP_ROUNDS + rounds);
+    }
+
+    /** Runs every row; {@code roundDone} is called after each round (warm-up included). Rows in table order. */
+    public List<Row> run(Runnable roundDone) {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream jmhOut = new PrintStream(log, true, StandardCharsets.UTF_8);
+        Collection<RunResult> results;
+        try {
+            results = new Runner(options(), new RoundListener(
+                    OutputFormatFactory.createFormatInstance(jmhOut, VerboseMode.NORMAL), roundDone)).run();
+        } catch (RunnerException e) {
+            throw new IllegalStateException("the JMH run of part topology failed: " + e.getMessage() + "\n"
+                    + log.toString(StandardCharsets.UTF_8), e);
         }
-    }
-
-    private static Map<String, Round> readOnly(Inputs inputs, int n, Path stateRoot) {
-        Workload.Encoded in = inputs.readOnlyProposals();
-        try (Drivers.Run run = Drivers.gate(inputs.workload(), stateRoot)) {
-            long t = run.timed(Topics.PROPOSALS.name(prefix()), in);
-            int ok = count(run.lastReceiptStatus(prefix()), s -> s == ReceiptStatus.DISPATCHING);
-            int reserved = (int) run.drainCount(Topics.ATTEMPTS.name(prefix()));
-            return Map.of("b", new Round(t, Math.min(ok, reserved)));
+        Map<String, Row> byId = new HashMap<>();
+        for (RunResult result : results) {
+            Row row = row(result);
+            byId.put(row.id(), row);
         }
-    }
-
-    private static Map<String, Round> approval(Inputs inputs, int n, Path stateRoot) {
-        Workload.Encoded proposals = inputs.approvalProposals();
-        Workload.Encoded decisions = inputs.approvals();
-        try (Drivers.Run run = Drivers.gate(inputs.workload(), stateRoot)) {
-            long t1 = run.timed(Topics.PROPOSALS.name(prefix()), proposals);
-            int waiting = count(run.lastReceiptStatus(prefix()), s -> s == ReceiptStatus.WAITING_APPROVAL);
-            long t2 = run.timed(Topics.DECISIONS.name(prefix()), decisions);
-            int dispatching = count(run.lastReceiptStatus(prefix()), s -> s == ReceiptStatus.DISPATCHING);
-            int reserved = (int) run.drainCount(Topics.ATTEMPTS.name(prefix()));
-            int deadLetters = (int) run.drainCount(Topics.DEAD_LETTERS.name(prefix()));
-            int approved = deadLetters == 0 ? Math.min(dispatching, reserved) : 0;
-            Map<String, Round> phases = new LinkedHashMap<>();
-            phases.put("c", new Round(t1 + t2, Math.min(waiting, approved)));
-            phases.put("c1", new Round(t1, waiting));
-            phases.put("c2", new Round(t2, approved));
-            return phases;
+        if (!byId.keySet().containsAll(ROWS)) {
+            throw new IllegalStateException("the JMH run of part topology measured rows " + byId.keySet()
+                    + ", not " + ROWS + ":\n" + log.toString(StandardCharsets.UTF_8));
         }
+        return ROWS.stream().map(byId::get).toList();
     }
 
-    private static Map<String, Round> outcomes(Inputs inputs, int n, Path stateRoot) {
-        Workload.Encoded proposals = inputs.readOnlyProposals();
-        Workload.Encoded outcomes = inputs.outcomes();
-        try (Drivers.Run run = Drivers.gate(inputs.workload(), stateRoot)) {
-            run.untimed(Topics.PROPOSALS.name(prefix()), proposals);
-            int reserved = count(run.lastReceiptStatus(prefix()), s -> s == ReceiptStatus.DISPATCHING);
-            run.drain(Topics.ATTEMPTS.name(prefix()));
-            long t = run.timed(Topics.OUTCOMES.name(prefix()), outcomes);
-            int succeeded = count(run.lastReceiptStatus(prefix()), s -> s == ReceiptStatus.SUCCEEDED);
-            return Map.of("d", new Round(t, Math.min(reserved, succeeded)));
+    Options options() {
+        List<String> jvmArgs = new ArrayList<>();
+        jvmArgs.add("-D" + TopologyBenchmarks.STATE_DIR_PROPERTY + "=" + stateRoot);
+        // this JVM's logging configuration, which Benchmark's main sets as a property, not a JVM argument
+        jvmArgs.add("-D" + TopologyBenchmarks.LOGBACK_CONFIGURATION + "=" + System.getProperty(
+                TopologyBenchmarks.LOGBACK_CONFIGURATION, "logback-bench.xml"));
+        String log = System.getProperty("actiongate.bench.log");
+        if (log != null) {
+            jvmArgs.add("-Dactiongate.bench.log=" + log);
         }
+        return new OptionsBuilder()
+                .include("^" + Pattern.quote(TopologyBenchmarks.class.getName() + ".") + "\\w+$")
+                .param(TopologyBenchmarks.ACTIONS_PARAM, String.valueOf(actions))
+                .warmupIterations(TopologyBenchmarks.WARMUP_ROUNDS)
+                .measurementIterations(rounds)
+                .timeUnit(TimeUnit.NANOSECONDS) // each round's time in the unit of Row.nanos
+                .forks(forks)
+                .jvmArgsAppend(jvmArgs.toArray(String[]::new))
+                .addProfiler(RoundCheck.class)
+                .shouldFailOnError(true)
+                .build();
     }
 
-    private static int count(Map<String, ReceiptStatus> last, Predicate<ReceiptStatus> expected) {
-        return (int) last.values().stream().filter(expected).count();
+    /** One row from one benchmark's results: every measured round's time and the lowest {@code ok} count. */
+    Row row(RunResult result) {
+        List<IterationResult> rounds = new ArrayList<>();
+        for (BenchmarkResult fork : result.getBenchmarkResults()) {
+            rounds.addAll(fork.getIterationResults());
+        }
+        return row(result.getParams().getBenchmark(), rounds);
     }
 
-    /** Row a's driver: the pass-through baseline. */
-    private static Drivers.Run baselineRun(Path stateRoot) {
-        return new Drivers.Run(PassThroughTopology.build(Drivers.BASELINE_IN, Drivers.BASELINE_OUT), "bench-baseline",
-                stateRoot);
+    /**
+     * The row of benchmark {@code benchmark} from its measured rounds: each one's time, and as verified the
+     * lowest count {@link RoundCheck} reported (none reported, or no round, counts as none verified).
+     */
+    Row row(String benchmark, List<IterationResult> rounds) {
+        String id = TopologyBenchmarks.rowOf(benchmark);
+        List<Long> nanos = new ArrayList<>();
+        int verified = rounds.isEmpty() ? 0 : actions;
+        for (IterationResult round : rounds) {
+            nanos.add(Math.round(round.getPrimaryResult().getScore()));
+            Result<?> ok = round.getSecondaryResults().get(RoundCheck.LABEL);
+            verified = Math.min(verified, ok == null ? 0 : Math.max(0, (int) ok.getScore()));
+        }
+        return new Row(id, WHAT.get(id), actions, nanos, verified);
+    }
+
+    /** JMH's output (kept for an error message), and a call after every round for the progress bar. */
+    private static final class RoundListener implements OutputFormat {
+        private final OutputFormat delegate;
+        private final Runnable roundDone;
+
+        RoundListener(OutputFormat delegate, Runnable roundDone) {
+            this.delegate = delegate;
+            this.roundDone = roundDone;
+        }
+
+        @Override
+        public void iteration(BenchmarkParams benchParams, IterationParams params, int iteration) {
+            delegate.iteration(benchParams, params, iteration);
+        }
+
+        @Override
+        public void iterationResult(BenchmarkParams benchParams, IterationParams params, int iteration,
+                IterationResult data) {
+            delegate.iterationResult(benchParams, params, iteration, data);
+            roundDone.run();
+        }
+
+        @Override
+        public void startBenchmark(BenchmarkParams benchParams) {
+            delegate.startBenchmark(benchParams);
+        }
+
+        @Override
+        public void endBenchmark(BenchmarkResult result) {
+            delegate.endBenchmark(result);
+        }
+
+        @Override
+        public void startRun() {
+            delegate.startRun();
+        }
+
+        @Override
+        public void endRun(Collection<RunResult> result) {
+            delegate.endRun(result);
+        }
+
+        @Override
+        public void print(String s) {
+            delegate.print(s);
+        }
+
+        @Override
+        public void println(String s) {
+            delegate.println(s);
+        }
+
+        @Override
+        public void flush() {
+            delegate.flush();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+
+        @Override
+        public void verbosePrintln(String s) {
+            delegate.verbosePrintln(s);
+        }
+
+        @Override
+        public void write(int b) {
+            delegate.write(b);
+        }
+
+        @Override
+        public void write(byte[] b) throws IOException {
+            delegate.write(b);
+        }
     }
 }

@@ -9,7 +9,10 @@ import io.actiongate.loadtest.harness.BenchPart;
 import io.actiongate.loadtest.harness.Progress;
 import io.actiongate.loadtest.report.BenchRow;
 
-/** Part "topology": {@link TopologyBench}'s rows a–d, each against the pass-through baseline (a). */
+/**
+ * Part "topology": rows a–d ({@link TopologyBenchmarks}, run through JMH by {@link TopologyBench}), each against
+ * the pass-through baseline (a).
+ */
 public final class TopologyPart implements BenchPart {
 
     @Override
@@ -19,16 +22,17 @@ public final class TopologyPart implements BenchPart {
 
     @Override
     public String title() {
-        return "topology cost per action (TopologyTestDriver, no broker, one thread; median of rounds)";
+        return "topology cost per action (TopologyTestDriver, no broker, one thread; JMH, median of rounds)";
     }
 
     @Override
     public List<BenchRow> run(BenchContext ctx) {
         BenchOptions o = ctx.options();
+        TopologyBench bench = new TopologyBench(o.actions(), o.rounds(), o.forks(), ctx.stateRoot());
         List<TopologyBench.Row> rows;
-        Progress.Task task = ctx.progress().start("topology rows a-d", 0);
+        Progress.Task task = ctx.progress().start("topology rows a-d (JMH rounds)", bench.totalRounds());
         try (task) {
-            rows = new TopologyBench(o.actions(), o.rounds(), ctx.stateRoot()).run();
+            rows = bench.run(() -> task.advance(1));
         }
         PartTables.topology(rows, ctx.out());
         for (TopologyBench.Row r : rows) {

@@ -31,8 +31,8 @@ class GateRecordMixTest {
         String prefix = Topics.DEFAULT_PREFIX;
         try (Drivers.Run run = Drivers.gate(workload, dir)) {
             run.drainProduced(); // the policy's own records are not the action's
-            run.untimed(Topics.PROPOSALS.name(prefix), workload.proposals("m", Workload.READ_TOOL, 1, Drivers.START));
-            run.untimed(Topics.OUTCOMES.name(prefix), workload.outcomes("m", 1, Instant.parse("2026-03-01T12:00:01Z")));
+            run.pipe(Topics.PROPOSALS.name(prefix), workload.proposals("m", Workload.READ_TOOL, 1, Drivers.START));
+            run.pipe(Topics.OUTCOMES.name(prefix), workload.outcomes("m", 1, Instant.parse("2026-03-01T12:00:01Z")));
             Map<String, Integer> counts = run.drainProduced();
 
             ReadOnlyRecordMix mix = ReadOnlyRecordMix.CURRENT;

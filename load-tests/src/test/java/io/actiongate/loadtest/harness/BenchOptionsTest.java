@@ -86,6 +86,15 @@ class BenchOptionsTest {
     }
 
     @Test
+    void shouldForkOneJvmPerTopologyRowByDefault() {
+        assertThat(BenchOptions.parse(List.of()).forks()).isEqualTo(1);
+        assertThat(BenchOptions.parse(List.of("--forks", "0")).forks()).isZero();
+        assertThat(BenchOptions.parse(List.of("--forks", "3")).forks()).isEqualTo(3);
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--forks", "-1")))
+                .hasMessageContaining("--forks must be 0 (no fork) or more");
+    }
+
+    @Test
     void shouldBurstSixtyFiveThousandDecisionsByDefaultWhateverTheBrokerActions() {
         assertThat(BenchOptions.parse(List.of()).decisions()).isEqualTo(65_000);
         assertThat(BenchOptions.parse(List.of("--broker-actions", "30")).decisions()).isEqualTo(65_000);
