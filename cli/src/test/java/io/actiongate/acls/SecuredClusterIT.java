@@ -38,6 +38,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,7 +71,9 @@ import io.actiongate.topics.admin.TopicsCreator;
  * Every role on a secured broker (SASL_SSL/SCRAM and mTLS, ACLs enforced, nothing allowed by default) as its own
  * principal holding only the ACLs of {@link RoleAcls}, granted with {@code actiongate acls --apply}: the flow works,
  * and each boundary holds.
+ * System tier: a secured broker and every role as its own principal, end to end.
  */
+@Tag("system")
 class SecuredClusterIT {
 
     @RegisterExtension

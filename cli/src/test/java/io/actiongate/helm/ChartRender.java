@@ -66,10 +66,20 @@ final class ChartRender {
         return render(chart(), sets);
     }
 
+    /** The copy of the chart with its hooks made visible, made once per JVM. */
+    private static Path visibleHooks;
+
+    /**
+     * Copies the chart once per test JVM, into a directory of that JVM's own: Surefire runs test classes in more than
+     * one JVM at a time, and a copy shared between them would be deleted under another JVM's render.
+     */
     private static synchronized Path chartWithVisibleHooks() {
+        if (visibleHooks != null) {
+            return visibleHooks;
+        }
         Path source = chart();
         Path copy = Path.of(System.getProperty("basedir", ".")).toAbsolutePath()
-                .resolve("target/helm-visible-hooks/actiongate");
+                .resolve("target/helm-visible-hooks/" + ProcessHandle.current().pid() + "/actiongate");
         try {
             if (Files.exists(copy)) {
                 try (Stream<Path> old = Files.walk(copy)) {
@@ -92,6 +102,7 @@ final class ChartRender {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy the chart to " + copy, e);
         }
+        visibleHooks = copy;
         return copy;
     }
 

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -72,7 +73,9 @@ import io.actiongate.topics.Topics;
  * Private attachments end to end: the real gate, executor (with its pre-dispatch guard and the receipts cleaner)
  * and reconciler as one {@link ActiongateNode} on the embedded broker, a real S3-compatible server (S3Proxy on
  * loopback) and the sandbox webhook provider.
+ * System tier: a whole node, an S3-compatible server and a provider, end to end.
  */
+@Tag("system")
 class AttachmentPipelineIT {
 
     @RegisterExtension

@@ -244,7 +244,6 @@ public final class DevStack implements DevComponent {
         d.put(HttpServerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, secrets.resolve("http-token").toString());
         d.put(ProposalApiConfig.TOKENS_FILE_CONFIG, secrets.resolve("host-tokens").toString());
         d.put(GateConfig.TRUSTED_KEYS_DIR_CONFIG, keys.toString());
-        d.put("gate.punctuate.interval", "500ms");
         d.put("executor.dispatch.threads", "4");
         d.put("reconciler.backoff.initial", "500ms");
         d.put("reconciler.backoff.max", "5s");

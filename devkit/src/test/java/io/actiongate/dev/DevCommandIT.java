@@ -30,6 +30,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,11 @@ import io.actiongate.testing.ApprovalPageClient;
 import io.actiongate.topics.Topics;
 import picocli.CommandLine;
 
+/**
+ * {@code actiongate dev} in process: the broker, the topics, every role and the summary it prints. System tier: every
+ * role of dev started as the command starts them.
+ */
+@Tag("system")
 class DevCommandIT {
 
     @Test

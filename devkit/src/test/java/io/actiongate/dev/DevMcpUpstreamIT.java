@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +28,9 @@ import io.actiongate.sandbox.SandboxMcpServer.Fault;
  * Every role of {@code dev} in process (gate, executor, reconciler, approval service) with the MCP gateway in front
  * of the sandbox MCP server: an approved {@code notes_post} runs on the MCP server itself, once, in the documented
  * wrapper, and every way the upstream can misbehave settles as docs/contract.md section 6 says.
+ * System tier: every role of dev and the MCP gateway, end to end.
  */
+@Tag("system")
 class DevMcpUpstreamIT {
 
     @TempDir

@@ -85,7 +85,6 @@ public final class LightLoadLatency {
     /** The settings of {@code DevStack.devDefaults} that shape timing (the rest are connectors and credentials). */
     public static Map<String, String> devTimingSettings() {
         Map<String, String> d = new LinkedHashMap<>();
-        d.put("gate.punctuate.interval", "500ms");
         d.put("executor.dispatch.threads", "4");
         d.put("reconciler.backoff.initial", "500ms");
         d.put("reconciler.backoff.max", "5s");

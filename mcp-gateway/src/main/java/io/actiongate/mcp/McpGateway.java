@@ -200,7 +200,7 @@ public final class McpGateway implements AutoCloseable {
 
     private static KafkaConsumer<String, byte[]> policyConsumer(GatewayConfig config) {
         return KafkaClients.of(config.bootstrapServers(), config.kafkaClient())
-                .consumer("actiongate-mcp-gateway-policy")
+                .consumer("actiongate-mcp-gateway-policy").follower()
                 .create(new StringDeserializer(), new ByteArrayDeserializer());
     }
 

@@ -77,7 +77,7 @@ public final class ProposalApi implements AutoCloseable {
         ActionGateClient client = builder.build();
         try {
             PolicyTopicReader policy = new PolicyTopicReader(KafkaClients.of(kafka)
-                    .consumer("actiongate-http-proposals-policy")
+                    .consumer("actiongate-http-proposals-policy").follower()
                     .create(new StringDeserializer(), new ByteArrayDeserializer()),
                     Topics.POLICY.name(common.topicPrefix()),
                     TaskOwnership.defaultOrg(flat)).start(CATCH_UP, "actiongate-http-proposals-policy");

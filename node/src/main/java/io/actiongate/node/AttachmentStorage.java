@@ -75,7 +75,7 @@ final class AttachmentStorage implements AutoCloseable {
         KafkaClients clients = KafkaClients.of(executor.kafkaClientProperties());
         // tool descriptors only: no task is read here, so no default owner applies
         PolicyTopicSchemaHashes schemas = own(new PolicyTopicSchemaHashes(new PolicyTopicReader(
-                clients.consumer(executor.executorId() + "-policy")
+                clients.consumer(executor.executorId() + "-policy").follower()
                         .create(new StringDeserializer(), new ByteArrayDeserializer()),
                 Topics.POLICY.name(prefix), null)));
         thread("actiongate-executor-policy", schemas);

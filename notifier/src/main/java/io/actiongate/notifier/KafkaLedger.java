@@ -73,7 +73,7 @@ final class KafkaLedger implements NoticeLedger {
                 .create(new StringSerializer(), new ByteArraySerializer());
         // its one partition, assigned as it is: a topic created a moment ago may not be in the metadata yet
         // a fetch is answered as soon as a claim arrives, so Kafka's idle fetch wait costs a claimer no time
-        this.reader = TopicFollower.ofPartitions(clients.consumer("actiongate-notifier-state-reader")
+        this.reader = TopicFollower.ofPartitions(clients.consumer("actiongate-notifier-state-reader").follower()
                 .create(new StringDeserializer(), new ByteArrayDeserializer()), List.of(partition), this::apply,
                 () -> LOG.info("notifier state caught up: {} claims, {} results", claims.size(), results.size()),
                 Duration.ofMillis(100), "notifier-state").start();

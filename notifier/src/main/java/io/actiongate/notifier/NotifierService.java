@@ -82,7 +82,7 @@ public final class NotifierService implements AutoCloseable {
         KafkaClients clients = KafkaClients.of(c.bootstrapServers(), c.kafkaClient());
         Channels channels = started.push(Channels.of(c));
         ledger = started.push(new KafkaLedger(clients, c.stateTopic(), c.stateRetention()));
-        policy = started.push(new PolicyTopicReader(clients.consumer("actiongate-notifier-policy")
+        policy = started.push(new PolicyTopicReader(clients.consumer("actiongate-notifier-policy").follower()
                 .create(new StringDeserializer(), new ByteArrayDeserializer()), Topics.POLICY.name(c.topicPrefix()),
                 null).start(POLICY_CATCH_UP, "notifier-policy"));
         WaitingBook book = new WaitingBook();

@@ -26,6 +26,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -58,7 +59,9 @@ import io.actiongate.topics.admin.TopicsCreator;
  * original and then another body under the same ids; the gate keeps the original waiting and publishes an identity
  * conflict. The review shows the original (the gate's frozen action), says, from the gate's conflict, that a
  * conflicting proposal was refused, and the original can still be approved.
+ * System tier: the approval service against the real gate, end to end.
  */
+@Tag("system")
 class ApproverConflictIT {
 
     @RegisterExtension

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,7 +26,11 @@ import io.actiongate.node.ActiongateNode;
 import io.actiongate.node.Role;
 import io.actiongate.topics.admin.TopicsCreator;
 
-/** {@code actiongate run --roles=approver}: the node starts the approval service from the flat configuration. */
+/**
+ * {@code actiongate run --roles=approver}: the node starts the approval service from the flat configuration.
+ * System tier: a whole node started from its flat configuration, end to end.
+ */
+@Tag("system")
 class ApproverRoleIT {
 
     @RegisterExtension

@@ -46,7 +46,7 @@ public final class BookFeed implements AutoCloseable {
     private final TopicFollower follower;
     /** The feed's fetches: answered once this much is new, or after {@link #FETCH_MAX_WAIT_MS}. */
     static final int FETCH_MIN_BYTES = 256 * 1024;
-    static final int FETCH_MAX_WAIT_MS = 100;
+    static final int FETCH_MAX_WAIT_MS = 250;
 
     public BookFeed(String bootstrapServers, Map<String, String> clientOverrides, String topicPrefix, ActionBook book) {
         this.book = book;
@@ -57,8 +57,9 @@ public final class BookFeed implements AutoCloseable {
         this.conflicts = Topics.CONFLICTS.name(topicPrefix);
         this.follower = new TopicFollower(KafkaClients.of(bootstrapServers, clientOverrides)
                 .consumer("actiongate-approver-feed")
-                // a person opens a review page seconds after its link is out: the feed may lag by a tenth of a
-                // second, and under load fetches at most ten times a second instead of once per gate commit
+                // a person opens a review page seconds after its link is out: the feed may lag by a quarter of a
+                // second, and fetches at most four times a second, instead of once per gate commit under load and
+                // ten times a second with nothing to read
                 .defaultTo(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES)
                 .defaultTo(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FETCH_MAX_WAIT_MS)
                 .create(new StringDeserializer(), new ByteArrayDeserializer()),

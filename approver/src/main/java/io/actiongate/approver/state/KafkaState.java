@@ -104,7 +104,7 @@ public final class KafkaState implements SharedState, AutoCloseable {
                 .defaultTo(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000)
                 .defaultTo(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)
                 .create(new StringSerializer(), new ByteArraySerializer());
-        this.consumer = clients.consumer("actiongate-approver-state-reader")
+        this.consumer = clients.consumer("actiongate-approver-state-reader").follower()
                 .create(new StringDeserializer(), new ByteArrayDeserializer());
         this.reader = new Thread(this::read, "approver-state");
         this.reader.setDaemon(true);

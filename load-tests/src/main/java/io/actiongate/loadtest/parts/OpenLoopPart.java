@@ -67,7 +67,6 @@ public final class OpenLoopPart implements BenchPart {
 
     private static Map<String, String> devLatencySettings() {
         Map<String, String> d = new LinkedHashMap<>();
-        d.put("gate.punctuate.interval", "500ms");
         d.put("executor.dispatch.threads", "4");
         d.put("gate.streams.commit.interval.ms", BrokerRuns.COMMIT_INTERVAL_MS); // dev leaves the gate's default
         d.put("connectors.webhook.response-timeout-ms", "2000");

@@ -55,7 +55,7 @@ class OpenLoopPartIT {
             assertThat(ol.actions()).isEqualTo(50);
             assertCompleteWithPercentiles(rows);
             assertThat(rows.get(1).actions()).isEqualTo(10);
-            assertThat(rows.get(1).notes().get("settings")).contains("gate.punctuate.interval=500ms");
+            assertThat(rows.get(1).notes().get("settings")).contains("executor.dispatch.threads=4").doesNotContain("gate.punctuate.interval");
             assertAllHeld(ctx, "row ol25: achieved arrival rate within 10% of the target",
                     "row ol25: one provider request per action (none lost, none doubled)",
                     "row light: every action SUCCEEDED", "open-loop: provider requests, all rows and warm-ups");
@@ -102,7 +102,7 @@ class OpenLoopPartIT {
             assertThat(dlh.actions()).isEqualTo(4);
             assertThat(dl.notes()).containsEntry("hops_per_decision", "0")
                     .containsEntry("roles", OpenLoopPart.DEV_ROLES).containsKey("proposal_to_waiting_approval_ms");
-            assertThat(dl.notes().get("settings")).contains("gate.punctuate.interval=500ms");
+            assertThat(dl.notes().get("settings")).contains("executor.dispatch.threads=4").doesNotContain("gate.punctuate.interval");
             assertThat(dlh.notes()).containsEntry("hops_per_decision", "2");
             assertThat(ctx.invariants()).extracting(Invariant::name).contains(
                     "rows dl/dlh: every action SUCCEEDED, warm-up included",
