@@ -26,6 +26,7 @@ import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.digest.DecisionSigning;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
+import io.actiongate.key.ActionKey;
 import io.actiongate.testing.ApprovalPageClient;
 
 /**
@@ -59,8 +60,8 @@ class ApprovalPageClientTest {
 
     private ActionProposal waiting(String task, String call) {
         ActionProposal p = Fixtures.email(task, call);
-        app.book.proposal(task + "/" + call, p);
-        app.book.receipt(task + "/" + call, Fixtures.waiting(p, app.clock.instant()));
+        app.book.proposal(ActionKey.format(task, call), p);
+        app.book.receipt(ActionKey.format(task, call), Fixtures.waiting(p, app.clock.instant()));
         return p;
     }
 
