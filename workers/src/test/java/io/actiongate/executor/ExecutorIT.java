@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -109,25 +110,13 @@ class ExecutorIT {
         String group = TestNames.applicationId(test);
         Map<String, Object> shortLived = config(prefix, group);
         shortLived.put(ExecutorConfig.CONSUMER_PREFIX + "max.poll.interval.ms", "1500");
-        CountDownLatch stalled = new CountDownLatch(1);
-        CountDownLatch resume = new CountDownLatch(1);
-        AtomicBoolean first = new AtomicBoolean(true);
-        DispatchLoop.BatchHook stallOnce = records -> {
-            if (first.getAndSet(false)) {
-                stalled.countDown();
-                try {
-                    resume.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        StallFirstBatch stallOnce = new StallFirstBatch();
         AttemptReservation reservation = live("paused", "webhook");
 
         try (Executor paused = Executor.start(new ExecutorConfig(shortLived), connectors(), new PrometheusRegistry(),
                 stallOnce)) {
             publish(prefix, List.of(reservation));
-            assertThat(stalled.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(stallOnce.stalled.await(30, TimeUnit.SECONDS)).isTrue();
             Thread.sleep(2_500); // past max.poll.interval.ms: the stalled member leaves the group
 
             try (Executor other = Executor.start(new ExecutorConfig(config(prefix, group)), connectors(),
@@ -136,7 +125,7 @@ class ExecutorIT {
                         .until(() -> sandbox.requests(reservation.getIdempotencyKey()) == 1);
                 await().atMost(Duration.ofSeconds(10)).until(() -> other.metrics().outcomesProduced() == 1);
 
-                resume.countDown();
+                stallOnce.resume.countDown();
                 await().atMost(Duration.ofSeconds(10)).until(() -> paused.metrics().commitFailures() == 1);
                 Thread.sleep(1_500); // let the resumed one rejoin and poll again
 
@@ -153,31 +142,19 @@ class ExecutorIT {
         String prefix = TestNames.topicPrefix(test);
         createTopics(KAFKA.admin(), prefix, 1);
         String group = TestNames.applicationId(test);
-        CountDownLatch stalled = new CountDownLatch(1);
-        CountDownLatch resume = new CountDownLatch(1);
-        AtomicBoolean first = new AtomicBoolean(true);
         // a graceful stop (SIGTERM) that arrives while a batch is between its poll and its commit, as when an
         // executor is stopped right after it read a backlog
-        DispatchLoop.BatchHook stallOnce = records -> {
-            if (first.getAndSet(false)) {
-                stalled.countDown();
-                try {
-                    resume.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        StallFirstBatch stallOnce = new StallFirstBatch();
         AttemptReservation reservation = live("stopped-mid-batch", "webhook");
 
         Executor stopping = Executor.start(new ExecutorConfig(config(prefix, group)), connectors(),
                 new PrometheusRegistry(), stallOnce);
         publish(prefix, List.of(reservation));
-        assertThat(stalled.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(stallOnce.stalled.await(30, TimeUnit.SECONDS)).isTrue();
         Thread closer = new Thread(stopping::close, "closer");
         closer.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> closer.getState() == Thread.State.WAITING);
-        resume.countDown();
+        stallOnce.resume.countDown();
         closer.join(30_000);
         assertThat(closer.isAlive()).isFalse();
 
@@ -261,6 +238,25 @@ class ExecutorIT {
         for (AttemptReservation r : List.of(error, dropped, slow)) {
             assertThat(sandbox.requests(r.getIdempotencyKey())).isEqualTo(1);
             assertThat(sandbox.effects(r.getIdempotencyKey())).isEqualTo(1);
+        }
+    }
+
+    /** Holds the first batch between its poll and its commit until {@link #resume} is counted down (30 s at most). */
+    private static final class StallFirstBatch implements DispatchLoop.BatchHook {
+        final CountDownLatch stalled = new CountDownLatch(1);
+        final CountDownLatch resume = new CountDownLatch(1);
+        private final AtomicBoolean first = new AtomicBoolean(true);
+
+        @Override
+        public void afterPoll(ConsumerRecords<String, byte[]> records) {
+            if (first.getAndSet(false)) {
+                stalled.countDown();
+                try {
+                    resume.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
     }
 }
