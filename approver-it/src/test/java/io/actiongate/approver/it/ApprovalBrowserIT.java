@@ -39,7 +39,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WindowType;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 import io.actiongate.approver.ApproverConfig;
 import io.actiongate.approver.ApproverService;
@@ -411,7 +410,7 @@ class ApprovalBrowserIT {
     /** Answers the identity provider's login form (a step-up always shows it: prompt=login). */
     private void idpLogin(String subject, String claims) {
         WebDriver d = browser.driver;
-        new WebDriverWait(d, WAIT).until(x -> !x.findElements(By.name("username")).isEmpty());
+        browser.waitUpTo(WAIT).until(x -> !x.findElements(By.name("username")).isEmpty());
         d.findElement(By.name("username")).sendKeys(subject);
         d.findElement(By.name("claims")).sendKeys(claims);
         d.findElement(By.cssSelector("input[type=submit]")).click();
@@ -452,11 +451,11 @@ class ApprovalBrowserIT {
     private void signIn(String subject, String org, String email, String path) {
         WebDriver d = browser.driver;
         d.get(approver.publicUrl() + path);
-        new WebDriverWait(d, WAIT).until(x -> !x.findElements(By.name("username")).isEmpty());
+        browser.waitUpTo(WAIT).until(x -> !x.findElements(By.name("username")).isEmpty());
         d.findElement(By.name("username")).sendKeys(subject);
         d.findElement(By.name("claims")).sendKeys("{\"org\":\"" + org + "\",\"email\":\"" + email + "\"}");
         d.findElement(By.cssSelector("input[type=submit]")).click();
-        new WebDriverWait(d, WAIT).until(x -> x.getCurrentUrl().startsWith(approver.publicUrl().toString())
+        browser.waitUpTo(WAIT).until(x -> x.getCurrentUrl().startsWith(approver.publicUrl().toString())
                 && !x.findElements(By.id("who")).isEmpty());
     }
 
@@ -471,7 +470,7 @@ class ApprovalBrowserIT {
 
     /** Clicks once the page (and its deferred script) has fully loaded, as a person would. */
     private void click(String id) {
-        new WebDriverWait(browser.driver, WAIT).until(x -> "complete".equals(
+        browser.waitUpTo(WAIT).until(x -> "complete".equals(
                 ((org.openqa.selenium.JavascriptExecutor) x).executeScript("return document.readyState")));
         browser.driver.findElement(By.id(id)).click();
     }
@@ -482,7 +481,7 @@ class ApprovalBrowserIT {
 
     private void awaitText(String id, String expected) {
         try {
-            new WebDriverWait(browser.driver, Duration.ofSeconds(30)).until(x -> !x.findElements(By.id(id)).isEmpty()
+            browser.waitUpTo(Duration.ofSeconds(30)).until(x -> !x.findElements(By.id(id)).isEmpty()
                     && x.findElement(By.id(id)).getText().equals(expected));
         } catch (org.openqa.selenium.TimeoutException e) {
             throw new AssertionError("no #" + id + " '" + expected + "' on " + browser.driver.getCurrentUrl() + ": "
@@ -492,7 +491,7 @@ class ApprovalBrowserIT {
 
     private void awaitTitle(String heading) {
         try {
-            new WebDriverWait(browser.driver, Duration.ofSeconds(30)).until(x -> !x.findElements(By.tagName("h1"))
+            browser.waitUpTo(Duration.ofSeconds(30)).until(x -> !x.findElements(By.tagName("h1"))
                     .isEmpty() && x.findElement(By.tagName("h1")).getText().equals(heading));
         } catch (org.openqa.selenium.TimeoutException e) {
             throw new AssertionError("no heading '" + heading + "' on " + browser.driver.getCurrentUrl() + ": "

@@ -5,9 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 import org.openqa.selenium.virtualauthenticator.HasVirtualAuthenticator;
 import org.openqa.selenium.virtualauthenticator.VirtualAuthenticator;
 import org.openqa.selenium.virtualauthenticator.VirtualAuthenticatorOptions;
@@ -54,6 +56,16 @@ public final class Browser implements AutoCloseable {
                 .setHasUserVerification(true)
                 .setIsUserVerified(true)
                 .setIsUserConsenting(true));
+    }
+
+    /**
+     * A wait on this browser's pages. A page that navigates (a form posted, a redirect) between finding an element
+     * and reading it leaves a stale reference; the wait looks again rather than failing on it.
+     */
+    public WebDriverWait waitUpTo(Duration timeout) {
+        WebDriverWait wait = new WebDriverWait(driver, timeout);
+        wait.ignoring(StaleElementReferenceException.class);
+        return wait;
     }
 
     @Override

@@ -29,7 +29,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 import io.actiongate.dev.DevComponent;
 import io.actiongate.dev.DevComponents;
@@ -230,17 +229,17 @@ class McpOAuthClientIT {
 
     /** The identity provider's login form (dev's: any username; the provider adds the org). */
     private static void signInAtTheProvider(Browser browser, String username) {
-        new WebDriverWait(browser.driver, WAIT).until(d -> !d.findElements(By.name("username")).isEmpty());
+        browser.waitUpTo(WAIT).until(d -> !d.findElements(By.name("username")).isEmpty());
         browser.driver.findElement(By.name("username")).sendKeys(username);
         browser.driver.findElement(By.cssSelector("input[type=submit]")).click();
-        new WebDriverWait(browser.driver, WAIT).until(d -> d.findElements(By.name("username")).isEmpty());
+        browser.waitUpTo(WAIT).until(d -> d.findElements(By.name("username")).isEmpty());
     }
 
     /** Waits for {@code condition}; a timeout names what was awaited and shows the page as it is. */
     private static void await(Browser browser, String what,
             java.util.function.Function<org.openqa.selenium.WebDriver, Boolean> condition) {
         try {
-            new WebDriverWait(browser.driver, WAIT, Duration.ofSeconds(1)).until(condition::apply);
+            browser.waitUpTo(WAIT).pollingEvery(Duration.ofSeconds(1)).until(condition::apply);
         } catch (org.openqa.selenium.TimeoutException e) {
             throw new AssertionError("no " + what + " on " + browser.driver.getCurrentUrl() + ": "
                     + browser.driver.findElement(By.tagName("body")).getText(), e);
@@ -249,7 +248,7 @@ class McpOAuthClientIT {
 
     /** Clicks once the page (and its deferred script) has loaded, as a person would. */
     private static void click(Browser browser, String id) {
-        new WebDriverWait(browser.driver, WAIT).until(d -> "complete".equals(
+        browser.waitUpTo(WAIT).until(d -> "complete".equals(
                 ((org.openqa.selenium.JavascriptExecutor) d).executeScript("return document.readyState")));
         browser.driver.findElement(By.id(id)).click();
     }
