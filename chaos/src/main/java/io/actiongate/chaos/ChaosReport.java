@@ -130,7 +130,8 @@ final class ChaosReport {
         for (ChaosRun.FaultRecord f : faults) {
             md.append(String.format(Locale.ROOT, "| %d | t+%.1fs | %s | %s | %d ms | %s | %s |%n", f.index(),
                     f.injectedAtMs() / 1000.0, f.description(), f.target(), f.restoredAtMs() - f.injectedAtMs(),
-                    f.recoveredAfterMs() < 0 ? "n/a" : f.recoveredAfterMs() + " ms",
+                    f.recoveredAfterMs() == ChaosRun.FaultRecord.NOTHING_PROPOSED_AFTER ? "n/a (nothing proposed after it)"
+                            : f.recoveredAfterMs() < 0 ? "n/a" : f.recoveredAfterMs() + " ms",
                     f.slowestDuringMs() < 0 ? "n/a" : f.slowestDuringMs() + " ms"));
         }
         md.append("\n## Checker counts\n\n```\n").append(result.describe()).append("```\n");

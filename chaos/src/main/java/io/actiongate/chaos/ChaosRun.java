@@ -105,11 +105,18 @@ final class ChaosRun {
 
     /**
      * One injected fault and how it went: when it was injected and over (after the load started), its time to recover
-     * (from the injection until the first action proposed after it was over settled; -1 when none did), and the
-     * longest an action proposed while it lasted took to settle (-1 when none was proposed then, or none settled).
+     * (from the injection until the first action proposed after it was over settled; {@link #NOT_RECOVERED} when
+     * actions were proposed after it and none settled, {@link #NOTHING_PROPOSED_AFTER} when the load proposed nothing
+     * after it, as after an upgrade run's rollback drill), and the longest an action proposed while it lasted took
+     * to settle (-1 when none was proposed then, or none settled).
      */
     record FaultRecord(int index, String kind, String description, String target, long injectedAtMs,
                        long restoredAtMs, long recoveredAfterMs, long slowestDuringMs) {
+
+        /** Actions were proposed after the fault was over, and none of them settled. */
+        static final long NOT_RECOVERED = -1;
+        /** The load proposed nothing after the fault was over: its recovery could not be seen either way. */
+        static final long NOTHING_PROPOSED_AFTER = -2;
 
         FaultRecord(int index, String kind, String description, String target, long injectedAtMs,
                     long restoredAtMs, long recoveredAfterMs) {
@@ -1206,8 +1213,11 @@ final class ChaosRun {
             long slowest = actions.stream()
                     .filter(a -> a.submittedAtMs >= injectedAbs && a.submittedAtMs < restoredAbs && a.settledAtMs != 0)
                     .mapToLong(a -> a.settledAtMs - a.submittedAtMs).max().orElse(-1);
+            boolean proposedAfter = actions.stream().anyMatch(a -> a.submittedAtMs >= restoredAbs);
+            long recoveredAfter = !proposedAfter ? FaultRecord.NOTHING_PROPOSED_AFTER
+                    : recovered < 0 ? FaultRecord.NOT_RECOVERED : recovered - injectedAbs;
             measured.add(new FaultRecord(f.index(), f.kind(), f.description(), f.target(), f.injectedAtMs(),
-                    f.restoredAtMs(), recovered < 0 ? -1 : recovered - injectedAbs, slowest));
+                    f.restoredAtMs(), recoveredAfter, slowest));
         }
         return measured;
     }

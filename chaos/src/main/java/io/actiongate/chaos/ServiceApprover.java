@@ -322,7 +322,6 @@ final class ServiceApprover implements AutoCloseable {
         }
     }
 
-    /** Arms the next decision post to kill its replica {@code delayMs} after sending. */
     /**
      * A person gave up on a review (the page never offered the form, or every post failed): the load's own approver
      * decides it, so the action still settles; counted as a failure of the service in the report.
@@ -341,6 +340,7 @@ final class ServiceApprover implements AutoCloseable {
         this.fallback = f;
     }
 
+    /** Arms the next decision post to kill its replica {@code delayMs} after sending (negative: disarms). */
     void killNextDecision(long delayMs) {
         killArmed.set(delayMs < 0 ? null : delayMs);
     }

@@ -45,4 +45,24 @@ class RecoveryGoalTest {
                 + "ROLLING_RESTART lasted 32.3 s, recovered 0.5 s after its end, slowest action proposed during it 3.1 s");
         assertThat(stalled.met()).as("an action proposed during it waited longer than the goal").isFalse();
     }
+
+    @Test
+    void shouldNotCountAStepTheLoadProposedNothingAfterAsMissed() {
+        RecoveryGoal goal = RecoveryGoal.of(List.of(fault(1, "UPGRADE_GATE", 14_000, 20_000, 9_000),
+                fault(12, "ROLLBACK_DRILL", 25_000, ChaosRun.FaultRecord.NOTHING_PROPOSED_AFTER, 4_000)));
+
+        assertThat(goal.met()).isTrue();
+        assertThat(goal.measured()).isEqualTo(1);
+        assertThat(goal.describe()).isEqualTo("Time to recover: goal every fault within 30 s; p95 20.0 s, max 20.0 s "
+                + "over 1 fault(s): **met**. Not judged, the load proposed nothing after them: #12 ROLLBACK_DRILL");
+    }
+
+    @Test
+    void shouldCountAFaultWhoseLaterActionsNeverSettledAsMissed() {
+        RecoveryGoal goal = RecoveryGoal.of(List.of(fault(4, "KILL_GATE", 2_000,
+                ChaosRun.FaultRecord.NOT_RECOVERED, -1)));
+
+        assertThat(goal.met()).isFalse();
+        assertThat(goal.unjudged()).isEmpty();
+    }
 }
