@@ -78,7 +78,6 @@ public final class ActionBudget {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        System.setProperty("sun.net.httpserver.nodelay", System.getProperty("sun.net.httpserver.nodelay", "true"));
         if (System.getProperty("logback.configurationFile") == null) {
             System.setProperty("logback.configurationFile", "logback-bench.xml");
         }

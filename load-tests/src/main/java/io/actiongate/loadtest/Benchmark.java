@@ -59,11 +59,6 @@ public final class Benchmark {
         if (System.getProperty("java.awt.headless") == null) {
             System.setProperty("java.awt.headless", "true");
         }
-        // The sandbox provider is the JDK's built-in HTTP server, which leaves Nagle's algorithm on: every response
-        // then waits on the client's delayed ACK, a cost of the stand-in, not of actiongate or of a real provider.
-        if (System.getProperty(NodeJvm.HTTPSERVER_NODELAY) == null) {
-            System.setProperty(NodeJvm.HTTPSERVER_NODELAY, "true");
-        }
         List<String> arguments = new ArrayList<>(Arrays.asList(args));
         // --progress forces the bar when stderr is not a terminal (e.g. piped through tee)
         boolean forceBar = arguments.remove("--progress");
@@ -107,8 +102,7 @@ public final class Benchmark {
                 options.actions(), options.rounds(), options.forks(), options.brokerActions(), options.partitions(),
                 options.providerLatencyMs(), String.join(",", options.parts()),
                 (options.skipBroker() ? " skip-broker" : "") + (options.misroute() ? " misroute" : ""));
-        out.println("sandbox provider: " + NodeJvm.HTTPSERVER_NODELAY + "=" + System.getProperty(
-                NodeJvm.HTTPSERVER_NODELAY, "false"));
+        out.println("sandbox provider: " + NodeJvm.HTTPSERVER_NODELAY + "=" + NodeJvm.providerNodelay());
         if (!options.nodeSettings().isEmpty()) {
             out.println("node settings: " + options.nodeSettings());
         }
@@ -179,7 +173,7 @@ public final class Benchmark {
         p.put("commit_interval_ms", Integer.parseInt(BrokerRuns.COMMIT_INTERVAL_MS));
         p.put("processing_guarantee", "exactly_once_v2");
         p.put("producer", "acks=all, enable.idempotence=true, linger.ms=5");
-        p.put(NodeJvm.HTTPSERVER_NODELAY, System.getProperty(NodeJvm.HTTPSERVER_NODELAY, "false"));
+        p.put(NodeJvm.HTTPSERVER_NODELAY, NodeJvm.providerNodelay());
         return p;
     }
 

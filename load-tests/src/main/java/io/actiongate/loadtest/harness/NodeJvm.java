@@ -27,6 +27,15 @@ public final class NodeJvm implements AutoCloseable {
 
     public static final String HTTPSERVER_NODELAY = "sun.net.httpserver.nodelay";
 
+    /**
+     * Whether the sandbox providers of this run send without Nagle's delay: the sandbox switches
+     * {@value #HTTPSERVER_NODELAY} on itself unless it is set (forwarded to the node JVMs), so {@code true} unless
+     * this JVM was started with {@code -D}{@value #HTTPSERVER_NODELAY}{@code =false} to see what it costs.
+     */
+    public static String providerNodelay() {
+        return System.getProperty(HTTPSERVER_NODELAY, "true");
+    }
+
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(60);
 
