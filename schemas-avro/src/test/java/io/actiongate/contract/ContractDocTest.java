@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -52,12 +50,7 @@ class ContractDocTest {
     @BeforeAll
     static void readThePage() throws IOException {
         AvroSetup.install(); // DecisionSigning.sign copies the decision with newBuilder(other)
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.exists(dir.resolve("docs/contract.md"))) {
-            dir = dir.getParent();
-        }
-        assertThat(dir).as("docs/contract.md above " + Path.of("").toAbsolutePath()).isNotNull();
-        doc = Files.readString(dir.resolve("docs/contract.md"), StandardCharsets.UTF_8);
+        doc = RepositoryFiles.read("docs/contract.md");
         Matcher m = EXAMPLE.matcher(doc);
         while (m.find()) {
             EXAMPLES.put(m.group(1), m.group(2) != null ? m.group(2) : m.group(3));

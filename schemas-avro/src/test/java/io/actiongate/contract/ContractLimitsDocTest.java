@@ -3,9 +3,6 @@ package io.actiongate.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -24,12 +21,7 @@ class ContractLimitsDocTest {
 
     @BeforeAll
     static void readThePage() throws IOException {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.exists(dir.resolve("docs/contract.md"))) {
-            dir = dir.getParent();
-        }
-        assertThat(dir).as("docs/contract.md above " + Path.of("").toAbsolutePath()).isNotNull();
-        doc = Files.readString(dir.resolve("docs/contract.md"), StandardCharsets.UTF_8);
+        doc = RepositoryFiles.read("docs/contract.md");
     }
 
     /** The one capture of {@code sentence} in the contract; fails when the sentence is missing or said twice. */

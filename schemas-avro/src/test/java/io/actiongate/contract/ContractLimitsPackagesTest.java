@@ -3,9 +3,6 @@ package io.actiongate.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -27,14 +24,8 @@ class ContractLimitsPackagesTest {
 
     @BeforeAll
     static void readThePackages() throws IOException {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.isDirectory(dir.resolve("clients/typescript"))) {
-            dir = dir.getParent();
-        }
-        assertThat(dir).as("clients/typescript above " + Path.of("").toAbsolutePath()).isNotNull();
-        typescript = Files.readString(dir.resolve("clients/typescript/src/client.ts"), StandardCharsets.UTF_8);
-        python = Files.readString(dir.resolve("clients/python/src/actiongate_client/client.py"),
-                StandardCharsets.UTF_8);
+        typescript = RepositoryFiles.read("clients/typescript/src/client.ts");
+        python = RepositoryFiles.read("clients/python/src/actiongate_client/client.py");
     }
 
     /** The one capture of {@code declaration} in {@code source}; fails when it is missing or declared twice. */

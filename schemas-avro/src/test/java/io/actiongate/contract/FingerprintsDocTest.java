@@ -3,9 +3,6 @@ package io.actiongate.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -48,12 +45,7 @@ class FingerprintsDocTest {
 
     @Test
     void shouldListTheFingerprintOfEveryReleasedSchema() throws IOException {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.exists(dir.resolve("docs/contract.md"))) {
-            dir = dir.getParent();
-        }
-        assertThat(dir).isNotNull();
-        String doc = Files.readString(dir.resolve("docs/contract.md"), StandardCharsets.UTF_8);
+        String doc = RepositoryFiles.read("docs/contract.md");
         int begin = doc.indexOf(BEGIN);
         int end = doc.indexOf(END);
         assertThat(begin).as("docs/contract.md has the fingerprint table markers").isNotNegative();

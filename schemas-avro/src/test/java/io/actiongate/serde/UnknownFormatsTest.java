@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import io.actiongate.avro.IdentityConflict;
 import io.actiongate.avro.Receipt;
+import io.actiongate.contract.RepositoryFiles;
 import io.actiongate.fixtures.Records;
 import io.actiongate.kafka.KafkaFailures;
 
@@ -122,12 +121,7 @@ class UnknownFormatsTest {
 
     @Test
     void shouldPrintTheLineTheContractShows() throws IOException {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.exists(dir.resolve("docs/contract.md"))) {
-            dir = dir.getParent();
-        }
-        assertThat(dir).as("the repository holding docs/contract.md").isNotNull();
-        String doc = Files.readString(dir.resolve("docs/contract.md"), StandardCharsets.UTF_8);
+        String doc = RepositoryFiles.read("docs/contract.md");
         Matcher m = Pattern.compile("<!-- example: downgrade-line -->\\s*```\\s*\\n\\s*(actiongate [^ ]+) "
                 + "(stops: .*?)\\n").matcher(doc);
         assertThat(m.find()).as("docs/contract.md section 3 shows the line").isTrue();
