@@ -200,8 +200,8 @@ final class ClientApproval {
             if (progressToken != null && System.nanoTime() - nextProgress >= 0) {
                 nextProgress += PROGRESS_EVERY.toNanos();
                 try {
-                    exchange.progressNotification(new McpSchema.ProgressNotification(progressToken, ++progress, null,
-                            "waiting for a person's decision on the review page"));
+                    exchange.progressNotification(new McpSchema.ProgressNotification(progressToken,
+                            (double) ++progress, null, "waiting for a person's decision on the review page", null));
                 } catch (RuntimeException e) {
                     LOG.debug("progress notification not sent", e);
                 }

@@ -3,6 +3,7 @@ package io.actiongate.http;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -11,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.apache.kafka.common.KafkaException;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.util.Promise;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,8 +84,9 @@ final class ProposalsHandler implements CallHandler {
             int max = api.config().maxBodyBytes();
             handedOff = true;
             HostIdentity caller = host.get();
-            Content.Source.asByteArrayAsync(exchange.request(), max)
-                    .orTimeout(bodyTimeoutMs, TimeUnit.MILLISECONDS)
+            CompletableFuture<byte[]> read = new CompletableFuture<>();
+            Content.Source.asByteArrayAsync(exchange.request(), max, Promise.Invocable.toPromise(read));
+            read.orTimeout(bodyTimeoutMs, TimeUnit.MILLISECONDS)
                     .whenComplete((body, failure) -> received(exchange, caller, answering, body, failure, max));
         } finally {
             if (!handedOff) {

@@ -260,9 +260,9 @@ public final class OidcClient {
         AuthorizationCodeGrant grant = new AuthorizationCodeGrant(new AuthorizationCode(code), redirectUri,
                 new CodeVerifier(p.verifier()));
         TokenRequest request = clientSecret == null
-                ? new TokenRequest(prov.tokenEndpoint(), new ClientID(clientId), grant)
-                : new TokenRequest(prov.tokenEndpoint(), new ClientSecretBasic(new ClientID(clientId),
-                        new Secret(clientSecret)), grant);
+                ? new TokenRequest.Builder(prov.tokenEndpoint(), new ClientID(clientId), grant).build()
+                : new TokenRequest.Builder(prov.tokenEndpoint(), new ClientSecretBasic(new ClientID(clientId),
+                        new Secret(clientSecret)), grant).build();
         TokenResponse response;
         try {
             response = OIDCTokenResponseParser.parse(bounded(request.toHTTPRequest()).send());

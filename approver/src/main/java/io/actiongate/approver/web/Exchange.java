@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -18,6 +19,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.Promise;
 
 /**
  * One request and its response on Jetty, with the security headers every answer carries: a strict
@@ -102,8 +104,10 @@ public final class Exchange {
                 return form;
             }
             try {
-                form = FormFields.from(request, StandardCharsets.UTF_8, MAX_FORM_FIELDS, MAX_FORM_BYTES)
-                        .get(bodyTimeoutMs, TimeUnit.MILLISECONDS);
+                CompletableFuture<Fields> read = new CompletableFuture<>();
+                FormFields.onFields(request, StandardCharsets.UTF_8, MAX_FORM_FIELDS, MAX_FORM_BYTES,
+                        Promise.Invocable.toPromise(read));
+                form = read.get(bodyTimeoutMs, TimeUnit.MILLISECONDS);
                 bodyRead = true;
             } catch (TimeoutException e) {
                 throw new BodyException(408, "the form did not arrive in time");

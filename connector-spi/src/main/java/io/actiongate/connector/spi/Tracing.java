@@ -26,12 +26,8 @@ public final class Tracing {
 
     private static final String INSTRUMENTATION = "io.actiongate";
     private static final W3CTraceContextPropagator W3C = W3CTraceContextPropagator.getInstance();
+    /** Reads by name only, as the W3C propagator asks ({@code keys} is a deprecated default it never calls). */
     private static final TextMapGetter<Map<String, String>> MAP_GETTER = new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(Map<String, String> carrier) {
-            return carrier.keySet();
-        }
-
         @Override
         public String get(Map<String, String> carrier, String key) {
             return carrier == null ? null : carrier.get(key);

@@ -93,6 +93,7 @@ public final class Routing {
         }
 
         @Deprecated
+        @SuppressWarnings("removal") // required by the interface until Kafka removes it
         @Override
         public Optional<Set<Integer>> partitions(String topic, K key, V value, int numPartitions) {
             return partitions(topic, key, value, null, numPartitions);
