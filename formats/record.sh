@@ -3,7 +3,8 @@
 # resources (formats/README.md). Usage: formats/record.sh GENERATOR [OUT]
 #   GENERATOR  a folder of formats/generators, named <name>-<commit> (e.g. g1-be3765c)
 #   OUT        where the generator writes (default: a temporary folder); the files are then copied to
-#              schemas-avro/src/test/resources/recorded/<name>/contract, topology/.../gate, approver/.../approver
+#              schemas-avro/src/test/resources/recorded/<name>/contract, topology/.../gate, approver/.../approver,
+#              notifier/.../notifier
 # The commit is checked out in a temporary clone (git clone --shared: no network, this checkout untouched),
 # schemas-avro's test Fill.java and the generator's files are copied in, and the generator runs as a test
 # (mvn -o test of the modules it needs; nothing is installed). Needs the JDK and Maven, and the dependencies of
@@ -60,4 +61,5 @@ copy() { # from-subfolder module
 copy contract schemas-avro
 copy gate topology
 copy approver approver
+copy notifier notifier
 rm -rf "$work"

@@ -107,15 +107,12 @@ final class KafkaLedger implements NoticeLedger {
             return;
         }
         try {
-            JsonNode v = JSON.readTree(r.value());
             if (key.startsWith(CLAIM)) {
-                String id = key.substring(CLAIM.length());
-                claims.putIfAbsent(id, new Claim(id, v.path("nonce").asText(), v.path("owner").asText(),
-                        Instant.ofEpochMilli(v.path("at").asLong())));
+                Claim claim = claimOf(key.substring(CLAIM.length()), r.value());
+                claims.putIfAbsent(claim.id(), claim);
             } else if (key.startsWith(RESULT)) {
                 String id = key.substring(RESULT.length());
-                Result result = new Result(id, v.path("nonce").asText(), Instant.ofEpochMilli(v.path("at").asLong()),
-                        v.path("delivered").asInt(), v.path("messages").asInt());
+                Result result = resultOf(id, r.value());
                 results.put(id, result);
                 // after compaction a result may be all that is left of a claim: the notice was claimed
                 claims.putIfAbsent(id, new Claim(id, result.nonce(), "", result.at()));
@@ -125,6 +122,32 @@ final class KafkaLedger implements NoticeLedger {
         } catch (java.io.IOException | RuntimeException e) {
             LOG.warn("skipping {}@{}: unreadable notifier state record", topic, r.offset());
         }
+    }
+
+    /**
+     * The claim of notice {@code id} from its record's value: every release since the notifier's first writes the
+     * same JSON ({@code nonce}, {@code owner}, {@code at} in epoch ms), recorded in formats/README.md.
+     */
+    static Claim claimOf(String id, byte[] value) throws java.io.IOException {
+        JsonNode v = JSON.readTree(value);
+        return new Claim(id, v.path("nonce").asText(), v.path("owner").asText(),
+                Instant.ofEpochMilli(v.path("at").asLong()));
+    }
+
+    /** The result of notice {@code id} ({@code nonce}, {@code at}, {@code delivered}, {@code messages}). */
+    static Result resultOf(String id, byte[] value) throws java.io.IOException {
+        JsonNode v = JSON.readTree(value);
+        return new Result(id, v.path("nonce").asText(), Instant.ofEpochMilli(v.path("at").asLong()),
+                v.path("delivered").asInt(), v.path("messages").asInt());
+    }
+
+    /** A record's key: {@code claim|ID} or {@code result|ID}. */
+    static String claimKey(String id) {
+        return CLAIM + id;
+    }
+
+    static String resultKey(String id) {
+        return RESULT + id;
     }
 
     @Override
@@ -152,7 +175,7 @@ final class KafkaLedger implements NoticeLedger {
             return false;
         }
         String nonce = HexFormat.of().formatHex(randomBytes());
-        long offset = send(CLAIM + id, Map.of("nonce", nonce, "owner", owner, "at", now.toEpochMilli()));
+        long offset = send(claimKey(id), Map.of("nonce", nonce, "owner", owner, "at", now.toEpochMilli()));
         awaitApplied(offset);
         Claim winner = claims.get(id);
         return winner != null && winner.nonce().equals(nonce);
@@ -160,7 +183,7 @@ final class KafkaLedger implements NoticeLedger {
 
     @Override
     public void result(Result result) {
-        send(RESULT + result.id(), Map.of("nonce", result.nonce(), "at", result.at().toEpochMilli(),
+        send(resultKey(result.id()), Map.of("nonce", result.nonce(), "at", result.at().toEpochMilli(),
                 "delivered", result.delivered(), "messages", result.messages()));
     }
 
