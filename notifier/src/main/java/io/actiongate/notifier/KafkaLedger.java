@@ -19,6 +19,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -31,6 +33,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.actiongate.kafka.KafkaClients;
 import io.actiongate.kafka.TopicFollower;
+import io.actiongate.serde.AvroSerde;
+import io.actiongate.serde.UnknownFormatException;
 
 /**
  * {@link NoticeLedger} on the notifier's own topic, {@code {prefix}notifier-state}: one partition, so every instance
@@ -106,6 +110,7 @@ final class KafkaLedger implements NoticeLedger {
         if (key == null || r.value() == null) {
             return;
         }
+        String where = topic + "-" + r.partition() + "@" + r.offset();
         try {
             if (key.startsWith(CLAIM)) {
                 Claim claim = claimOf(key.substring(CLAIM.length()), r.value());
@@ -117,11 +122,29 @@ final class KafkaLedger implements NoticeLedger {
                 // after compaction a result may be all that is left of a claim: the notice was claimed
                 claims.putIfAbsent(id, new Claim(id, result.nonce(), "", result.at()));
             } else {
-                LOG.warn("skipping {}@{}: not a notifier state record", topic, r.offset());
+                throw newer(where, "a notifier state record of another kind", r.headers());
             }
         } catch (java.io.IOException | RuntimeException e) {
-            LOG.warn("skipping {}@{}: unreadable notifier state record", topic, r.offset());
+            if (e instanceof UnknownFormatException u) {
+                throw u;
+            }
+            throw newer(where, "a notifier state record this release cannot read", r.headers());
         }
+    }
+
+    /**
+     * Only notifiers write this topic, so a record this release cannot read was written by a newer one: the ledger
+     * stops (and with it the notifier) rather than skip a claim and send its notice a second time. The record's
+     * {@code actiongate.format} header, when a newer release stamps one, names the version and the writer.
+     */
+    static UnknownFormatException newer(String where, String what, Headers headers) {
+        Header stated = headers == null ? null : headers.lastHeader(AvroSerde.FORMAT_HEADER);
+        String text = stated == null || stated.value() == null ? null
+                : new String(stated.value(), java.nio.charset.StandardCharsets.UTF_8);
+        int split = text == null ? -1 : text.indexOf(';');
+        return new UnknownFormatException(where, what + (split < 0 ? "" : " (" + text.substring(0, split).trim() + ")"),
+                split < 0 ? null : text.substring(split + 1).trim(),
+                "claims and results: keys claim|ID and result|ID, JSON values");
     }
 
     /**
@@ -129,16 +152,33 @@ final class KafkaLedger implements NoticeLedger {
      * same JSON ({@code nonce}, {@code owner}, {@code at} in epoch ms), recorded in formats/README.md.
      */
     static Claim claimOf(String id, byte[] value) throws java.io.IOException {
-        JsonNode v = JSON.readTree(value);
+        JsonNode v = read(value, "nonce", "owner");
         return new Claim(id, v.path("nonce").asText(), v.path("owner").asText(),
                 Instant.ofEpochMilli(v.path("at").asLong()));
     }
 
     /** The result of notice {@code id} ({@code nonce}, {@code at}, {@code delivered}, {@code messages}). */
     static Result resultOf(String id, byte[] value) throws java.io.IOException {
-        JsonNode v = JSON.readTree(value);
+        JsonNode v = read(value, "nonce");
+        if (!v.path("delivered").isInt() || !v.path("messages").isInt()) {
+            throw new java.io.IOException("a result without its counts");
+        }
         return new Result(id, v.path("nonce").asText(), Instant.ofEpochMilli(v.path("at").asLong()),
                 v.path("delivered").asInt(), v.path("messages").asInt());
+    }
+
+    /** A JSON object with the text members {@code texts} and a number {@code at}; else not a record of this release. */
+    private static JsonNode read(byte[] value, String... texts) throws java.io.IOException {
+        JsonNode v = JSON.readTree(value);
+        if (v == null || !v.isObject() || !v.path("at").canConvertToLong() || !v.path("at").isIntegralNumber()) {
+            throw new java.io.IOException("not a notifier state value");
+        }
+        for (String t : texts) {
+            if (!v.path(t).isTextual()) {
+                throw new java.io.IOException("no " + t);
+            }
+        }
+        return v;
     }
 
     /** A record's key: {@code claim|ID} or {@code result|ID}. */

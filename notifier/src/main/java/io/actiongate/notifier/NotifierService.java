@@ -22,6 +22,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.actiongate.kafka.KafkaClients;
 import io.actiongate.policy.PolicyTopicReader;
 import io.actiongate.runtime.Shutdown;
+import io.actiongate.serde.UnknownFormatException;
 import io.actiongate.topics.Topics;
 
 /**
@@ -137,10 +138,13 @@ public final class NotifierService implements AutoCloseable {
     /** Why the notifier stopped on its own, or null. */
     public String failure() {
         if (ledger != null && ledger.failure() != null) {
-            return "the notifier's state reader stopped: " + ledger.failure();
+            // a record of a newer notifier: its one line, as every role prints a refused downgrade
+            UnknownFormatException newer = UnknownFormatException.in(ledger.failure());
+            return newer != null ? newer.getMessage() : "the notifier's state reader stopped: " + ledger.failure();
         }
         if (feed != null && feed.failure() != null) {
-            return "the notifier's feed stopped: " + feed.failure();
+            UnknownFormatException newer = UnknownFormatException.in(feed.failure());
+            return newer != null ? newer.getMessage() : "the notifier's feed stopped: " + feed.failure();
         }
         if (policy != null && policy.ready() && !policy.following()) {
             return "the notifier's policy reader stopped";

@@ -18,13 +18,16 @@ import io.actiongate.key.ActionKey;
 import io.actiongate.serde.AvroDecodeException;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
+import io.actiongate.serde.UnknownFormatException;
 import io.actiongate.topics.Topics;
 
 /**
  * Reads {@code receipts} and {@code proposals} from the beginning, committed records only, every partition assigned
  * (no consumer group, no offsets): each instance rebuilds the whole {@link WaitingBook}, so any instance can tell of
  * any action, and the ledger decides which one does. A record that does not decode, carries an invalid key or names
- * other ids than its key is skipped with a line naming topic, partition and offset, never its payload.
+ * other ids than its key is skipped with a line naming topic, partition and offset, never its payload; but a receipt
+ * of a version this release does not read, which only a newer gate writes, stops the feed with the one line of a
+ * refused downgrade.
  */
 final class WaitingFeed implements AutoCloseable {
 
@@ -101,6 +104,15 @@ final class WaitingFeed implements AutoCloseable {
                 book.receipt(r.key(), receipt);
             }
         } catch (AvroDecodeException e) {
+            if (!proposal) {
+                // only the gate writes receipts: a version this release does not read is a newer gate's, and the
+                // notifier stops rather than tell of an action it misread (proposals come from outside: skipped)
+                UnknownFormatException newer = RECEIPTS.newerVersion(r.value(), r.headers(),
+                        r.topic() + "-" + r.partition() + "@" + r.offset());
+                if (newer != null) {
+                    throw newer;
+                }
+            }
             LOG.warn("skipping {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.reason());
         }
     }
