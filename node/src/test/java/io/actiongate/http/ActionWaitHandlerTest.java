@@ -126,10 +126,11 @@ class ActionWaitHandlerTest {
 
     @Test
     void shouldRefuseAWaitPastTheLimitOfWaitersAtOnce() throws Exception {
-        try (GateHttpServer server = server(5_000, 1)) {
+        FakeFeed feed = new FakeFeed();
+        try (GateHttpServer server = server(5_000, 1, feed)) {
             CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> get(server,
                     PATH + "?wait=2s"));
-            Thread.sleep(300);
+            awaitWatchers(feed, 1); // the first holds the one slot (taken before it watches), however slow the machine
             HttpResponse<String> second = get(server, PATH + "?wait=2s");
             assertThat(second.statusCode()).isEqualTo(503);
             assertThat(first.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(404);
