@@ -19,7 +19,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -111,23 +110,21 @@ final class KafkaLedger implements NoticeLedger {
             return;
         }
         String where = topic + "-" + r.partition() + "@" + r.offset();
+        if (!key.startsWith(CLAIM) && !key.startsWith(RESULT)) {
+            throw newer(where, "a notifier state record of another kind", r.headers());
+        }
         try {
             if (key.startsWith(CLAIM)) {
                 Claim claim = claimOf(key.substring(CLAIM.length()), r.value());
                 claims.putIfAbsent(claim.id(), claim);
-            } else if (key.startsWith(RESULT)) {
+            } else {
                 String id = key.substring(RESULT.length());
                 Result result = resultOf(id, r.value());
                 results.put(id, result);
                 // after compaction a result may be all that is left of a claim: the notice was claimed
                 claims.putIfAbsent(id, new Claim(id, result.nonce(), "", result.at()));
-            } else {
-                throw newer(where, "a notifier state record of another kind", r.headers());
             }
         } catch (java.io.IOException | RuntimeException e) {
-            if (e instanceof UnknownFormatException u) {
-                throw u;
-            }
             throw newer(where, "a notifier state record this release cannot read", r.headers());
         }
     }
@@ -138,13 +135,10 @@ final class KafkaLedger implements NoticeLedger {
      * {@code actiongate.format} header, when a newer release stamps one, names the version and the writer.
      */
     static UnknownFormatException newer(String where, String what, Headers headers) {
-        Header stated = headers == null ? null : headers.lastHeader(AvroSerde.FORMAT_HEADER);
-        String text = stated == null || stated.value() == null ? null
-                : new String(stated.value(), java.nio.charset.StandardCharsets.UTF_8);
-        int split = text == null ? -1 : text.indexOf(';');
-        return new UnknownFormatException(where, what + (split < 0 ? "" : " (" + text.substring(0, split).trim() + ")"),
-                split < 0 ? null : text.substring(split + 1).trim(),
-                "claims and results: keys claim|ID and result|ID, JSON values");
+        AvroSerde.Stated stated = AvroSerde.Stated.of(headers);
+        boolean named = stated != null && stated.writer() != null;
+        return new UnknownFormatException(where, what + (named ? " (" + stated.format() + ")" : ""),
+                named ? stated.writer() : null, "claims and results: keys claim|ID and result|ID, JSON values");
     }
 
     /**

@@ -42,6 +42,25 @@ public final class AvroSerde<T extends SpecificRecordBase> implements Serde<T>, 
      */
     public static final String FORMAT_HEADER = "actiongate.format";
 
+    /**
+     * What a record's {@link #FORMAT_HEADER} states, split at its {@code ;}: the format and version before it (the
+     * whole text when there is none), the writer's release after it (null when there is none).
+     */
+    public record Stated(String format, String writer) {
+
+        /** The statement of {@code headers} (may be null), or null when they carry no {@link #FORMAT_HEADER}. */
+        public static Stated of(Headers headers) {
+            Header stated = headers == null ? null : headers.lastHeader(FORMAT_HEADER);
+            if (stated == null || stated.value() == null) {
+                return null;
+            }
+            String text = new String(stated.value(), StandardCharsets.UTF_8);
+            int split = text.indexOf(';');
+            return split < 0 ? new Stated(text.trim(), null)
+                    : new Stated(text.substring(0, split).trim(), text.substring(split + 1).trim());
+        }
+    }
+
     private static final byte[] MARKER = {(byte) 0xC3, (byte) 0x01};
     private static final int HEADER_LENGTH = 10;
 
@@ -146,18 +165,11 @@ public final class AvroSerde<T extends SpecificRecordBase> implements Serde<T>, 
         if (Fingerprints.recognise(fingerprint, catalog).isPresent()) {
             return null;
         }
-        Header stated = headers == null ? null : headers.lastHeader(FORMAT_HEADER);
-        String version = type.getSimpleName() + " with fingerprint " + Fingerprints.wireHex(fingerprint);
-        String writer = null;
-        if (stated != null && stated.value() != null) {
-            String text = new String(stated.value(), StandardCharsets.UTF_8);
-            int split = text.indexOf(';');
-            version = (split < 0 ? text : text.substring(0, split)).trim() + " (fingerprint "
-                    + Fingerprints.wireHex(fingerprint) + ")";
-            writer = split < 0 ? null : text.substring(split + 1).trim();
-        }
-        return new UnknownFormatException(where, version, writer, type.getSimpleName() + " v1"
-                + (versions.size() > 1 ? " to v" + versions.size() : ""));
+        Stated stated = Stated.of(headers);
+        String version = stated == null ? type.getSimpleName() + " with fingerprint " + Fingerprints.wireHex(fingerprint)
+                : stated.format() + " (fingerprint " + Fingerprints.wireHex(fingerprint) + ")";
+        return new UnknownFormatException(where, version, stated == null ? null : stated.writer(),
+                type.getSimpleName() + " v1" + (versions.size() > 1 ? " to v" + versions.size() : ""));
     }
 
     @Override

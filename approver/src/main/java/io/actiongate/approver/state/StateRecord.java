@@ -1,9 +1,7 @@
 package io.actiongate.approver.state;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 import io.actiongate.serde.AvroSerde;
@@ -34,13 +32,10 @@ record StateRecord(byte type, byte[] nonce, long version, byte[] value) {
      */
     static StateRecord parse(byte[] bytes, Headers headers, String where) {
         if (bytes.length > 0 && (bytes[0] < CAS || bytes[0] > CLAIM)) {
-            Header stated = headers == null ? null : headers.lastHeader(AvroSerde.FORMAT_HEADER);
-            String text = stated == null || stated.value() == null ? null
-                    : new String(stated.value(), StandardCharsets.UTF_8);
-            int split = text == null ? -1 : text.indexOf(';');
+            AvroSerde.Stated stated = AvroSerde.Stated.of(headers);
+            boolean named = stated != null && stated.writer() != null;
             throw new UnknownFormatException(where, "an approval service state record of type " + bytes[0]
-                    + (split < 0 ? "" : " (" + text.substring(0, split).trim() + ")"),
-                    split < 0 ? null : text.substring(split + 1).trim(),
+                    + (named ? " (" + stated.format() + ")" : ""), named ? stated.writer() : null,
                     "record types 1 (compare-and-set), 2 (snapshot) and 3 (claim)");
         }
         if (bytes.length < HEADER) {
