@@ -9,7 +9,6 @@ import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.PartitionInfo;
@@ -20,15 +19,17 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.avro.Integration;
 import io.actiongate.avro.PolicyRecord;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
 
 /**
  * The policy topic for a process without Kafka Streams (the MCP gateway, the node's {@code POST /v1/proposals}, the
- * executor's attachment guard): a group-less consumer that owns every partition from the beginning, what the gate's
- * global store is for the gate, and answers by the same rules as {@link PolicyLookup}. A record is kept by its
- * {@link PolicyKey}; one that does not decode, or a tombstone, makes the key absent (fail closed); a task or origin
- * written without {@code org_id} belongs to {@code defaultOrg} ({@code gate.task.default.org}) exactly as at the gate.
+ * executor's attachment guard): a group-less consumer (a {@link KafkaClients.ConsumerSpec#follower() follower}) that
+ * owns every partition from the beginning, what the gate's global store is for the gate, and answers by the same
+ * rules as {@link PolicyLookup}. A record is kept by its {@link PolicyKey}; one that does not decode, or a tombstone,
+ * makes the key absent (fail closed); a task or origin written without {@code org_id} belongs to {@code defaultOrg}
+ * ({@code gate.task.default.org}) exactly as at the gate.
  *
  * <p>Either {@link #start} (catch up, then follow on a daemon thread) or run it as a {@link Runnable} and wait for
  * {@link #ready()}. Answers are thread-safe. If following fails, every tool descriptor is forgotten: without fresh
@@ -37,8 +38,6 @@ import io.actiongate.serde.AvroSerdes;
 public final class PolicyTopicReader implements PolicyBodies, Runnable, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PolicyTopicReader.class);
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
-
     private final Consumer<String, byte[]> consumer;
     private final String topic;
     private final String defaultOrg;
@@ -109,7 +108,7 @@ public final class PolicyTopicReader implements PolicyBodies, Runnable, AutoClos
             bodies.keySet().removeIf(k -> k.startsWith(PolicyKey.Kind.TOOL.prefix() + ":"));
             LOG.error("the policy reader of {} stopped; no tool is trusted any more: {}", topic, e.toString());
         } finally {
-            consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+            consumer.close(KafkaClients.ConsumerSpec.FOLLOWER_CLOSE);
         }
     }
 
@@ -202,7 +201,7 @@ public final class PolicyTopicReader implements PolicyBodies, Runnable, AutoClos
         running = false;
         if (!looping.get()) {
             // nobody follows the topic: nobody else will close the consumer
-            consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+            consumer.close(KafkaClients.ConsumerSpec.FOLLOWER_CLOSE);
             return;
         }
         consumer.wakeup();

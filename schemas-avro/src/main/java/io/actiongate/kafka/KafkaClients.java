@@ -1,5 +1,6 @@
 package io.actiongate.kafka;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -206,6 +208,14 @@ public final class KafkaClients {
         /** How long a {@link #follower()}'s fetch waits at the broker when nothing is new. */
         public static final int FOLLOWER_FETCH_MAX_WAIT_MS = 5_000;
 
+        /**
+         * How long closing a follower waits. It has no group and commits nothing: all a longer close would wait for
+         * is the fetch the broker holds, up to {@link #FOLLOWER_FETCH_MAX_WAIT_MS}, since the broker answers a
+         * connection's requests in order and the fetch session's closing request queues behind it. Nobody needs
+         * that fetch any more; the broker drops the session on its own.
+         */
+        public static final CloseOptions FOLLOWER_CLOSE = CloseOptions.timeout(Duration.ofMillis(200));
+
         ConsumerSpec(KafkaClients clients, String clientId) {
             super(clients, "consumer", clientId);
             defaultTo(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -220,7 +230,8 @@ public final class KafkaClients {
          * {@link #FOLLOWER_FETCH_MAX_WAIT_MS} when nothing is new, instead of Kafka's half second. A fetch is
          * answered as soon as a record arrives, so this costs a follower no latency; it spares an idle node the two
          * empty fetches a second of each follower. A consumer that pauses, seeks or is reassigned must not use it:
-         * it cannot fetch again from that broker until the held fetch returns.
+         * it cannot fetch again from that broker until the held fetch returns. Close it with
+         * {@link #FOLLOWER_CLOSE}.
          */
         public ConsumerSpec follower() {
             return defaultTo(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FOLLOWER_FETCH_MAX_WAIT_MS);

@@ -9,7 +9,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -31,12 +30,6 @@ import org.slf4j.LoggerFactory;
 public final class TopicFollower implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicFollower.class);
-    /**
-     * A follower has no group and commits nothing: all a close could wait for is the fetch the broker holds (up to
-     * {@code fetch.max.wait.ms}), which nobody needs any more.
-     */
-    static final Duration CLOSE_TIMEOUT = Duration.ofMillis(200);
-
     private final org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer;
     private final List<String> topics;
     /** The partitions to follow when given (a topic just created may not be in the metadata yet), else null. */
@@ -167,7 +160,7 @@ public final class TopicFollower implements AutoCloseable {
             synchronized (appliedLock) {
                 appliedLock.notifyAll();
             }
-            consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+            consumer.close(KafkaClients.ConsumerSpec.FOLLOWER_CLOSE);
         }
     }
 
@@ -183,7 +176,7 @@ public final class TopicFollower implements AutoCloseable {
             }
         } else if (thread.getState() == Thread.State.NEW) {
             // never started: nobody else closes the consumer
-            consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+            consumer.close(KafkaClients.ConsumerSpec.FOLLOWER_CLOSE);
         }
     }
 }

@@ -5,23 +5,19 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -31,6 +27,7 @@ import org.slf4j.LoggerFactory;
 
 import io.actiongate.approver.web.Tokens;
 import io.actiongate.kafka.KafkaClients;
+import io.actiongate.kafka.TopicFollower;
 
 /**
  * {@link SharedState} on the compacted topic {@code {prefix}approver-state}, of the approval service alone, read
@@ -64,14 +61,8 @@ public final class KafkaState implements SharedState, AutoCloseable {
     private final String topic;
     private final TopicPartition partition;
     private final KafkaProducer<String, byte[]> producer;
-    private final KafkaConsumer<String, byte[]> consumer;
     private final StateView view = new StateView();
-    private final Object appliedLock = new Object();
-    private long applied = -1;
-    private final CountDownLatch caughtUp = new CountDownLatch(1);
-    private final Thread reader;
-    private volatile boolean running = true;
-    private volatile Throwable failure;
+    private final TopicFollower reader;
 
     /**
      * The approver's Kafka clients for its state, all created here: {@code clientOverrides} are the {@code kafka.*}
@@ -104,11 +95,11 @@ public final class KafkaState implements SharedState, AutoCloseable {
                 .defaultTo(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000)
                 .defaultTo(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000)
                 .create(new StringSerializer(), new ByteArraySerializer());
-        this.consumer = clients.consumer("actiongate-approver-state-reader").follower()
-                .create(new StringDeserializer(), new ByteArrayDeserializer());
-        this.reader = new Thread(this::read, "approver-state");
-        this.reader.setDaemon(true);
-        this.reader.start();
+        // its one partition, assigned as it is: a topic created a moment ago may not be in the metadata yet
+        this.reader = TopicFollower.ofPartitions(clients.consumer("actiongate-approver-state-reader").follower()
+                        .create(new StringDeserializer(), new ByteArrayDeserializer()), List.of(partition), this::apply,
+                () -> LOG.info("approver state caught up: {} values, {} claims", view.values(), view.claims()),
+                Duration.ofMillis(100), "approver-state").start();
     }
 
     private static void requireTopic(String bootstrapServers, Map<String, String> clientOverrides, String topic) {
@@ -145,53 +136,19 @@ public final class KafkaState implements SharedState, AutoCloseable {
     }
 
     public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
-        return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return reader.awaitCaughtUp(timeout);
     }
 
     public boolean isCaughtUp() {
-        return caughtUp.getCount() == 0;
+        return reader.caughtUp();
     }
 
     public Throwable failure() {
-        return failure;
+        return reader.failure();
     }
 
     public boolean isRunning() {
-        return running && failure == null && reader.isAlive();
-    }
-
-    private void read() {
-        try {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long target = consumer.endOffsets(List.of(partition)).get(partition);
-            if (target == 0) {
-                caughtUp.countDown();
-            }
-            while (running) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                    apply(r);
-                }
-                long position = consumer.position(partition);
-                synchronized (appliedLock) {
-                    applied = Math.max(applied, position - 1);
-                    appliedLock.notifyAll();
-                }
-                if (caughtUp.getCount() > 0 && position >= target) {
-                    caughtUp.countDown();
-                    LOG.info("approver state caught up: {} values, {} claims", view.values(), view.claims());
-                }
-            }
-        } catch (WakeupException e) {
-            if (running) {
-                failure = e;
-            }
-        } catch (RuntimeException e) {
-            failure = e;
-            LOG.error("approver state reader stopped: {}", e.toString());
-        } finally {
-            consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
-        }
+        return reader.isRunning();
     }
 
     private void apply(ConsumerRecord<String, byte[]> r) {
@@ -219,20 +176,13 @@ public final class KafkaState implements SharedState, AutoCloseable {
     }
 
     private void awaitApplied(long offset) {
-        long deadline = System.nanoTime() + WRITE_TIMEOUT.toNanos();
-        synchronized (appliedLock) {
-            while (applied < offset) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || !isRunning()) {
-                    throw new StateException("the state reader did not reach its own write");
-                }
-                try {
-                    appliedLock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new StateException("interrupted", e);
-                }
+        try {
+            if (!reader.awaitApplied(partition, offset, WRITE_TIMEOUT)) {
+                throw new StateException("the state reader did not reach its own write");
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StateException("interrupted", e);
         }
     }
 
@@ -285,13 +235,7 @@ public final class KafkaState implements SharedState, AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            reader.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        reader.close();
         producer.close(Duration.ofSeconds(5));
     }
 
