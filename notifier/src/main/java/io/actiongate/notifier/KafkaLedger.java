@@ -109,7 +109,7 @@ final class KafkaLedger implements NoticeLedger {
         if (key == null || r.value() == null) {
             return;
         }
-        String where = topic + "-" + r.partition() + "@" + r.offset();
+        String where = AvroSerde.where(topic, r.partition(), r.offset());
         if (!key.startsWith(CLAIM) && !key.startsWith(RESULT)) {
             throw newer(where, "a notifier state record of another kind", r.headers());
         }

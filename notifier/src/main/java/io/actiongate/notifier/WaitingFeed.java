@@ -107,8 +107,7 @@ final class WaitingFeed implements AutoCloseable {
             if (!proposal) {
                 // only the gate writes receipts: a version this release does not read is a newer gate's, and the
                 // notifier stops rather than tell of an action it misread (proposals come from outside: skipped)
-                UnknownFormatException newer = RECEIPTS.newerVersion(r.value(), r.headers(),
-                        r.topic() + "-" + r.partition() + "@" + r.offset());
+                UnknownFormatException newer = RECEIPTS.newerVersion(r);
                 if (newer != null) {
                     throw newer;
                 }

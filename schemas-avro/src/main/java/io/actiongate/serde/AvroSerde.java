@@ -16,6 +16,7 @@ import org.apache.avro.message.BinaryMessageEncoder;
 import org.apache.avro.message.MissingSchemaException;
 import org.apache.avro.message.SchemaStore;
 import org.apache.avro.specific.SpecificRecordBase;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -144,12 +145,23 @@ public final class AvroSerde<T extends SpecificRecordBase> implements Serde<T>, 
     }
 
     /**
-     * Whether {@code payload}, which this serde could not read, is a newer version of its record: the marker is right
+     * Whether {@code record}'s value, which this serde could not read, is a newer version of its record: the marker is right
      * and the fingerprint is neither a released version of the record nor anything else this build recognises
      * (another record, a record's form with its named types referenced). Then the exception that stops a role
-     * reading a topic only actiongate writes, naming where ({@code where}) and, from {@link #FORMAT_HEADER} when the
+     * reading a topic only actiongate writes, naming where it was read ({@link #where}) and, from {@link #FORMAT_HEADER} when the
      * record carries it, the version and the release that wrote it; else null (a dead letter, as before).
      */
+    public UnknownFormatException newerVersion(ConsumerRecord<?, byte[]> record) {
+        return newerVersion(record.value(), record.headers(),
+                where(record.topic(), record.partition(), record.offset()));
+    }
+
+    /** Where a record was read, as a refusal names it: {@code topic-partition@offset}. */
+    public static String where(String topic, int partition, long offset) {
+        return topic + "-" + partition + "@" + offset;
+    }
+
+    /** {@link #newerVersion(ConsumerRecord)} of a payload read elsewhere ({@code where}: as {@link #where} writes it). */
     public UnknownFormatException newerVersion(byte[] payload, Headers headers, String where) {
         if (payload == null || payload.length < HEADER_LENGTH
                 || !Arrays.equals(payload, 0, MARKER.length, MARKER, 0, MARKER.length)) {

@@ -274,8 +274,7 @@ final class DispatchLoop implements ConsumerRebalanceListener {
             try {
                 reservations.deserialize(record.topic(), record.value());
             } catch (AvroDecodeException e) {
-                UnknownFormatException newer = serde.newerVersion(record.value(), record.headers(),
-                        record.topic() + "-" + record.partition() + "@" + record.offset());
+                UnknownFormatException newer = serde.newerVersion(record);
                 if (newer != null) {
                     throw newer;
                 }

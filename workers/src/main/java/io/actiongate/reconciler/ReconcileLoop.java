@@ -143,8 +143,7 @@ final class ReconcileLoop implements ConsumerRebalanceListener {
             if (e instanceof AvroDecodeException && unknownOutcomes instanceof AvroSerde<?> serde) {
                 // only the gate writes unknown-outcomes: a version this release does not read is a newer gate's,
                 // and skipping it would leave its action UNKNOWN unasked; stop before anything of it is committed
-                UnknownFormatException newer = serde.newerVersion(record.value(), record.headers(),
-                        record.topic() + "-" + record.partition() + "@" + record.offset());
+                UnknownFormatException newer = serde.newerVersion(record);
                 if (newer != null) {
                     throw newer;
                 }

@@ -139,7 +139,7 @@ public final class BookFeed implements AutoCloseable {
                 : r.topic().equals(outcomes) ? AvroSerdes.serde(AttemptOutcome.class)
                 : r.topic().equals(conflicts) ? AvroSerdes.serde(IdentityConflict.class)
                 : AvroSerdes.serde(Reconciliation.class);
-        return serde.newerVersion(r.value(), r.headers(), r.topic() + "-" + r.partition() + "@" + r.offset());
+        return serde.newerVersion(r);
     }
 
     @Override

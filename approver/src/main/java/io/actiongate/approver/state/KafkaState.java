@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.approver.web.Tokens;
 import io.actiongate.kafka.KafkaClients;
 import io.actiongate.kafka.TopicFollower;
+import io.actiongate.serde.AvroSerde;
 
 /**
  * {@link SharedState} on the compacted topic {@code {prefix}approver-state}, of the approval service alone, read
@@ -157,7 +158,7 @@ public final class KafkaState implements SharedState, AutoCloseable {
             return;
         }
         // a record of a type a newer service writes stops the reader here: nothing after it is applied
-        if (!view.apply(key, r.value(), r.headers(), topic + "-0@" + r.offset())) {
+        if (!view.apply(key, r.value(), r.headers(), AvroSerde.where(topic, r.partition(), r.offset()))) {
             LOG.warn("skipping {}@{}: not a state record", topic, r.offset());
         }
     }

@@ -80,9 +80,9 @@ final class Decoder<T extends SpecificRecordBase> {
 
     private String where(ProcessorContext<Object, Object> context, Origin origin) {
         if (origin != null) {
-            return origin.topic() + "-" + origin.partition() + "@" + origin.offset();
+            return AvroSerde.where(origin.topic(), origin.partition(), origin.offset());
         }
-        return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset())
+        return context.recordMetadata().map(m -> AvroSerde.where(m.topic(), m.partition(), m.offset()))
                 .orElse(serde.type().getSimpleName() + " input");
     }
 }
