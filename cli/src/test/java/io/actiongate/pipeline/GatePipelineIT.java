@@ -286,8 +286,13 @@ class GatePipelineIT {
 
         propose("c-applied", applied);
         propose("c-dropped", dropped);
-        Receipt appliedUnknown = awaitStillUnknown("c-applied", applied);
-        Receipt droppedUnknown = awaitStillUnknown("c-dropped", dropped);
+        Receipt appliedUnknown = awaitLookedUp("c-applied", applied);
+        Receipt droppedUnknown = awaitLookedUp("c-dropped", dropped);
+        // reconciler.max.lookups lookups of each and no more, and both stay UNKNOWN
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                .until(() -> sandbox.lookups(applied) == 3 && sandbox.lookups(dropped) == 3);
+        assertStillUnknown("c-applied", applied);
+        assertStillUnknown("c-dropped", dropped);
 
         decide("c-applied", DecisionType.RESOLVE_EFFECT_CONFIRMED, appliedUnknown.getActionDigest());
         decide("c-dropped", DecisionType.RESOLVE_NO_EFFECT, droppedUnknown.getActionDigest());
@@ -302,18 +307,21 @@ class GatePipelineIT {
         assertThat(sandbox.effects(dropped)).isZero();
     }
 
-    /** UNKNOWN, then the reconciler's reconciler.max.lookups lookups and no more: it stays UNKNOWN. */
-    private Receipt awaitStillUnknown(String call, String key) {
+    /** UNKNOWN, then the reconciler's reconciler.max.lookups lookups. */
+    private Receipt awaitLookedUp(String call, String key) {
         Receipt unknown = awaitReceipt(call, r -> r.getStatus() == ReceiptStatus.UNKNOWN);
         assertThat(unknown.getResolvedBy()).isNull();
         await().atMost(WAIT).until(() -> sandbox.lookups(key) >= 3);
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> sandbox.lookups(key) == 3);
+        return unknown;
+    }
+
+    /** Still UNKNOWN after its lookups, with the one request that made it so. */
+    private void assertStillUnknown(String call, String key) {
         List<Receipt> settled = receipts(call);
         assertThat(settled).isNotEmpty().noneMatch(r -> r.getStatus() == ReceiptStatus.SUCCEEDED
                 || r.getStatus() == ReceiptStatus.NOT_APPLIED || r.getStatus() == ReceiptStatus.FAILED);
         assertThat(settled.get(settled.size() - 1).getStatus()).isEqualTo(ReceiptStatus.UNKNOWN);
         assertThat(sandbox.requests(key)).isEqualTo(1);
-        return unknown;
     }
 
     private static void assertResolvedByOwnerWithHistory(Receipt resolved, Receipt unknown) {

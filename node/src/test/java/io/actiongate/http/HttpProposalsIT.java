@@ -286,18 +286,27 @@ class HttpProposalsIT {
         }
     }
 
-    /** Every value of {@code topic} as text (Avro strings are UTF-8 in the bytes). */
+    /**
+     * Every value of {@code topic} as text (Avro strings are UTF-8 in the bytes): each partition read from its start
+     * up to its end offset, aborted transactions' records included (read_uncommitted).
+     */
     private static List<String> rawValues(String topic) {
-        Map<String, Object> config = Map.of("bootstrap.servers", KAFKA.bootstrapServers(), "auto.offset.reset",
-                "earliest", "group.id", "leak-check-" + topic, "enable.auto.commit", "false");
+        Map<String, Object> config = Map.of("bootstrap.servers", KAFKA.bootstrapServers(), "enable.auto.commit",
+                "false");
         List<String> values = new ArrayList<>();
         try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> consumer =
                      new org.apache.kafka.clients.consumer.KafkaConsumer<>(config,
                              new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
                              new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (System.nanoTime() < deadline) {
+            List<org.apache.kafka.common.TopicPartition> partitions = consumer.partitionsFor(topic,
+                    Duration.ofSeconds(10)).stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<org.apache.kafka.common.TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+                assertThat(System.nanoTime()).as("read %s up to %s in time", topic, end).isLessThan(deadline);
                 consumer.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value() == null ? ""
                         : new String(r.value(), java.nio.charset.StandardCharsets.ISO_8859_1)));
             }
