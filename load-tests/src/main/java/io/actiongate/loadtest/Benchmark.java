@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.actiongate.node.JvmDefaults;
+import io.actiongate.sandbox.LoopbackHttpServers;
 import io.actiongate.serde.AvroSetup;
 
 import io.actiongate.loadtest.harness.BenchContext;
@@ -22,7 +23,6 @@ import io.actiongate.loadtest.harness.BenchOptions;
 import io.actiongate.loadtest.harness.BenchPart;
 import io.actiongate.loadtest.harness.BrokerRuns;
 import io.actiongate.loadtest.harness.Drivers;
-import io.actiongate.loadtest.harness.NodeJvm;
 import io.actiongate.loadtest.harness.Progress;
 import io.actiongate.loadtest.parts.ApprovalPart;
 import io.actiongate.loadtest.parts.BrokerPart;
@@ -102,7 +102,7 @@ public final class Benchmark {
                 options.actions(), options.rounds(), options.forks(), options.brokerActions(), options.partitions(),
                 options.providerLatencyMs(), String.join(",", options.parts()),
                 (options.skipBroker() ? " skip-broker" : "") + (options.misroute() ? " misroute" : ""));
-        out.println("sandbox provider: " + NodeJvm.HTTPSERVER_NODELAY + "=" + NodeJvm.providerNodelay());
+        out.println("sandbox provider: " + LoopbackHttpServers.NODELAY + "=" + LoopbackHttpServers.nodelay());
         if (!options.nodeSettings().isEmpty()) {
             out.println("node settings: " + options.nodeSettings());
         }
@@ -173,7 +173,7 @@ public final class Benchmark {
         p.put("commit_interval_ms", Integer.parseInt(BrokerRuns.COMMIT_INTERVAL_MS));
         p.put("processing_guarantee", "exactly_once_v2");
         p.put("producer", "acks=all, enable.idempotence=true, linger.ms=5");
-        p.put(NodeJvm.HTTPSERVER_NODELAY, NodeJvm.providerNodelay());
+        p.put(LoopbackHttpServers.NODELAY, LoopbackHttpServers.nodelay());
         return p;
     }
 

@@ -15,11 +15,20 @@ import com.sun.net.httpserver.HttpServer;
  * from the system property {@value #NODELAY}, when its first server starts, so it is set here, before any sandbox
  * server is created, unless the operator set it.
  */
-final class LoopbackHttpServers {
+public final class LoopbackHttpServers {
 
-    static final String NODELAY = "sun.net.httpserver.nodelay";
+    /** The JDK server's switch for {@code TCP_NODELAY}, read once per JVM. */
+    public static final String NODELAY = "sun.net.httpserver.nodelay";
 
     private LoopbackHttpServers() {
+    }
+
+    /**
+     * Whether this JVM's sandbox servers send without Nagle's delay: {@code true} unless the operator set
+     * {@value #NODELAY} otherwise (to see what it costs).
+     */
+    public static String nodelay() {
+        return System.getProperty(NODELAY, "true");
     }
 
     static HttpServer create(InetSocketAddress address, int backlog) throws IOException {

@@ -17,6 +17,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.actiongate.sandbox.LoopbackHttpServers;
+
 /**
  * The benchmark's handle on one {@link NodeProcess}: a child JVM started from this JVM's own {@code java} and class
  * path (so it works from the bench jar and from the test class path), its settings in a properties file, its
@@ -24,17 +26,6 @@ import java.util.concurrent.TimeUnit;
  * closes cleanly), then {@link Process#destroy()} and at last {@link Process#destroyForcibly()} if it hangs.
  */
 public final class NodeJvm implements AutoCloseable {
-
-    public static final String HTTPSERVER_NODELAY = "sun.net.httpserver.nodelay";
-
-    /**
-     * Whether the sandbox providers of this run send without Nagle's delay: the sandbox switches
-     * {@value #HTTPSERVER_NODELAY} on itself unless it is set (forwarded to the node JVMs), so {@code true} unless
-     * this JVM was started with {@code -D}{@value #HTTPSERVER_NODELAY}{@code =false} to see what it costs.
-     */
-    public static String providerNodelay() {
-        return System.getProperty(HTTPSERVER_NODELAY, "true");
-    }
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(60);
@@ -86,7 +77,7 @@ public final class NodeJvm implements AutoCloseable {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmOptions);
         cmd.add("-Dlogback.configurationFile=logback-bench.xml");
-        for (String forwarded : List.of(HTTPSERVER_NODELAY, "actiongate.bench.log")) {
+        for (String forwarded : List.of(LoopbackHttpServers.NODELAY, "actiongate.bench.log")) {
             if (System.getProperty(forwarded) != null) {
                 cmd.add("-D" + forwarded + "=" + System.getProperty(forwarded));
             }
