@@ -262,14 +262,8 @@ final class KafkaLedger implements NoticeLedger {
     }
 
     private void awaitApplied(long offset) {
-        try {
-            if (!reader.awaitApplied(partition, offset, WRITE_TIMEOUT)) {
-                throw new IllegalStateException("the notifier's state reader did not reach its own write");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        reader.requireApplied(partition, offset, WRITE_TIMEOUT,
+                why -> new IllegalStateException("notifier state: " + why));
     }
 
     @Override

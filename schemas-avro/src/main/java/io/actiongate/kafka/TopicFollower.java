@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.PartitionInfo;
@@ -117,6 +118,23 @@ public final class TopicFollower implements AutoCloseable {
                 appliedLock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
             }
             return true;
+        }
+    }
+
+    /**
+     * What a writer does after its own write at {@code offset}: waits until the follower has applied it, else throws
+     * what {@code failure} makes of why (the interrupt kept when interrupted), so that the writer never decides on a
+     * view without its write.
+     */
+    public void requireApplied(TopicPartition partition, long offset, Duration timeout,
+                               Function<String, ? extends RuntimeException> failure) {
+        try {
+            if (!awaitApplied(partition, offset, timeout)) {
+                throw failure.apply("the state reader did not reach its own write");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failure.apply("interrupted");
         }
     }
 

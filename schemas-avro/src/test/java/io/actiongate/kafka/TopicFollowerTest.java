@@ -1,6 +1,7 @@
 package io.actiongate.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
@@ -55,6 +56,10 @@ class TopicFollowerTest {
             assertThat(follower.awaitApplied(P1, 1, Duration.ofSeconds(10))).isTrue();
             assertThat(seen).contains("mine");
             assertThat(follower.awaitApplied(P1, 5, Duration.ofMillis(100))).as("not written yet").isFalse();
+            follower.requireApplied(P1, 1, Duration.ofSeconds(10), IllegalStateException::new);
+            assertThatThrownBy(() -> follower.requireApplied(P1, 5, Duration.ofMillis(100),
+                    why -> new IllegalStateException("test state: " + why)))
+                    .hasMessage("test state: the state reader did not reach its own write");
             assertThat(follower.isRunning()).isTrue();
         }
         assertThat(consumer.closed()).isTrue();

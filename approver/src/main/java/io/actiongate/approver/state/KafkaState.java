@@ -177,14 +177,7 @@ public final class KafkaState implements SharedState, AutoCloseable {
     }
 
     private void awaitApplied(long offset) {
-        try {
-            if (!reader.awaitApplied(partition, offset, WRITE_TIMEOUT)) {
-                throw new StateException("the state reader did not reach its own write");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StateException("interrupted", e);
-        }
+        reader.requireApplied(partition, offset, WRITE_TIMEOUT, StateException::new);
     }
 
     private static byte[] record(byte type, byte[] nonce, long version, byte[] value) {
