@@ -135,10 +135,8 @@ final class KafkaLedger implements NoticeLedger {
      * {@code actiongate.format} header, when a newer release stamps one, names the version and the writer.
      */
     static UnknownFormatException newer(String where, String what, Headers headers) {
-        AvroSerde.Stated stated = AvroSerde.Stated.of(headers);
-        boolean named = stated != null && stated.writer() != null;
-        return new UnknownFormatException(where, what + (named ? " (" + stated.format() + ")" : ""),
-                named ? stated.writer() : null, "claims and results: keys claim|ID and result|ID, JSON values");
+        return UnknownFormatException.stated(where, what, headers,
+                "claims and results: keys claim|ID and result|ID, JSON values");
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.actiongate.serde;
 
+import org.apache.kafka.common.header.Headers;
+
 /**
  * A role met a record or a stored value in a format version it does not read, written by a newer actiongate: on a
  * topic only actiongate's roles write, or in a store or changelog of its own (docs/contract.md section 3, "Versions
@@ -46,6 +48,18 @@ public final class UnknownFormatException extends RuntimeException {
     /** The release that wrote it, when the record names it; else null. */
     public String writer() {
         return writer;
+    }
+
+    /**
+     * A record that is not in a form this release writes, described as {@code what}: with the format its
+     * {@link AvroSerde#FORMAT_HEADER} states and its writer when the header names one (a state record of a kind a
+     * newer release added), else as {@code what} alone, by a newer release.
+     */
+    public static UnknownFormatException stated(String where, String what, Headers headers, String reads) {
+        AvroSerde.Stated stated = AvroSerde.Stated.of(headers);
+        boolean named = stated != null && stated.writer() != null;
+        return new UnknownFormatException(where, what + (named ? " (" + stated.format() + ")" : ""),
+                named ? stated.writer() : null, reads);
     }
 
     /** The exception in {@code e}'s cause chain, or null: Kafka Streams and the roles' loops wrap what they catch. */

@@ -32,10 +32,7 @@ record StateRecord(byte type, byte[] nonce, long version, byte[] value) {
      */
     static StateRecord parse(byte[] bytes, Headers headers, String where) {
         if (bytes.length > 0 && (bytes[0] < CAS || bytes[0] > CLAIM)) {
-            AvroSerde.Stated stated = AvroSerde.Stated.of(headers);
-            boolean named = stated != null && stated.writer() != null;
-            throw new UnknownFormatException(where, "an approval service state record of type " + bytes[0]
-                    + (named ? " (" + stated.format() + ")" : ""), named ? stated.writer() : null,
+            throw UnknownFormatException.stated(where, "an approval service state record of type " + bytes[0], headers,
                     "record types 1 (compare-and-set), 2 (snapshot) and 3 (claim)");
         }
         if (bytes.length < HEADER) {
