@@ -21,6 +21,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 import javax.sql.DataSource;
 
@@ -29,7 +30,7 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -50,8 +51,6 @@ import io.actiongate.gate.IdempotencyKeys;
 import io.actiongate.key.ActionKey;
 import io.actiongate.topics.Topics;
 
-import io.actiongate.loadtest.harness.BrokerRuns;
-
 /**
  * The hand-built answer actiongate is compared with, as a competent engineer would write it: a Kafka
  * consumer of proposals and a claims table in PostgreSQL keyed on {@code (task_id, tool_call_id)}.
@@ -66,8 +65,8 @@ import io.actiongate.loadtest.harness.BrokerRuns;
  *   <li>not claimed, another digest or tool: refused, an {@link IdentityConflict} to the conflicts topic.</li>
  * </ol>
  * Durability is chosen per run: {@code synchronousCommit} false sets {@code synchronous_commit = off} on every
- * connection (a commit does not wait for its WAL flush). The consumer commits offsets (at least once) only below the
- * lowest record whose output is not yet acknowledged. No policy, no approval, no credential scan, no retries or
+ * connection (a commit does not wait for its WAL flush). The consumer commits offsets (at least once), every
+ * {@code commitInterval}, only below the lowest record whose output is not yet acknowledged. No policy, no approval, no credential scan, no retries or
  * reconciliation of an unknown outcome, and no transaction spanning Kafka and PostgreSQL: a crash between claim and
  * result leaves the claim at DISPATCHING.
  */
@@ -102,7 +101,8 @@ public final class PgClaimService implements AutoCloseable {
             + "?::int4[], ?::text[]) AS v(t, c, s, r, h, e) WHERE claims.task_id = v.t AND claims.tool_call_id = v.c";
     /** Results the settler writes with one statement at most. */
     public static final int SETTLE_BATCH = 1000;
-    private static final long COMMIT_INTERVAL_MS = Long.parseLong(BrokerRuns.COMMIT_INTERVAL_MS);
+    /** The client id the service asks its producer factory for; its network thread is named after it. */
+    public static final String PRODUCER_CLIENT_ID = "pg-claim-producer";
 
     /** What the service did, counted as it did it. */
     public record Counters(long claimed, long redeliveries, long conflicts, long failures) {
@@ -114,7 +114,7 @@ public final class PgClaimService implements AutoCloseable {
     private final DataSource db;
     private final Connector connector;
     private final KafkaConsumer<String, byte[]> consumer;
-    private final KafkaProducer<String, byte[]> producer;
+    private final Producer<String, byte[]> producer;
     private final ExecutorService workers;
     private final Semaphore slots;
     private final int threads;
@@ -131,17 +131,20 @@ public final class PgClaimService implements AutoCloseable {
     private final AtomicLong conflicts = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final Thread thread;
+    private final long commitIntervalMs;
     private volatile boolean running = true;
     private long lastCommit;
 
     private PgClaimService(String bootstrap, String prefix, String groupId, DataSource db, Connector connector,
-                           int threads, int maxPollRecords, boolean synchronousCommit) {
+                           int threads, int maxPollRecords, boolean synchronousCommit, Duration commitInterval,
+                           Function<String, ? extends Producer<String, byte[]>> producers) {
         this.inTopic = Topics.PROPOSALS.name(prefix);
         this.receiptsTopic = Topics.RECEIPTS.name(prefix);
         this.conflictsTopic = Topics.CONFLICTS.name(prefix);
         this.db = db;
         this.connector = connector;
         this.threads = threads;
+        this.commitIntervalMs = commitInterval.toMillis();
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -150,7 +153,7 @@ public final class PgClaimService implements AutoCloseable {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
         this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-        this.producer = BrokerRuns.producer(bootstrap, "pg-claim-producer");
+        this.producer = producers.apply(PRODUCER_CLIENT_ID);
         this.slots = new Semaphore(threads);
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(threads, r -> {
@@ -176,19 +179,17 @@ public final class PgClaimService implements AutoCloseable {
     /**
      * Starts consuming {@code <prefix>proposals} as group {@code groupId}, with {@code threads} workers and
      * connections, writing to {@code <prefix>receipts} and {@code <prefix>conflicts}.
+     *
+     * @param synchronousCommit false: {@code synchronous_commit = off} on every connection
+     * @param commitInterval    how often the consumer commits its offsets
+     * @param producers         the producer of the receipts and conflicts, by client id ({@link #PRODUCER_CLIENT_ID})
      */
     public static PgClaimService start(String bootstrap, String prefix, String groupId, DataSource db,
-            Connector connector,
-                                int threads, int maxPollRecords) {
-        return start(bootstrap, prefix, groupId, db, connector, threads, maxPollRecords, true);
-    }
-
-    /** As above; {@code synchronousCommit} false: {@code synchronous_commit = off} on every connection. */
-    public static PgClaimService start(String bootstrap, String prefix, String groupId, DataSource db,
-            Connector connector,
-                                int threads, int maxPollRecords, boolean synchronousCommit) {
+                                       Connector connector, int threads, int maxPollRecords,
+                                       boolean synchronousCommit, Duration commitInterval,
+                                       Function<String, ? extends Producer<String, byte[]>> producers) {
         PgClaimService s = new PgClaimService(bootstrap, prefix, groupId, db, connector, threads, maxPollRecords,
-                synchronousCommit);
+                synchronousCommit, commitInterval, producers);
         s.settler.start();
         s.thread.start();
         return s;
@@ -225,7 +226,7 @@ public final class PgClaimService implements AutoCloseable {
                 if (!batch.isEmpty() && !claimAndDispatch(batch)) {
                     return;
                 }
-                if (System.currentTimeMillis() - lastCommit >= COMMIT_INTERVAL_MS) {
+                if (System.currentTimeMillis() - lastCommit >= commitIntervalMs) {
                     commit(false, offsets.keySet());
                 }
             }

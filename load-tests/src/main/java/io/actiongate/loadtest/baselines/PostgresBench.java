@@ -60,6 +60,8 @@ public final class PostgresBench {
     private static final short REPLICATION_FACTOR = 1;
     /** The harness's producers ({@link BrokerRuns#producer}) write with acks=all. */
     public static final String PRODUCER_ACKS = "all";
+    /** The service commits its offsets as often as row f's gate commits (Kafka Streams' commit interval). */
+    private static final Duration COMMIT_INTERVAL = Duration.ofMillis(Long.parseLong(BrokerRuns.COMMIT_INTERVAL_MS));
     /** Progress units: PostgreSQL started, warm-up done, burst done, redeliveries done. */
     public static final int PHASES = 4;
 
@@ -196,7 +198,8 @@ public final class PostgresBench {
                 Redelivery redelivery;
                 PgClaimService.Counters counters;
                 PgClaimService service = PgClaimService.start(bootstrap, prefix, id, db,
-                        connectors.find(Workload.PROVIDER).orElseThrow(), threads, maxPollRecords, fsync);
+                        connectors.find(Workload.PROVIDER).orElseThrow(), threads, maxPollRecords, fsync,
+                        COMMIT_INTERVAL, clientId -> BrokerRuns.producer(bootstrap, clientId));
                 try {
                     warmSide = BrokerRuns.measure(bootstrap, in, receipts, warm, succeeded, null);
                     progress.set(2);

@@ -37,8 +37,6 @@ import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.actiongate.loadtest.harness.Drivers;
-
 /**
  * A throwaway PostgreSQL server from the operating system's packages, for the benchmark's claim-store baseline:
  * {@code initdb} in a fresh directory, listening on 127.0.0.1 only on a free port (its unix socket in the same
@@ -217,7 +215,7 @@ public final class PostgresServer implements AutoCloseable {
                 LOG.info("running PostgreSQL as OS user {} (this JVM is root)", osUser);
             }
         } catch (IOException | RuntimeException e) {
-            Drivers.deleteQuietly(root);
+            deleteQuietly(root);
             throw e;
         }
         PostgresServer server = new PostgresServer(root, binDir, runAs, freePort());
@@ -325,7 +323,6 @@ public final class PostgresServer implements AutoCloseable {
         return binDir;
     }
 
-    /** A data source for database {@value #ROLE} as role {@value #ROLE} over TCP on 127.0.0.1. */
     /** The postmaster's pid (the first line of {@code postmaster.pid}); its backends are its children. */
     public long postmasterPid() {
         try {
@@ -335,6 +332,7 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
+    /** A data source for database {@code postgres} as role {@value #ROLE} over TCP on 127.0.0.1. */
     public DataSource dataSource() {
         PGSimpleDataSource ds = new PGSimpleDataSource();
         ds.setServerNames(new String[] {"127.0.0.1"});
@@ -422,7 +420,16 @@ public final class PostgresServer implements AutoCloseable {
     /** What {@link #close} does, also run by the shutdown hook when the JVM ends first (Ctrl-C). */
     private synchronized void release() {
         stopQuietly();
-        Drivers.deleteQuietly(root);
+        deleteQuietly(root);
         restoreAncestors();
+    }
+
+    /** Deletes {@code dir} and all below it, as much as it can: what is left behind lies in a temporary directory. */
+    static void deleteQuietly(Path dir) {
+        try (Stream<Path> paths = Files.exists(dir) ? Files.walk(dir) : Stream.empty()) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            LOG.debug("cannot delete {}: {}", dir, e.toString());
+        }
     }
 }

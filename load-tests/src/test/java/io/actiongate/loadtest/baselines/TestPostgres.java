@@ -22,8 +22,6 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.tukaani.xz.XZInputStream;
 
-import io.actiongate.loadtest.harness.Drivers;
-
 /**
  * Which PostgreSQL the benchmark's Postgres tests run: Debian's (or any the OS has, as {@link
  * PostgresServer#findBinaries} finds it) when present, else the PostgreSQL binaries Maven Central serves as {@code
@@ -130,7 +128,7 @@ final class TestPostgres {
             throw new UncheckedIOException("cannot extract " + ARCHIVE + " to " + target, e);
         } finally {
             if (staging != null) {
-                Drivers.deleteQuietly(staging);
+                PostgresServer.deleteQuietly(staging);
             }
         }
     }
