@@ -26,7 +26,8 @@ import io.actiongate.architecture.Modules.Module;
 /**
  * The laboratory stays apart from the product. The lab is what measures, shakes or stands in for a deployment of
  * the product and is no part of the production artifact: {@link #LAB} ({@code load-tests}, the benchmark;
- * {@code chaos}, the fault runs; {@code devkit}, the local kit {@code ./actiongate dev} runs). The product is
+ * {@code baseline-postgres}, the hand-built PostgreSQL alternative it measures; {@code chaos}, the fault runs;
+ * {@code devkit}, the local kit {@code ./actiongate dev} runs). The product is
  * {@link Modules#production()}. {@code sandbox} and {@code test-support} are neither: they are fixtures the product's
  * own tests use (a simulated provider, an embedded broker), so a product module may name them in test scope.
  * <ul>
@@ -39,7 +40,7 @@ import io.actiongate.architecture.Modules.Module;
 class LabApartTest {
 
     /** The lab modules, by directory. */
-    static final Set<String> LAB = Set.of("load-tests", "chaos", "devkit");
+    static final Set<String> LAB = Set.of("load-tests", "baseline-postgres", "chaos", "devkit");
 
     @Test
     void shouldKeepEveryLabModuleBelowTheProduct() {

@@ -55,6 +55,7 @@ final class Modules {
             new Module("test-support", "actiongate-test-support"),
             new Module("chaos", "actiongate-chaos"),
             new Module("devkit", "actiongate-devkit"),
+            new Module("baseline-postgres", "actiongate-baseline-postgres"),
             new Module("load-tests", "actiongate-load-tests"));
 
     /** Modules of the root pom that hold tests only, so no layer: they depend on everything above them. */

@@ -54,10 +54,12 @@ class OneHomeRulesTest {
 
     /**
      * Modules whose main classes may still create Kafka clients themselves: the embedded broker ({@code sandbox},
-     * {@code test-support}: it formats and starts a broker, below every role) and the benchmark ({@code load-tests},
-     * whose benches are not yet moved to the factory).
+     * {@code test-support}: it formats and starts a broker, below every role), the benchmark ({@code load-tests},
+     * whose benches are not yet moved to the factory) and its PostgreSQL baseline ({@code baseline-postgres}: the
+     * alternative written without actiongate, on the plain Kafka clients, as its users would write it).
      */
-    static final List<String> OWN_KAFKA_CLIENTS = List.of("sandbox", "test-support", "load-tests");
+    static final List<String> OWN_KAFKA_CLIENTS = List.of("sandbox", "test-support", "load-tests",
+            "baseline-postgres");
 
     @Test
     void shouldCreateKafkaClientsOnlyInTheFactory() {

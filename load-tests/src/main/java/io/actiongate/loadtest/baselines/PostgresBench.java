@@ -31,6 +31,8 @@ import org.apache.kafka.common.config.ConfigResource;
 
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.ReceiptStatus;
+import io.actiongate.baseline.postgres.PgClaimService;
+import io.actiongate.baseline.postgres.PostgresServer;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.digest.Digests;
 import io.actiongate.gate.IdempotencyKeys;

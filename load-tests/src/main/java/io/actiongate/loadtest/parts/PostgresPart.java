@@ -8,11 +8,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import io.actiongate.baseline.postgres.PostgresServer;
 import io.actiongate.executor.ExecutorConfig;
 
 import io.actiongate.loadtest.baselines.KafkaFlush;
 import io.actiongate.loadtest.baselines.PostgresBench;
-import io.actiongate.loadtest.baselines.PostgresServer;
 import io.actiongate.loadtest.harness.BenchContext;
 import io.actiongate.loadtest.harness.BenchOptions;
 import io.actiongate.loadtest.harness.BenchPart;

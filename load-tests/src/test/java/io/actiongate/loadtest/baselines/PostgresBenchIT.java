@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.actiongate.baseline.postgres.TestPostgres;
 import io.actiongate.broker.EmbeddedKafkaBroker;
 
 import io.actiongate.loadtest.Benchmark;

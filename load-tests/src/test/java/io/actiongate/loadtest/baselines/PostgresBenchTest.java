@@ -1,16 +1,13 @@
 package io.actiongate.loadtest.baselines;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Row pg's invariant check must fail on wrong output (a doubled or lost provider request, a second claim, a
@@ -19,9 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
 class PostgresBenchTest {
 
     private static final String ONE_REQUEST = "row pg: one provider request per action (none lost, none doubled)";
-
-    @TempDir
-    Path dir;
 
     @Test
     void shouldHoldEveryInvariantOnCorrectOutput() {
@@ -65,36 +59,6 @@ class PostgresBenchTest {
         assertThat(held(PostgresBench.check(twice), "row pg: every proposal claimed exactly once")).isFalse();
         assertThat(held(PostgresBench.check(accepted),
                 "row pg: a conflicting-digest duplicate refused, the first claim kept")).isFalse();
-    }
-
-    @Test
-    void shouldNameTheFixWhenPostgresBinariesAreMissing() {
-        String previous = System.setProperty(PostgresServer.BIN_DIR_PROPERTY, dir.toString());
-        try {
-            assertThatThrownBy(PostgresServer::findBinaries).isInstanceOf(PostgresServer.UnavailableException.class)
-                    .hasMessageContaining("PostgreSQL not found").hasMessageContaining("initdb");
-        } finally {
-            if (previous == null) {
-                System.clearProperty(PostgresServer.BIN_DIR_PROPERTY);
-            } else {
-                System.setProperty(PostgresServer.BIN_DIR_PROPERTY, previous);
-            }
-        }
-    }
-
-    @Test
-    void shouldCommitBelowTheLowestRecordNotDone() {
-        PgClaimService.Offsets offsets = new PgClaimService.Offsets();
-        offsets.submitted(10);
-        offsets.submitted(11);
-        offsets.submitted(12);
-        offsets.done(11);
-        assertThat(offsets.commitPosition()).isEqualTo(10);
-        offsets.done(10);
-        assertThat(offsets.commitPosition()).isEqualTo(12);
-        offsets.done(12);
-        assertThat(offsets.commitPosition()).isEqualTo(13);
-        assertThat(offsets.idle()).isTrue();
     }
 
     private static boolean held(List<PostgresBench.Check> checks, String name) {

@@ -1,4 +1,4 @@
-package io.actiongate.loadtest.baselines;
+package io.actiongate.baseline.postgres;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

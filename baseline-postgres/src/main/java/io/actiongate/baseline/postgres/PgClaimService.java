@@ -1,4 +1,4 @@
-package io.actiongate.loadtest.baselines;
+package io.actiongate.baseline.postgres;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

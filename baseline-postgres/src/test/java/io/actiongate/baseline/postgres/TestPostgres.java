@@ -1,4 +1,4 @@
-package io.actiongate.loadtest.baselines;
+package io.actiongate.baseline.postgres;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -29,8 +29,12 @@ import org.tukaani.xz.XZInputStream;
  * {@code java.io.tmpdir}, world-readable so that the OS user PostgreSQL runs as under root can execute them. So
  * {@code mvn verify} needs nothing but a JDK and Maven. {@code -D}{@value #CHOICE_PROPERTY}{@code =embedded} takes the
  * Maven binaries even where the OS has its own, {@code =system} only the OS's.
+ *
+ * <p>This module's test-jar holds this class alone, for the benchmark's row tests ({@code load-tests}' {@code
+ * PostgresBenchIT}); a test-jar brings none of this module's test dependencies, so a module that uses it declares the
+ * binaries, commons-compress and xz in test scope itself.
  */
-final class TestPostgres {
+public final class TestPostgres {
 
     static final String CHOICE_PROPERTY = "actiongate.test.postgres";
     /** The archive inside the binaries jar (zonky's layout: bin/, lib/, share/). */
@@ -43,7 +47,7 @@ final class TestPostgres {
     private static final Set<PosixFilePermission> READABLE = PosixFilePermissions.fromString("rw-r--r--");
 
     /** Where the binaries come from, said in the test output. */
-    record Choice(Path binDir, String description) { }
+    public record Choice(Path binDir, String description) { }
 
     private static Choice chosen;
 
@@ -54,7 +58,7 @@ final class TestPostgres {
      * Points {@link PostgresServer} at the chosen binaries ({@value PostgresServer#BIN_DIR_PROPERTY}) and prints which,
      * once per JVM.
      */
-    static synchronized Choice use() {
+    public static synchronized Choice use() {
         if (chosen == null) {
             chosen = choose(System.getProperty(CHOICE_PROPERTY, "auto").strip().toLowerCase(Locale.ROOT));
             System.setProperty(PostgresServer.BIN_DIR_PROPERTY, chosen.binDir().toString());
