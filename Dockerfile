@@ -1,5 +1,5 @@
 # The production image: the actiongate CLI fat jar on a JRE. Build the jar first, then the image:
-#   mvn -B -DskipTests package -pl cli -am
+#   mvn -B -Pdist -DskipTests package -pl cli -am
 #   docker build -t registry.example.com/actiongate:0.1.0 .
 # The Helm chart passes the command (`run --config ... --roles=gate`, `topics create ...`) as the container's args.
 FROM eclipse-temurin:17-jre

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 /**
  * The release an upgrade run starts from: the production jar ({@code cli}'s shaded jar, every role) built from a git
  * ref of this repository. The ref is checked out in a temporary clone ({@code git clone --shared}: no network, the
- * checkout it runs from untouched), built with Maven offline ({@code -o -DskipTests package} of {@code cli} and the
+ * checkout it runs from untouched), built with Maven offline ({@code -o -Pdist -DskipTests package} of {@code cli} and the
  * modules it needs: a few minutes on two cores; nothing is installed; online when a dependency of that commit is not
  * in the local repository), and the jar is kept by commit under the cache folder, so a second run from the same
  * commit builds nothing.
@@ -105,17 +105,17 @@ final class ReleaseBuild {
                     "git clone of " + repository);
             check(run(src, "git", "checkout", "-q", commit), "git checkout " + commit);
             out.println("previous release " + ref + " (" + commit.substring(0, 7) + "): building its production jar "
-                    + "in " + src + " (mvn -o -DskipTests package -pl cli -am; a few minutes)");
+                    + "in " + src + " (mvn -o -Pdist -DskipTests package -pl cli -am; a few minutes)");
             out.flush();
             long started = System.nanoTime();
-            Run mvn = run(src, "mvn", "-o", "-q", "-B", "-DskipTests", "-Dmaven.javadoc.skip=true", "package", "-pl",
+            Run mvn = run(src, "mvn", "-o", "-q", "-B", "-Pdist", "-DskipTests", "-Dmaven.javadoc.skip=true", "package", "-pl",
                     "cli", "-am");
             if (mvn.code() != 0) {
                 // a dependency of that commit not in the local repository yet: let Maven fetch it
                 out.println("previous release " + ref + ": the offline build failed; building again with Maven "
                         + "Central for the dependencies it lacks");
                 out.flush();
-                mvn = run(src, "mvn", "-q", "-B", "-DskipTests", "-Dmaven.javadoc.skip=true", "package", "-pl", "cli",
+                mvn = run(src, "mvn", "-q", "-B", "-Pdist", "-DskipTests", "-Dmaven.javadoc.skip=true", "package", "-pl", "cli",
                         "-am");
             }
             check(mvn, "the build of " + ref);

@@ -8,12 +8,15 @@ import java.util.List;
 import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The shaded jar that the Helm chart and the image run (built in the package phase, before this test): it holds the
- * gate, the workers and the node, and none of the dev kit, test frameworks, mail servers, broker or Scala.
+ * gate, the workers and the node, and none of the dev kit, test frameworks, mail servers, broker or Scala. System
+ * tier: the fast tier does not build the shaded jars (-Pdist and -Psystem do).
  */
+@Tag("system")
 class ProductionJarIT {
 
     private static final List<String> BANNED = List.of("org/junit/", "junit/", "com/icegreen/",

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarFile;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,8 +18,10 @@ import org.junit.jupiter.api.Test;
  * actiongate class of the production jar. A dependency declared here at test scope overrides the compile scope it has
  * through cli, and Maven then leaves that module out of the shaded jar while every in-process test still passes: it
  * happened with workers (no executor in {@code actiongate chaos}) and with runtime ({@code NoClassDefFoundError:
- * io/actiongate/runtime/Role} for every role {@code actiongate run} starts).
+ * io/actiongate/runtime/Role} for every role {@code actiongate run} starts). System tier: the fast tier does not
+ * build the shaded jars (-Pdist and -Psystem do).
  */
+@Tag("system")
 class DevkitJarIT {
 
     @Test
