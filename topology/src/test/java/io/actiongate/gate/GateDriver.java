@@ -360,6 +360,17 @@ final class GateDriver implements AutoCloseable {
                 .setHumanMessageId("m-human-6").build();
     }
 
+    /**
+     * Every topic a gate of {@code applicationId} on {@code prefix} reads as a consumer group: its four inputs and
+     * its hops (the policy topic is read by its global store, outside the group).
+     */
+    static List<String> consumedTopics(String prefix, String applicationId) {
+        List<String> topics = new ArrayList<>(List.of(Topics.PROPOSALS.name(prefix), Topics.DECISIONS.name(prefix),
+                Topics.OUTCOMES.name(prefix), Topics.RECONCILIATIONS.name(prefix)));
+        GateTopology.HOPS.forEach(h -> topics.add(GateTopology.hopTopic(applicationId, h)));
+        return topics;
+    }
+
     static String key(ActionProposal p) {
         return ActionKey.format(p.getTaskId(), p.getToolCallId());
     }
