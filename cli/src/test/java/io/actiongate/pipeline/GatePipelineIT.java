@@ -3,6 +3,7 @@ package io.actiongate.pipeline;
 import static io.actiongate.executor.ItSupport.createTopics;
 import static io.actiongate.executor.ItSupport.produce;
 import static io.actiongate.executor.ItSupport.readAll;
+import static io.actiongate.executor.ItSupport.readToEnd;
 import static io.actiongate.executor.ItSupport.readUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -488,8 +489,8 @@ class GatePipelineIT {
     }
 
     private List<Receipt> receipts(String call) {
-        return readAll(KAFKA.bootstrapServers(), Topics.RECEIPTS.name(prefix), Topics.RECEIPTS,
-                Duration.ofSeconds(2)).stream().filter(r -> r.getToolCallId().equals(call)).toList();
+        return readToEnd(KAFKA.bootstrapServers(), Topics.RECEIPTS.name(prefix), Topics.RECEIPTS).stream()
+                .filter(r -> r.getToolCallId().equals(call)).toList();
     }
 
     private Receipt awaitReceipt(String call, Predicate<Receipt> wanted) {

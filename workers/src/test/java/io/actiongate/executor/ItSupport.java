@@ -97,6 +97,36 @@ public final class ItSupport {
         return values;
     }
 
+    /**
+     * Reads everything committed to {@code topic} when called: each partition from its beginning to its end offset
+     * for a read_committed reader at that moment (the last stable offset), and no further. Returns as soon as that is
+     * read, unlike {@link #readAll}, which always waits its whole settle time.
+     */
+    public static <V> List<V> readToEnd(String bootstrap, String topic, TopicSpec<String, V> spec) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<V> values = new ArrayList<>();
+        try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                spec.valueSerde().deserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("could not read " + topic + " to its end offsets " + ends);
+                }
+                for (ConsumerRecord<String, V> record : consumer.poll(Duration.ofMillis(100))) {
+                    values.add(record.value());
+                }
+            }
+        }
+        return values;
+    }
+
     /** Reads everything currently in {@code topic}, waiting {@code settle} for stragglers. */
     public static <V> List<V> readAll(String bootstrap, String topic, TopicSpec<String, V> spec, Duration settle) {
         return readUntil(bootstrap, topic, spec, values -> false, settle);
