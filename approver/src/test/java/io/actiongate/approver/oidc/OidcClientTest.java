@@ -33,6 +33,7 @@ import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +47,11 @@ import io.actiongate.approver.web.Sealer;
 class OidcClientTest {
 
     private static final String CLIENT = "actiongate-approver";
+    /**
+     * The provider's signing key, made once for the class: a 2048-bit RSA key takes 0.1 to 1 s to make on a busy
+     * CPU, and no test changes it (each test still starts its own provider and relying party).
+     */
+    private static RSAKey providerKey;
 
     private HttpServer server;
     private String issuer;
@@ -55,9 +61,14 @@ class OidcClientTest {
     private final AtomicReference<String> tokenAuthorization = new AtomicReference<>();
     private OidcClient client;
 
+    @BeforeAll
+    static void makeTheProvidersKey() throws Exception {
+        providerKey = new RSAKeyGenerator(2048).keyID("k1").generate();
+    }
+
     @BeforeEach
     void start() throws Exception {
-        key = new RSAKeyGenerator(2048).keyID("k1").generate();
+        key = providerKey;
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         issuer = "http://127.0.0.1:" + server.getAddress().getPort();
         server.createContext("/.well-known/openid-configuration", ex -> send(ex, 200, "{\"issuer\":\"" + issuer
