@@ -2,10 +2,13 @@ package io.actiongate.approver;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import no.nav.security.mock.oauth2.MockOAuth2Server;
 import no.nav.security.mock.oauth2.OAuth2Config;
+import no.nav.security.mock.oauth2.http.NettyWrapper;
 import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
+import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
 
 /**
  * A real OpenID Connect provider in-process (navikt's mock-oauth2-server, test scope only): discovery, JWKS,
@@ -21,7 +24,8 @@ public final class TestIdp implements AutoCloseable {
     private final MockOAuth2Server server;
 
     public TestIdp(boolean interactive) {
-        server = new MockOAuth2Server(OAuth2Config.Companion.fromJson("{\"interactiveLogin\":" + interactive + "}"));
+        server = new MockOAuth2Server(new OAuth2Config(interactive, null, null, false, new OAuth2TokenProvider(),
+                Set.of(), new NettyWrapper()));
         server.start();
     }
 

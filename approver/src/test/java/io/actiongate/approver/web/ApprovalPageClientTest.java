@@ -131,12 +131,12 @@ class ApprovalPageClientTest {
                 .isInstanceOf(ApprovalPageClient.PageException.class).hasMessageContaining("status is EXPIRED");
         // an action the service has not read yet is waited for, then named with what its page shows
         long start = System.nanoTime();
-        assertThatThrownBy(() -> person.awaitForm(page.resolve("/review/T-9/nobody"), Duration.ofMillis(600)))
+        assertThatThrownBy(() -> person.awaitForm(page.resolve("/review/T-9/nobody"), Duration.ofMillis(300)))
                 .isInstanceOf(ApprovalPageClient.PageException.class)
                 .hasMessageStartingWith("the review /review/T-9/nobody offered no decision form within 0 s "
                         + "(HTTP 200, status unknown: ")
                 .hasMessageContaining("has not seen both the proposal");
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(600));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
         assertThat(app.published).isEmpty();
     }
 
