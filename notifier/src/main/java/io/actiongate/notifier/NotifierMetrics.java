@@ -61,6 +61,11 @@ public final class NotifierMetrics {
         return unconfirmedNow.get();
     }
 
+    /** How many waiting actions the last check counted with a route that names someone, or without (tests). */
+    long waiting(boolean routed) {
+        return (long) waiting.labelValues(Boolean.toString(routed)).get();
+    }
+
     /** How many notices of {@code stage} ended with {@code result} (tests and logs). */
     public long notices(Stage stage, String result) {
         return (long) notices.labelValues(stage.id(), result).get();

@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,7 +50,7 @@ import io.actiongate.testing.TestNames;
 class NotifierIT {
 
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.shared();
 
     static final String INPUT_BODY = "wire 40k to account 7731 INPUT-BODY-MARKER";
     static final String REVIEWER = "reviewer@example.com";
@@ -106,10 +106,26 @@ class NotifierIT {
         }
     }
 
-    private static NotifierService notifier(String instance) {
+    /** An instance on {@code clock}: the test moves it to when the reminder is due, instead of waiting for it. */
+    private static NotifierService notifier(String instance, Clock clock) {
         Map<String, String> c = new HashMap<>(config);
         c.put(NotifierConfig.INSTANCE_ID, instance);
-        return NotifierService.start(c, new PrometheusRegistry(), Optional.empty());
+        return NotifierService.start(NotifierConfig.from(c), new NotifierMetrics(new PrometheusRegistry()), clock);
+    }
+
+    /**
+     * Returns once each of {@code instances} has run a whole check of the waiting actions (with its sources read)
+     * that began after this call: each check sets the waiting-actions gauge, so the gauge is set to -1 and read back
+     * overwritten, twice, since the first overwrite may come from a check that was already under way.
+     */
+    private static void checkedSince(NotifierService... instances) {
+        for (int round = 0; round < 2; round++) {
+            for (NotifierService n : instances) {
+                n.metrics().waiting(-1, -1);
+            }
+            await().atMost(Duration.ofSeconds(30)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                    .until(() -> java.util.Arrays.stream(instances).allMatch(n -> n.metrics().waiting(true) >= 0));
+        }
     }
 
     private static List<String> slackFor(String call) {
@@ -132,10 +148,11 @@ class NotifierIT {
         ActionReceipt waiting = client.propose(GateFixture.send(call, "{\"to\":\"cfo@example.com\",\"body\":\""
                 + INPUT_BODY + "\"}").build(), Until.WAITING_APPROVAL, Duration.ofSeconds(60)).await();
         assertThat(waiting.state()).isEqualTo(ReceiptState.WAITING_APPROVAL);
-        Instant since = Instant.now();
+        // the notifiers' clock starts when the action began waiting and moves only when the test moves it
+        MutableClock clock = new MutableClock(waiting.updatedAt());
         String review = "https://approve.acme.example/review/T-1/" + call;
 
-        NotifierService first = notifier("notifier-a");
+        NotifierService first = notifier("notifier-a", clock);
         try (first) {
             await().atMost(Duration.ofSeconds(30)).until(() -> slackFor(call).size() == 1 && mailFor(call).size() == 1);
         }
@@ -145,18 +162,22 @@ class NotifierIT {
                 .contains("Subject: Approval needed: send_email (acme)").contains("To: " + REVIEWER);
 
         // a restart reads the claim back and tells nobody again (however soon the reminder is due: first notices and
-        // reminders are counted apart); then a second instance runs beside it, and one of the two reminds, once
-        try (NotifierService restarted = notifier("notifier-a");
-             NotifierService second = notifier("notifier-b")) {
+        // reminders are counted apart); then a second instance runs beside it, and one of the two reminds, once, and
+        // not before it is due: both check a millisecond before it first
+        clock.advance(REMIND_AFTER.minusMillis(1));
+        try (NotifierService restarted = notifier("notifier-a", clock);
+             NotifierService second = notifier("notifier-b", clock)) {
             assertThat(restarted.awaitReady(Duration.ofSeconds(30))).isTrue();
             assertThat(second.awaitReady(Duration.ofSeconds(30))).isTrue();
-            Thread.sleep(1_000);
-            assertThat(first(slackFor(call))).hasSize(1);
-            assertThat(first(mailFor(call))).hasSize(1);
+            checkedSince(restarted, second);
+            assertThat(slackFor(call)).hasSize(1);
+            assertThat(mailFor(call)).hasSize(1);
 
-            await().atMost(Duration.ofSeconds(40)).until(() -> slackFor(call).size() == 2 && mailFor(call).size() == 2);
-            assertThat(Instant.now()).isAfter(since.plus(REMIND_AFTER).minusSeconds(2));
-            Thread.sleep(1_500);
+            clock.advance(Duration.ofMillis(1));
+            await().atMost(Duration.ofSeconds(30)).until(() -> slackFor(call).size() == 2 && mailFor(call).size() == 2
+                    && restarted.metrics().notices(Stage.REMINDER, "sent")
+                    + second.metrics().notices(Stage.REMINDER, "sent") == 1);
+            checkedSince(restarted, second);
             assertThat(first(slackFor(call))).hasSize(1);
             assertThat(first(mailFor(call))).hasSize(1);
             assertThat(slackFor(call)).hasSize(2);
