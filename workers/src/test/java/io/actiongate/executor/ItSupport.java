@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -77,24 +78,12 @@ public final class ItSupport {
     /** Reads {@code topic} from the beginning until {@code done} holds for what was read, or the timeout. */
     public static <V> List<V> readUntil(String bootstrap, String topic, TopicSpec<String, V> spec,
                                         Predicate<List<V>> done, Duration timeout) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<V> values = new ArrayList<>();
-        try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                spec.valueSerde().deserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(info -> new TopicPartition(topic, info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+        return read(bootstrap, topic, spec, (consumer, partitions, values) -> {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (!done.test(values) && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, V> record : consumer.poll(Duration.ofMillis(100))) {
-                    values.add(record.value());
-                }
+                poll(consumer, values);
             }
-        }
-        return values;
+        });
     }
 
     /**
@@ -103,28 +92,48 @@ public final class ItSupport {
      * read, unlike {@link #readAll}, which always waits its whole settle time.
      */
     public static <V> List<V> readToEnd(String bootstrap, String topic, TopicSpec<String, V> spec) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<V> values = new ArrayList<>();
-        try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                spec.valueSerde().deserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(info -> new TopicPartition(topic, info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+        return read(bootstrap, topic, spec, (consumer, partitions, values) -> {
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError("could not read " + topic + " to its end offsets " + ends);
                 }
-                for (ConsumerRecord<String, V> record : consumer.poll(Duration.ofMillis(100))) {
-                    values.add(record.value());
-                }
+                poll(consumer, values);
             }
+        });
+    }
+
+    /** How a reader reads on once it is at the beginning of every partition. */
+    private interface Reading<V> {
+        void read(KafkaConsumer<String, V> consumer, List<TopicPartition> partitions, List<V> values);
+    }
+
+    /** Every partition of {@code topic} from its beginning, read_committed, by a consumer without a group. */
+    private static <V> List<V> read(String bootstrap, String topic, TopicSpec<String, V> spec, Reading<V> reading) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<V> values = new ArrayList<>();
+        KafkaConsumer<String, V> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                spec.valueSerde().deserializer());
+        try {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            reading.read(consumer, partitions, values);
+        } finally {
+            // no group, nothing to commit: all a close could wait for is the fetch the broker holds (half a second)
+            consumer.close(CloseOptions.timeout(Duration.ZERO));
         }
         return values;
+    }
+
+    private static <V> void poll(KafkaConsumer<String, V> consumer, List<V> values) {
+        for (ConsumerRecord<String, V> record : consumer.poll(Duration.ofMillis(100))) {
+            values.add(record.value());
+        }
     }
 
     /** Reads everything currently in {@code topic}, waiting {@code settle} for stragglers. */
