@@ -2,7 +2,7 @@ package io.actiongate.executor;
 
 import static io.actiongate.executor.ItSupport.createTopics;
 import static io.actiongate.executor.ItSupport.produce;
-import static io.actiongate.executor.ItSupport.readAll;
+import static io.actiongate.executor.ItSupport.readToEnd;
 import static io.actiongate.executor.ItSupport.readUntil;
 import static io.actiongate.executor.Reservations.key;
 import static io.actiongate.executor.Reservations.live;
@@ -99,15 +99,18 @@ class ExecutorCrashIT {
     @Test
     void shouldNeverDispatchAgainAfterTheExecutorIsKilledAroundTheDispatch(TestInfo test) throws Exception {
         String prefix = TestNames.topicPrefix(test);
-        createTopics(KAFKA.admin(), prefix, 1); // one partition: later reservations prove earlier offsets passed
         String group = TestNames.applicationId(test);
+        // both executor JVMs start now, while the topics are made; each runs its executor when told
+        List<String> firstOut = new CopyOnWriteArrayList<>();
+        Process first = spawn(prefix, group, "block-before-dispatch", firstOut);
+        Process second = spawn(prefix, group, "normal", new CopyOnWriteArrayList<>());
+        createTopics(KAFKA.admin(), prefix, 1); // one partition: later reservations prove earlier offsets passed
         AttemptReservation beforeDispatch = live("killed-before-dispatch", "webhook");
         AttemptReservation afterDispatch = live("killed-after-dispatch", "webhook");
         AttemptReservation afterRestart = live("after-restart", "webhook");
 
         // 1. killed after the commit, before the connector sent anything
-        List<String> firstOut = new CopyOnWriteArrayList<>();
-        Process first = spawn(prefix, group, "block-before-dispatch", firstOut);
+        ExecutorProcessMain.start(first);
         publish(prefix, beforeDispatch);
         await().atMost(Duration.ofSeconds(90)).until(() -> firstOut.stream()
                 .anyMatch(line -> line.equals(ExecutorProcessMain.ENTERED + beforeDispatch.getIdempotencyKey())));
@@ -116,7 +119,7 @@ class ExecutorCrashIT {
 
         // 2. killed after the provider applied the effect, before the outcome was produced
         sandbox.program(Fault.delayAfterApply(afterDispatch.getIdempotencyKey(), Duration.ofSeconds(60)));
-        Process second = spawn(prefix, group, "normal", new CopyOnWriteArrayList<>());
+        ExecutorProcessMain.start(second);
         publish(prefix, afterDispatch);
         await().atMost(Duration.ofSeconds(90)).until(() -> sandbox.effects(afterDispatch.getIdempotencyKey()) == 1);
         kill(second);
@@ -127,6 +130,7 @@ class ExecutorCrashIT {
         props.put(ExecutorConfig.TOPIC_PREFIX_CONFIG, prefix);
         props.put(ExecutorConfig.GROUP_ID_CONFIG, group);
         props.put(ExecutorConfig.POLL_TIMEOUT_CONFIG, "100");
+        props.put(ExecutorConfig.CONSUMER_PREFIX + "fetch.max.wait.ms", "100"); // no held fetch to wait out at close
         List<AttemptOutcome> outcomes;
         try (Executor restarted = Executor.start(new ExecutorConfig(props),
                 ItSupport.registry(sandbox.baseUri(), Duration.ofSeconds(5)), new PrometheusRegistry())) {
@@ -144,7 +148,7 @@ class ExecutorCrashIT {
         assertThat(sandbox.requests(afterDispatch.getIdempotencyKey())).isEqualTo(1);
         assertThat(sandbox.requests(afterRestart.getIdempotencyKey())).isEqualTo(1);
         // neither killed attempt has an outcome: the gate's lease timeout turns both into UNKNOWN
-        assertThat(readAll(KAFKA.bootstrapServers(), Topics.OUTCOMES.name(prefix), Topics.OUTCOMES,
-                Duration.ofSeconds(1))).extracting(AttemptOutcome::getToolCallId).containsExactly("after-restart");
+        assertThat(readToEnd(KAFKA.bootstrapServers(), Topics.OUTCOMES.name(prefix), Topics.OUTCOMES))
+                .extracting(AttemptOutcome::getToolCallId).containsExactly("after-restart");
     }
 }

@@ -5,6 +5,12 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
 import io.actiongate.connector.spi.Connector;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.DispatchRequest;
@@ -12,6 +18,7 @@ import io.actiongate.connector.spi.DispatchResult;
 import io.actiongate.connector.spi.LookupRequest;
 import io.actiongate.connector.spi.LookupResult;
 import io.actiongate.connector.spi.OperationClassifier;
+import io.actiongate.topics.Topics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
@@ -19,6 +26,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * base URL, mode. Mode {@code block-before-dispatch} announces {@code DISPATCH-ENTERED <key>} on stdout when the
  * executor hands a reservation to the connector (so after the offset commit) and then blocks before any byte is
  * sent; mode {@code normal} dispatches; mode {@code mcp} runs the real mcp connector against the MCP server at the URL.
+ * The executor starts when a line arrives on stdin ({@link #start}): a test spawns the JVM ahead, while it prepares.
  */
 public final class ExecutorProcessMain {
 
@@ -36,7 +44,13 @@ public final class ExecutorProcessMain {
     private ExecutorProcessMain() {
     }
 
-    public static void main(String[] args) throws InterruptedException {
+    /** Lets an executor spawned ahead start (the JVM has been starting meanwhile). */
+    static void start(Process process) throws java.io.IOException {
+        process.getOutputStream().write('\n');
+        process.getOutputStream().flush();
+    }
+
+    public static void main(String[] args) throws InterruptedException, java.io.IOException {
         Map<String, Object> props = new HashMap<>();
         props.put(ExecutorConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
         props.put(ExecutorConfig.TOPIC_PREFIX_CONFIG, args[1]);
@@ -52,8 +66,26 @@ public final class ExecutorProcessMain {
             connectors = ConnectorRegistry.of("block-before-dispatch".equals(args[4]) ? new BlockingConnector(webhook)
                     : webhook);
         }
-        Executor.start(new ExecutorConfig(props), connectors, new PrometheusRegistry());
+        ExecutorConfig config = new ExecutorConfig(props);
+        warmUp(config);
+        if (System.in.read() < 0) {
+            return; // the test ended before it needed this executor
+        }
+        Executor.start(config, connectors, new PrometheusRegistry());
         Thread.sleep(Long.MAX_VALUE);
+    }
+
+    /**
+     * Loads and initialises what starting an executor does (its Kafka clients, the record formats) while the test
+     * is still preparing, so that the start it is told to make is quick: clients made and closed unused connect to
+     * nothing.
+     */
+    private static void warmUp(ExecutorConfig config) {
+        new KafkaConsumer<>(Executor.consumerProperties(config), new StringDeserializer(),
+                new ByteArrayDeserializer()).close();
+        new KafkaProducer<>(Executor.producerProperties(config), new StringSerializer(),
+                Topics.OUTCOMES.valueSerde().serializer()).close();
+        Topics.ATTEMPTS.valueSerde().deserializer();
     }
 
     /** Announces the dispatch, then never sends: the process is killed here, between commit and dispatch. */

@@ -2,7 +2,7 @@ package io.actiongate.executor;
 
 import static io.actiongate.executor.ItSupport.createTopics;
 import static io.actiongate.executor.ItSupport.produce;
-import static io.actiongate.executor.ItSupport.readAll;
+import static io.actiongate.executor.ItSupport.readToEnd;
 import static io.actiongate.executor.ItSupport.readUntil;
 import static io.actiongate.executor.Reservations.key;
 import static io.actiongate.executor.Reservations.live;
@@ -91,14 +91,15 @@ class McpExecutorCrashIT {
     @Test
     void shouldNeverCallTheToolAgainAfterTheExecutorIsKilledWhileTheUpstreamRuns(TestInfo test) throws Exception {
         String prefix = TestNames.topicPrefix(test);
-        createTopics(KAFKA.admin(), prefix, 1); // one partition: the later reservation proves the offset passed
         String group = TestNames.applicationId(test);
+        Process first = spawn(prefix, group); // its JVM starts while the topics are made
+        createTopics(KAFKA.admin(), prefix, 1); // one partition: the later reservation proves the offset passed
         AttemptReservation killed = post("killed-mid-call");
         AttemptReservation later = post("after-restart");
 
         // the upstream applies the effect, then answers only after SLOW_MILLIS: the executor dies in between
         upstream.failNext(Fault.SLOW);
-        Process first = spawn(prefix, group);
+        ExecutorProcessMain.start(first);
         publish(prefix, killed);
         await().atMost(Duration.ofSeconds(90)).until(() -> upstream.effect(killed.getIdempotencyKey()).isPresent());
         first.destroyForcibly(); // SIGKILL: no shutdown hook, no outcome, no LeaveGroup
@@ -109,6 +110,7 @@ class McpExecutorCrashIT {
         props.put(ExecutorConfig.TOPIC_PREFIX_CONFIG, prefix);
         props.put(ExecutorConfig.GROUP_ID_CONFIG, group);
         props.put(ExecutorConfig.POLL_TIMEOUT_CONFIG, "100");
+        props.put(ExecutorConfig.CONSUMER_PREFIX + "fetch.max.wait.ms", "100"); // no held fetch to wait out at close
         List<AttemptOutcome> outcomes;
         try (ConnectorRegistry connectors = ExecutorProcessMain.mcp(upstream.url());
              Executor restarted = Executor.start(new ExecutorConfig(props), connectors, new PrometheusRegistry())) {
@@ -125,7 +127,7 @@ class McpExecutorCrashIT {
         assertThat(upstream.calls()).as("one call per reservation, the killed one never again").hasSize(2);
         assertThat(upstream.applied()).isEqualTo(2);
         // the killed attempt has no outcome: the gate's lease timeout makes it UNKNOWN, for the status tool
-        assertThat(readAll(KAFKA.bootstrapServers(), Topics.OUTCOMES.name(prefix), Topics.OUTCOMES,
-                Duration.ofSeconds(1))).extracting(AttemptOutcome::getToolCallId).containsExactly("after-restart");
+        assertThat(readToEnd(KAFKA.bootstrapServers(), Topics.OUTCOMES.name(prefix), Topics.OUTCOMES))
+                .extracting(AttemptOutcome::getToolCallId).containsExactly("after-restart");
     }
 }
