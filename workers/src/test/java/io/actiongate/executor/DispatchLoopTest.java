@@ -75,11 +75,15 @@ class DispatchLoopTest {
     }
 
     private void start(int threads, Function<DispatchRequest, DispatchResult> behaviour) {
+        start(threads, behaviour, Clock.systemUTC());
+    }
+
+    private void start(int threads, Function<DispatchRequest, DispatchResult> behaviour, Clock clock) {
         webhook = new RecordingConnector("webhook", events, behaviour);
         pool = Executors.newFixedThreadPool(threads);
         loop = new DispatchLoop(consumer, producer, Topics.ATTEMPTS.valueSerde().deserializer(), ATTEMPTS,
                 OUTCOMES, ConnectorRegistry.of(webhook), new OutcomeMapper("executor-test"), metrics, pool, threads,
-                Duration.ofMillis(10), Duration.ofSeconds(5), Clock.systemUTC(), DispatchLoop.BatchHook.NONE);
+                Duration.ofMillis(10), Duration.ofSeconds(5), clock, DispatchLoop.BatchHook.NONE);
         loop.subscribe();
         consumer.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
         consumer.rebalance(List.of(P0, P1));
@@ -460,12 +464,13 @@ class DispatchLoopTest {
 
     @Test
     void shouldNotDispatchAReservationWhoseLeasePassedWhileQueued() {
-        start(1, request -> DispatchResult.succeeded(200, "r"));
-        add(P0, 0, reservation("c-1", "webhook", Instant.now().plusMillis(150)));
+        MutableClock clock = new MutableClock(Instant.now());
+        start(1, request -> DispatchResult.succeeded(200, "r"), clock);
+        add(P0, 0, reservation("c-1", "webhook", clock.instant().plusSeconds(60)));
         CountDownLatch hold = new CountDownLatch(1);
         pool.execute(() -> await(hold));
-        loop.pollOnce();
-        sleep(300);
+        assertThat(loop.pollOnce()).as("live when read: committed and queued behind the busy thread").isEqualTo(1);
+        clock.advance(Duration.ofSeconds(61)); // the lease passes while it waits
         hold.countDown();
         loop.awaitAll(Duration.ofSeconds(5));
 
@@ -477,7 +482,7 @@ class DispatchLoopTest {
     }
 
     @Test
-    void shouldWaitOnRevocationUntilInFlightDispatchesProducedTheirOutcomes() {
+    void shouldWaitOnRevocationUntilInFlightDispatchesProducedTheirOutcomes() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         start(2, request -> {
             await(release);
@@ -485,15 +490,15 @@ class DispatchLoopTest {
         });
         add(P0, 0, live("c-1", "webhook"));
         loop.pollOnce();
-        new Thread(() -> {
-            sleep(200);
-            release.countDown();
-        }).start();
+        Thread revoking = new Thread(() -> loop.onPartitionsRevoked(List.of(P0)), "revoking");
+        revoking.start();
 
-        long start = System.nanoTime();
-        loop.onPartitionsRevoked(List.of(P0));
-
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(150));
+        awaitUntil(() -> revoking.getState() == Thread.State.TIMED_WAITING || !revoking.isAlive());
+        assertThat(revoking.isAlive()).as("the revocation waits while the dispatch runs").isTrue();
+        assertThat(outcomes()).isEmpty();
+        release.countDown();
+        revoking.join(10_000);
+        assertThat(revoking.isAlive()).isFalse();
         assertThat(outcomes()).hasSize(1);
     }
 
