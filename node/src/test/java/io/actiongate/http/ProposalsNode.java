@@ -97,6 +97,9 @@ final class ProposalsNode implements AutoCloseable {
         c.put("gate.punctuate.interval", "200ms");
         c.put("gate.streams.commit.interval.ms", "100");
         c.put("executor.poll.timeout", "100");
+        // fetches held at the broker no longer than the executor's poll: a stop waits out no held fetch
+        c.put("executor.consumer.fetch.max.wait.ms", "100");
+        c.put("gate.streams.consumer.fetch.max.wait.ms", "100");
         c.put("connectors.webhook.base-url", sandbox.baseUri().toString());
         c.put("connectors.webhook.operations", TOOL);
         c.putAll(extra);
