@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serdes;
@@ -93,6 +94,8 @@ class StreamsActionStateQueryIT {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        // a close waits for the fetch the broker holds: 100 ms, not half a second, for each of its consumers
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 100);
         KafkaStreams streams = new KafkaStreams(builder.build(), props);
         open.add(streams);
         StreamsActionStateQuery<String> query = new StreamsActionStateQuery<>(streams, STORE, self,
@@ -122,7 +125,7 @@ class StreamsActionStateQueryIT {
         Instance a = start(applicationId, topic, 1);
         Instance b = start(applicationId, topic, 2);
 
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
             assertThat(Http.get(a.http().port(), "/health/ready").statusCode()).isEqualTo(200);
             assertThat(Http.get(b.http().port(), "/health/ready").statusCode()).isEqualTo(200);
             assertThat(owners(a.streams(), keys)).containsExactlyInAnyOrder(a.host(), b.host());
