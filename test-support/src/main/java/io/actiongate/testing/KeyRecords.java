@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -29,8 +30,9 @@ public final class KeyRecords {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<byte[]> values = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                new ByteArrayDeserializer());
+        try {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             consumer.assign(partitions);
@@ -45,6 +47,9 @@ public final class KeyRecords {
                     }
                 }
             }
+        } finally {
+            // no group, nothing to commit: a close would only wait out the fetch the broker holds (half a second)
+            consumer.close(CloseOptions.timeout(Duration.ZERO));
         }
         return values;
     }
