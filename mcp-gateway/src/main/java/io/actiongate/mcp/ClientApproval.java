@@ -50,11 +50,11 @@ final class ClientApproval {
     static final String CALL_AGAIN = "call again with the same arguments in this session for the outcome";
     private static final Logger LOG = LoggerFactory.getLogger(ClientApproval.class);
     private static final Duration POLL = Duration.ofSeconds(1);
-    static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
     private static final int REMEMBERED = 10_000;
 
     private final ActionGateClient client;
     private final Duration wait;
+    private final Duration progressEvery;
     private final Semaphore slots;
     private final int maxWaiting;
     private volatile Completion completion = (session, id) -> { };
@@ -68,9 +68,11 @@ final class ClientApproval {
         }
     };
 
-    ClientApproval(ActionGateClient client, Duration wait, int maxWaiting) {
+    /** @param progressEvery how often a waiting call whose request carried a progress token says so */
+    ClientApproval(ActionGateClient client, Duration wait, Duration progressEvery, int maxWaiting) {
         this.client = client;
         this.wait = wait;
+        this.progressEvery = progressEvery;
         this.slots = new Semaphore(maxWaiting);
         this.maxWaiting = maxWaiting;
     }
@@ -174,7 +176,7 @@ final class ClientApproval {
             LOG.info("could not wait for {}: {}", proposal.actionKey(), e.getClass().getSimpleName());
             return null;
         }
-        long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
+        long nextProgress = System.nanoTime() + progressEvery.toNanos();
         int progress = 0;
         while (true) {
             long left = deadline - System.nanoTime();
@@ -198,7 +200,7 @@ final class ClientApproval {
                 return handle.latest().orElse(null);
             }
             if (progressToken != null && System.nanoTime() - nextProgress >= 0) {
-                nextProgress += PROGRESS_EVERY.toNanos();
+                nextProgress += progressEvery.toNanos();
                 try {
                     exchange.progressNotification(new McpSchema.ProgressNotification(progressToken,
                             (double) ++progress, null, "waiting for a person's decision on the review page", null));

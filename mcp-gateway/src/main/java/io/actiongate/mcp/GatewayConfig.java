@@ -29,7 +29,7 @@ import io.actiongate.policy.TaskOwnership;
 public record GatewayConfig(String bootstrapServers, String topicPrefix, String host, int port, Path tokensFile,
         String reviewUrl, Duration answerTimeout, List<UpstreamConfig> upstreams, Map<String, Object> kafkaClient,
         String taskDefaultOrg, OAuthSettings oauth, String sessionTask, Duration approvalWait,
-        int approvalMaxWaiting) {
+        Duration approvalProgress, int approvalMaxWaiting) {
 
     public GatewayConfig {
         upstreams = List.copyOf(upstreams);
@@ -82,6 +82,11 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
             + "elicitation accepted) waits for the action to be decided and settled before answering its state "
             + "then (call again for the outcome).";
     public static final long DEFAULT_APPROVAL_WAIT_MS = 50_000L;
+    public static final String APPROVAL_PROGRESS_MS_CONFIG = "mcp.gateway.approval.progress.ms";
+    public static final String APPROVAL_PROGRESS_MS_DOC = "How often a call waiting for a decision (see "
+            + "mcp.gateway.approval.wait.ms) sends a progress notification when its request carried a progressToken "
+            + "(a client that resets its request timeout on progress then keeps the call open).";
+    public static final long DEFAULT_APPROVAL_PROGRESS_MS = 5_000L;
     public static final String APPROVAL_MAX_WAITING_CONFIG = "mcp.gateway.approval.max.waiting";
     public static final String APPROVAL_MAX_WAITING_DOC = "Calls waiting for a decision at once (each holds one of "
             + "the mcp.gateway.http.threads.max threads: at most half of them); beyond that a call answers at once, "
@@ -156,6 +161,8 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
             .define(SESSION_TASK_CONFIG, Type.STRING, DEFAULT_SESSION_TASK, Importance.MEDIUM, SESSION_TASK_DOC)
             .define(APPROVAL_WAIT_MS_CONFIG, Type.LONG, DEFAULT_APPROVAL_WAIT_MS, ConfigDef.Range.between(1, 3_600_000),
                     Importance.MEDIUM, APPROVAL_WAIT_MS_DOC)
+            .define(APPROVAL_PROGRESS_MS_CONFIG, Type.LONG, DEFAULT_APPROVAL_PROGRESS_MS,
+                    ConfigDef.Range.between(1_000, 3_600_000), Importance.LOW, APPROVAL_PROGRESS_MS_DOC)
             .define(APPROVAL_MAX_WAITING_CONFIG, Type.INT, DEFAULT_APPROVAL_MAX_WAITING, ConfigDef.Range.atLeast(0),
                     Importance.LOW, APPROVAL_MAX_WAITING_DOC)
             .define(OAUTH_ISSUER_CONFIG, Type.STRING, "", Importance.HIGH, OAUTH_ISSUER_DOC)
@@ -256,7 +263,8 @@ public record GatewayConfig(String bootstrapServers, String topicPrefix, String 
                 tokens.isEmpty() ? null : Path.of(tokens), (String) v.get(REVIEW_URL_CONFIG),
                 Duration.ofMillis((Long) v.get(ANSWER_TIMEOUT_MS_CONFIG)), upstreams, KafkaClientSettings.from(config),
                 TaskOwnership.defaultOrg(config), oauth, sessionTask,
-                Duration.ofMillis((Long) v.get(APPROVAL_WAIT_MS_CONFIG)), (Integer) v.get(APPROVAL_MAX_WAITING_CONFIG));
+                Duration.ofMillis((Long) v.get(APPROVAL_WAIT_MS_CONFIG)),
+                Duration.ofMillis((Long) v.get(APPROVAL_PROGRESS_MS_CONFIG)), (Integer) v.get(APPROVAL_MAX_WAITING_CONFIG));
     }
 
     private static String credential(String key, String value) {

@@ -113,7 +113,8 @@ public final class McpGateway implements AutoCloseable {
             upstreams.add(upstream.connect());
         }
         metrics = new GatewayMetrics(new PrometheusRegistry());
-        ClientApproval approvals = new ClientApproval(client, config.approvalWait(), config.approvalMaxWaiting());
+        ClientApproval approvals = new ClientApproval(client, config.approvalWait(), config.approvalProgress(),
+                config.approvalMaxWaiting());
         GatewayTools tools = new GatewayTools(client, policy, config.reviewUrl(), config.answerTimeout(), metrics,
                 config.sessionTask(), approvals);
         health = new GatewayHealth(policy, upstreams, metrics);

@@ -127,6 +127,7 @@ class GatewayConfigTest {
         assertThat(config.oauth().principalClaim()).isEqualTo("sub");
         assertThat(config.sessionTask()).isEqualTo("mcp-{org_id}");
         assertThat(config.approvalWait()).hasSeconds(50);
+        assertThat(config.approvalProgress()).hasSeconds(5);
         c.put("mcp.gateway.oauth.issuer", "http://login.acme.example/");
         assertThatThrownBy(() -> GatewayConfig.from(c)).hasMessageContaining("must use https");
     }
