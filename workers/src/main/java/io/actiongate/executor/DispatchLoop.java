@@ -1,8 +1,8 @@
 package io.actiongate.executor;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -94,7 +94,7 @@ final class DispatchLoop implements ConsumerRebalanceListener {
 
     private final Duration pollTimeout;
     private final Duration revocationTimeout;
-    private final Clock clock;
+    private final InstantSource clock;
     private final BatchHook hook;
 
     /** Attachments and live schema hash, right before a connector sees the reservation. */
@@ -121,7 +121,7 @@ final class DispatchLoop implements ConsumerRebalanceListener {
     DispatchLoop(Consumer<String, byte[]> consumer, Producer<String, AttemptOutcome> producer,
                  Deserializer<AttemptReservation> reservations, String attemptsTopic, String outcomesTopic,
                  ConnectorRegistry connectors, OutcomeMapper mapper, ExecutorMetrics metrics, ExecutorService pool,
-                 int capacity, Duration pollTimeout, Duration revocationTimeout, Clock clock, BatchHook hook) {
+                 int capacity, Duration pollTimeout, Duration revocationTimeout, InstantSource clock, BatchHook hook) {
         this.consumer = consumer;
         this.producer = producer;
         this.reservations = reservations;

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -78,7 +80,7 @@ class DispatchLoopTest {
         start(threads, behaviour, Clock.systemUTC());
     }
 
-    private void start(int threads, Function<DispatchRequest, DispatchResult> behaviour, Clock clock) {
+    private void start(int threads, Function<DispatchRequest, DispatchResult> behaviour, InstantSource clock) {
         webhook = new RecordingConnector("webhook", events, behaviour);
         pool = Executors.newFixedThreadPool(threads);
         loop = new DispatchLoop(consumer, producer, Topics.ATTEMPTS.valueSerde().deserializer(), ATTEMPTS,
@@ -464,13 +466,13 @@ class DispatchLoopTest {
 
     @Test
     void shouldNotDispatchAReservationWhoseLeasePassedWhileQueued() {
-        MutableClock clock = new MutableClock(Instant.now());
-        start(1, request -> DispatchResult.succeeded(200, "r"), clock);
-        add(P0, 0, reservation("c-1", "webhook", clock.instant().plusSeconds(60)));
+        AtomicReference<Instant> now = new AtomicReference<>(Instant.now()); // the loop's clock
+        start(1, request -> DispatchResult.succeeded(200, "r"), now::get);
+        add(P0, 0, reservation("c-1", "webhook", now.get().plusSeconds(60)));
         CountDownLatch hold = new CountDownLatch(1);
         pool.execute(() -> await(hold));
         assertThat(loop.pollOnce()).as("live when read: committed and queued behind the busy thread").isEqualTo(1);
-        clock.advance(Duration.ofSeconds(61)); // the lease passes while it waits
+        now.set(now.get().plusSeconds(61)); // the lease passes while it waits
         hold.countDown();
         loop.awaitAll(Duration.ofSeconds(5));
 

@@ -2,8 +2,10 @@ package io.actiongate.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
@@ -21,7 +23,6 @@ import io.actiongate.avro.UnknownOutcome;
 import io.actiongate.avro.Verdict;
 import io.actiongate.connector.spi.ConnectorRegistry;
 import io.actiongate.connector.spi.LookupResult;
-import io.actiongate.executor.MutableClock;
 import io.actiongate.topics.Topics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -235,6 +236,34 @@ class ReconcileLoopTest {
             assertThat(r.getEvidence()).isEqualTo("lookup failed: IllegalStateException");
             assertThat(r.getLookups()).isEqualTo(2);
         });
+    }
+
+    /** A clock the test moves by hand. */
+    static final class MutableClock extends Clock {
+        private volatile Instant now;
+
+        MutableClock(Instant start) {
+            this.now = start;
+        }
+
+        void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     }
 
     @Test
