@@ -418,6 +418,7 @@ class GatePipelineIT {
         }, "executor-process-stdout");
         reader.setDaemon(true);
         reader.start();
+        ExecutorProcessMain.start(process); // it starts its executor when told, once its JVM is up
         await().atMost(Duration.ofSeconds(60)).until(() -> ownsPartitions(group));
         return process;
     }

@@ -45,7 +45,7 @@ public final class ExecutorProcessMain {
     }
 
     /** Lets an executor spawned ahead start (the JVM has been starting meanwhile). */
-    static void start(Process process) throws java.io.IOException {
+    public static void start(Process process) throws java.io.IOException {
         process.getOutputStream().write('\n');
         process.getOutputStream().flush();
     }
