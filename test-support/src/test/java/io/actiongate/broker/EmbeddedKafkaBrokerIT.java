@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
@@ -42,6 +44,20 @@ class EmbeddedKafkaBrokerIT {
         assertThat(KAFKA.bootstrapServers()).startsWith("127.0.0.1:");
         assertThat(KAFKA.broker().port()).isPositive();
         assertThat(KAFKA.broker().controllerPort()).isNotEqualTo(KAFKA.broker().port());
+    }
+
+    /**
+     * The gate commits as soon as it has drained its input and writes its next transaction at once; a write that
+     * finds the previous transaction's markers still on their way waits for this backoff at the broker, Kafka's 20 ms
+     * by default, where the markers take about one.
+     */
+    @Test
+    void shouldRetryATransactionsWriteAfterOneMillisecondNotKafkasTwenty() throws Exception {
+        String node = KAFKA.admin().describeCluster().nodes().get().iterator().next().idString();
+        ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, node);
+        Config config = KAFKA.admin().describeConfigs(List.of(broker)).all().get().get(broker);
+
+        assertThat(config.get(BrokerProperties.TXN_RETRY_BACKOFF_MS).value()).isEqualTo("1");
     }
 
     @Test
