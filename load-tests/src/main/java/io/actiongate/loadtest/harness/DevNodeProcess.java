@@ -77,10 +77,21 @@ public final class DevNodeProcess {
             "OffsetCommit", "AddPartitionsToTxn", "WriteTxnMarkers");
 
     /**
+     * The broker's answers {@code CONCURRENT_TRANSACTIONS}, to any request: a transaction's first write to a partition
+     * that found the producer's previous transaction still writing its markers, each such answer one more round of
+     * waiting (the broker retries it after {@code add.partitions.to.txn.retry.backoff.ms}).
+     */
+    public static final String CONCURRENT_TRANSACTIONS = "ConcurrentTransactions";
+
+    /** Everything {@link #kafkaCounters()} counts: {@link #REQUESTS}, then {@link #CONCURRENT_TRANSACTIONS}. */
+    public static final java.util.List<String> COUNTERS = java.util.stream.Stream.concat(REQUESTS.stream(),
+            java.util.stream.Stream.of(CONCURRENT_TRANSACTIONS)).toList();
+
+    /**
      * Cumulative counts of the broker's requests of each of {@link #REQUESTS} (its request metrics, over every API
-     * version), as {@code name=count} pairs. EndTxn are the gate's transactions (nothing else here is
-     * transactional); WriteTxnMarkers the transaction coordinator's marker writes; AddPartitionsToTxn its
-     * verification of a transaction's first write to each partition.
+     * version), then of its {@link #CONCURRENT_TRANSACTIONS} answers, as {@code name=count} pairs. EndTxn are the
+     * gate's transactions (nothing else here is transactional); WriteTxnMarkers the transaction coordinator's marker
+     * writes; AddPartitionsToTxn its verification of a transaction's first write to each partition.
      */
     public static String kafkaCounters() {
         javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
@@ -90,7 +101,9 @@ public final class DevNodeProcess {
                     + ",*", "Count");
             b.append(b.length() == 0 ? "" : " ").append(request).append('=').append(count);
         }
-        return b.toString();
+        long concurrent = (long) sum(jmx, "kafka.network:type=RequestMetrics,name=ErrorsPerSec,request=*,error="
+                + "CONCURRENT_TRANSACTIONS", "Count");
+        return b.append(' ').append(CONCURRENT_TRANSACTIONS).append('=').append(concurrent).toString();
     }
 
     private static double sum(javax.management.MBeanServer jmx, String pattern, String attribute) {

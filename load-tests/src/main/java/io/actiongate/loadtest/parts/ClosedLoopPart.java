@@ -148,7 +148,7 @@ public final class ClosedLoopPart implements BenchPart {
     }
 
     /** The broker requests dev counts ({@link DevNodeProcess#kafkaCounters}), by their names there. */
-    public static final List<String> KAFKA_COUNTERS = DevNodeProcess.REQUESTS;
+    public static final List<String> KAFKA_COUNTERS = DevNodeProcess.COUNTERS;
 
     private static long[] kafkaCounters(NodeJvm dev) throws IOException, InterruptedException {
         String line = dev.request("kafka", "KAFKA");
