@@ -56,8 +56,9 @@ final class BrokerProperties {
         // a transaction's first write to a partition that finds the producer's previous transaction still writing
         // its markers is answered CONCURRENT_TRANSACTIONS and retried by the broker after this backoff (Kafka: 20 ms).
         // The gate commits as soon as it has drained its input and writes again at once, so under steady load about
-        // one transaction in three waited those 20 ms for markers that take about one
-        p.put(TXN_RETRY_BACKOFF_MS, "1");
+        // one transaction in three waited those 20 ms for markers that take a few. 1 ms gained as much with 16 hosts
+        // waiting but cost CPU with 64 (docs/benchmark.md)
+        p.put(TXN_RETRY_BACKOFF_MS, "5");
         return p;
     }
 }
