@@ -39,7 +39,8 @@ public final class KafkaMetricsBridge implements MultiCollector {
 
     private static final String TOTAL = "-total";
 
-    private final Map<MetricName, KafkaMetric> metrics = new ConcurrentHashMap<>();
+    /** Each metric with its series, worked out once when Kafka adds it: a scrape only reads values. */
+    private final Map<MetricName, Entry> metrics = new ConcurrentHashMap<>();
 
     private KafkaMetricsBridge() {
     }
@@ -71,11 +72,11 @@ public final class KafkaMetricsBridge implements MultiCollector {
     }
 
     void add(KafkaMetric metric) {
-        metrics.put(metric.metricName(), metric);
+        metrics.put(metric.metricName(), new Entry(metric, series(metric)));
     }
 
     void remove(KafkaMetric metric) {
-        metrics.remove(metric.metricName(), metric);
+        metrics.computeIfPresent(metric.metricName(), (name, entry) -> entry.metric() == metric ? null : entry);
     }
 
     @Override
@@ -83,47 +84,52 @@ public final class KafkaMetricsBridge implements MultiCollector {
         Map<String, GaugeSnapshot.Builder> gauges = new LinkedHashMap<>();
         Map<String, CounterSnapshot.Builder> counters = new LinkedHashMap<>();
         Map<String, Set<Labels>> seen = new LinkedHashMap<>();
-        for (KafkaMetric metric : metrics.values()) {
-            MetricName name = metric.metricName();
-            if ("kafka-metrics-count".equals(name.group())) {
+        for (Entry entry : metrics.values()) {
+            Series series = entry.series();
+            if (series == null) {
                 continue;
             }
-            Object value = metric.metricValue();
-            if (!(value instanceof Number number)) {
-                continue;
-            }
-            // restore-remaining-records-total is a sum Streams decrements: a gauge despite its name
-            boolean counter = name.name().endsWith(TOTAL) && cumulative(metric) && !name.name().contains("remaining");
-            // a *-total that is not cumulative (restore-remaining-records-total) is a gauge without the suffix
-            String prometheusName = prometheusName(name.group(), name.name().endsWith(TOTAL)
-                    ? name.name().substring(0, name.name().length() - TOTAL.length()) : name.name());
-            if (prometheusName == null) {
-                continue;
-            }
-            if (counter ? gauges.containsKey(prometheusName) : counters.containsKey(prometheusName)) {
+            String family = series.name();
+            if (series.counter() ? gauges.containsKey(family) : counters.containsKey(family)) {
                 continue; // a gauge and a counter would share one family name: keep the first
             }
-            Labels labels = labels(name.tags());
-            if (!seen.computeIfAbsent(prometheusName, k -> new HashSet<>()).add(labels)) {
+            if (!(entry.metric().metricValue() instanceof Number number)
+                    || !seen.computeIfAbsent(family, k -> new HashSet<>()).add(series.labels())) {
                 continue;
             }
             double v = number.doubleValue();
-            if (counter) {
+            if (series.counter()) {
                 if (v < 0) {
                     continue;
                 }
-                counters.computeIfAbsent(prometheusName, n -> CounterSnapshot.builder().name(n)
-                        .help(help(name))).dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
-                        .labels(labels).value(v).build());
+                counters.computeIfAbsent(family, n -> CounterSnapshot.builder().name(n).help(series.help()))
+                        .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                                .labels(series.labels()).value(v).build());
             } else {
-                gauges.computeIfAbsent(prometheusName, n -> GaugeSnapshot.builder().name(n).help(help(name)))
-                        .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(v).build());
+                gauges.computeIfAbsent(family, n -> GaugeSnapshot.builder().name(n).help(series.help()))
+                        .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                                .labels(series.labels()).value(v).build());
             }
         }
         List<MetricSnapshot> snapshots = new ArrayList<>(gauges.size() + counters.size());
         gauges.values().forEach(b -> snapshots.add(b.build()));
         counters.values().forEach(b -> snapshots.add(b.build()));
         return new MetricSnapshots(snapshots);
+    }
+
+    /** The series a metric feeds, or null for one that feeds none (Kafka's own metric count, an unusable name). */
+    private static Series series(KafkaMetric metric) {
+        MetricName name = metric.metricName();
+        if ("kafka-metrics-count".equals(name.group())) {
+            return null;
+        }
+        boolean total = name.name().endsWith(TOTAL);
+        // restore-remaining-records-total is a sum Streams decrements: a gauge despite its name
+        boolean counter = total && cumulative(metric) && !name.name().contains("remaining");
+        // a *-total that is not cumulative (restore-remaining-records-total) is a gauge without the suffix
+        String family = prometheusName(name.group(),
+                total ? name.name().substring(0, name.name().length() - TOTAL.length()) : name.name());
+        return family == null ? null : new Series(family, labels(name.tags()), help(name), counter);
     }
 
     private static boolean cumulative(KafkaMetric metric) {
@@ -156,5 +162,11 @@ public final class KafkaMetricsBridge implements MultiCollector {
         String description = name.description();
         return description == null || description.isBlank() ? "Kafka " + name.group() + " " + name.name()
                 : description;
+    }
+
+    private record Entry(KafkaMetric metric, Series series) {
+    }
+
+    private record Series(String name, Labels labels, String help, boolean counter) {
     }
 }
