@@ -147,7 +147,10 @@ public final class ClosedLoopPart implements BenchPart {
         return rows;
     }
 
-    /** The broker requests dev counts ({@link DevNodeProcess#kafkaCounters}), by their names there. */
+    /**
+     * What dev's broker counts ({@link DevNodeProcess#kafkaCounters}), by their names there: its requests by kind, then
+     * its {@code CONCURRENT_TRANSACTIONS} answers.
+     */
     public static final List<String> KAFKA_COUNTERS = DevNodeProcess.COUNTERS;
 
     private static long[] kafkaCounters(NodeJvm dev) throws IOException, InterruptedException {
@@ -215,7 +218,7 @@ public final class ClosedLoopPart implements BenchPart {
                         .append(notes.get(name + "_per_action"));
             }
             ctx.out().printf(Locale.ROOT, "%-4s %-32s %8.0f actions/s  p50 %6.1f ms  p99 %6.1f ms%n"
-                            + "     broker requests per action: %s%n     %s%n", id,
+                            + "     broker requests and answers per action: %s%n     %s%n", id,
                     hosts + " waiting over " + transport, throughput, latency == null ? Double.NaN : latency.p50(),
                     latency == null ? Double.NaN : latency.p99(), requests, window.describe());
             return row;

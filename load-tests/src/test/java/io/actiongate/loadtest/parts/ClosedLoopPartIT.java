@@ -60,7 +60,7 @@ class ClosedLoopPartIT {
             assertThat(ctx.invariants()).extracting(Invariant::name).contains(
                     "row k1: every call SUCCEEDED", "row h3: every call SUCCEEDED", "one provider request per call",
                     "JIT warm-up kjit: every call SUCCEEDED", "JIT warm-up hjit: every call SUCCEEDED");
-            assertThat(output).contains("idle dev uses ", "broker requests per action: ");
+            assertThat(output).contains("idle dev uses ", "broker requests and answers per action: ");
         }
     }
 }
