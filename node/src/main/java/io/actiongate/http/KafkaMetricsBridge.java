@@ -39,7 +39,9 @@ public final class KafkaMetricsBridge implements MultiCollector {
 
     private static final String TOTAL = "-total";
 
-    /** Each metric with its series, worked out once when Kafka adds it: a scrape only reads values. */
+    /**
+     * Each metric that feeds a series, with its series worked out once when Kafka adds it: a scrape only reads values.
+     */
     private final Map<MetricName, Entry> metrics = new ConcurrentHashMap<>();
 
     private KafkaMetricsBridge() {
@@ -72,7 +74,10 @@ public final class KafkaMetricsBridge implements MultiCollector {
     }
 
     void add(KafkaMetric metric) {
-        metrics.put(metric.metricName(), new Entry(metric, series(metric)));
+        Series series = series(metric);
+        if (series != null) {
+            metrics.put(metric.metricName(), new Entry(metric, series));
+        }
     }
 
     void remove(KafkaMetric metric) {
@@ -86,9 +91,6 @@ public final class KafkaMetricsBridge implements MultiCollector {
         Map<String, Set<Labels>> seen = new LinkedHashMap<>();
         for (Entry entry : metrics.values()) {
             Series series = entry.series();
-            if (series == null) {
-                continue;
-            }
             String family = series.name();
             if (series.counter() ? gauges.containsKey(family) : counters.containsKey(family)) {
                 continue; // a gauge and a counter would share one family name: keep the first
