@@ -40,6 +40,8 @@ import java.util.Set;
  * @param closedLoopProviderLatencyMs part "closed-loop": the provider's added latency per request
  * @param devJavaOpts      part "closed-loop": dev's JVM options (null: ./actiongate's defaults)
  * @param closedLoopTransports part "closed-loop": which hosts run, {@code kafka} and/or {@code http}
+ * @param closedLoopJitSeconds part "closed-loop": the longest the untimed round that warms dev's JIT may run per
+ *                         transport while dev's compilers are still busy (it runs at least one row's length)
  * @param forks            part "topology": JVMs (JMH forks) per row; 0 runs its rows in the benchmark's own JVM
  */
 public record BenchOptions(int actions, int rounds, int brokerActions, int partitions, Set<String> parts, Path stateDir,
@@ -47,7 +49,8 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
                     int memoryActions, List<Integer> scalePartitions, List<Integer> openLoopPercents,
                     boolean progress, int rowSeconds, List<Integer> pgWorkers, int decisions, int openLoopBase,
                     List<Integer> closedLoopHosts, int closedLoopSeconds, int closedLoopProviderLatencyMs,
-                    String devJavaOpts, Set<String> closedLoopTransports, int forks) {
+                    String devJavaOpts, Set<String> closedLoopTransports, int closedLoopJitSeconds,
+                    int forks) {
 
     /** Every part, in the order they run. */
     public static final List<String> PARTS = List.of("topology", "broker", "physical", "postgres", "open-loop",
@@ -61,7 +64,7 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
             + "[--provider-latency-ms MS] [--memory-actions N] [--scale-partitions P,...] [--open-loop PCT,...] "
             + "[--open-loop-base R] [--row-seconds S] [--pg-workers N,...] [--decisions D] [--closed-loop C,...] "
             + "[--closed-loop-seconds S] [--closed-loop-provider-latency-ms MS] [--dev-java-opts 'OPTS'] "
-            + "[--closed-loop-transports kafka,http] [--forks F] "
+            + "[--closed-loop-transports kafka,http] [--closed-loop-jit-seconds S] [--forks F] "
             + "[--no-progress | --progress] "
             + "[--set key=value]... [--misroute]\n  parts: " + String.join(", ", PARTS);
 
@@ -73,6 +76,10 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
         positive("--memory-actions", memoryActions);
         positive("--decisions", decisions);
         positive("--closed-loop-seconds", closedLoopSeconds);
+        if (closedLoopJitSeconds < 0) {
+            throw new IllegalArgumentException("--closed-loop-jit-seconds must be 0 or more, got "
+                    + closedLoopJitSeconds);
+        }
         if (forks < 0) {
             throw new IllegalArgumentException("--forks must be 0 (no fork) or more, got " + forks);
         }
@@ -134,7 +141,8 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
         this(o.actions, o.rounds, o.brokerActions, o.partitions, o.parts, o.stateDir, o.nodeSettings, o.misroute,
                 o.providerLatencyMs, o.resultsDir, o.memoryActions, o.scalePartitions, o.openLoopPercents,
                 o.progress, o.rowSeconds, o.pgWorkers, o.decisions, o.openLoopBase, o.closedLoopHosts,
-                o.closedLoopSeconds, o.closedLoopProviderLatencyMs, o.devJavaOpts, o.closedLoopTransports, o.forks);
+                o.closedLoopSeconds, o.closedLoopProviderLatencyMs, o.devJavaOpts, o.closedLoopTransports,
+                o.closedLoopJitSeconds, o.forks);
     }
 
     public static BenchOptions defaults() {
@@ -177,6 +185,7 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
                 case "--dev-java-opts" -> b.devJavaOpts = value(args, ++i, arg);
                 case "--closed-loop-transports" -> b.closedLoopTransports = new LinkedHashSet<>(
                         List.of(value(args, ++i, arg).split(",")));
+                case "--closed-loop-jit-seconds" -> b.closedLoopJitSeconds = number(args, ++i, arg);
                 case "--only" -> b.parts = new LinkedHashSet<>(names(args, ++i, arg));
                 case "--skip" -> b.parts.removeAll(names(args, ++i, arg));
                 case "--no-progress" -> b.progress(false);
@@ -220,6 +229,7 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
         public int closedLoopProviderLatencyMs;
         public String devJavaOpts;
         public Set<String> closedLoopTransports = new LinkedHashSet<>(List.of("kafka", "http"));
+        public int closedLoopJitSeconds = 180;
         public int forks = 1;
 
         public Builder actions(int v) {
@@ -288,7 +298,7 @@ public record BenchOptions(int actions, int rounds, int brokerActions, int parti
             return new BenchOptions(actions, rounds, brokerActions, partitions, parts, stateDir, nodeSettings,
                     misroute, providerLatencyMs, resultsDir, memoryActions, scalePartitions, openLoopPercents,
                     progress, rowSeconds, pgWorkers, decisions, openLoopBase, closedLoopHosts, closedLoopSeconds,
-                    closedLoopProviderLatencyMs, devJavaOpts, closedLoopTransports, forks);
+                    closedLoopProviderLatencyMs, devJavaOpts, closedLoopTransports, closedLoopJitSeconds, forks);
         }
     }
 

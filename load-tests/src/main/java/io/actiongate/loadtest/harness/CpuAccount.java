@@ -211,6 +211,29 @@ public final class CpuAccount {
     }
 
     /**
+     * CPU ticks of process {@code pid}'s JIT compiler threads ({@code C1 CompilerThread0}, {@code C2 CompilerThread0},
+     * ..., named {@code C1 CompilerThre} and so on in {@code /proc/<pid>/task/<tid>/comm}), those alive now; -1 when
+     * {@code /proc} cannot be read (not Linux).
+     */
+    public static long compilerTicks(long pid) {
+        long sum = 0;
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    if (Files.readString(task.resolve("comm"), StandardCharsets.US_ASCII).contains("CompilerThre")) {
+                        sum += processTicks(Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        return sum;
+    }
+
+    /**
      * What a window cost, in CPU microseconds, and the actions it did: the machine's, this JVM's by thread group,
      * each other process's, and the {@link GroupedProcess}es' together by thread group ({@code processGroupsUs},
      * empty when there were none).

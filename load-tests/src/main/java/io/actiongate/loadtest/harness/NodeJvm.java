@@ -176,6 +176,11 @@ public final class NodeJvm implements AutoCloseable {
         };
     }
 
+    /** CPU ticks of this node's JIT compiler threads so far ({@link CpuAccount#compilerTicks}); -1 if unknown. */
+    public long compilerTicks() {
+        return CpuAccount.compilerTicks(process.pid());
+    }
+
     /** VmRSS of {@code pid} from /proc/PID/status, in bytes; 0 when not readable (not Linux). */
     public static long rssBytes(long pid) {
         try {

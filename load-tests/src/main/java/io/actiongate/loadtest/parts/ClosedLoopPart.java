@@ -64,6 +64,9 @@ public final class ClosedLoopPart implements BenchPart {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration IDLE_SETTLE = Duration.ofSeconds(5);
     private static final Duration IDLE_WINDOW = Duration.ofSeconds(10);
+    /** The JIT warm-up ends once dev's compilers used less than this share of a core over {@link #JIT_WINDOW}. */
+    private static final double JIT_QUIET_CORES = 0.05;
+    private static final Duration JIT_WINDOW = Duration.ofSeconds(10);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One caller's way of making one call and waiting for its answer: the final status. */
@@ -112,8 +115,9 @@ public final class ClosedLoopPart implements BenchPart {
             String bootstrap = dev.readyField("bootstrap");
             ActionGateClient client = ActionGateClient.builder().bootstrapServers(bootstrap)
                     .kafkaProperty("client.id", CpuAccount.LOAD_CLIENT_ID).build();
-            // dev's tiered compilation reaches C2 code only after some thousand actions: one untimed round of the
-            // largest host count on each transport first, so that no row measures the compiler at work
+            // dev's tiered compilation reaches C2 code only after some thousand actions, and under load its C2
+            // compiler thread used about half a core for the first minute: one untimed round of the largest host
+            // count on each transport first, until the compilers are quiet, so that no row measures them at work
             int most = o.closedLoopHosts().stream().mapToInt(Integer::intValue).max().orElse(1);
             try (client) {
                 if (o.closedLoopTransports().contains("kafka")) {
@@ -162,13 +166,50 @@ public final class ClosedLoopPart implements BenchPart {
         return values;
     }
 
-    /** An untimed round that only warms dev's JIT; its calls must all succeed, and count for the provider check. */
+    /**
+     * An untimed round that only warms dev's JIT: {@code hosts} callers for at least one row's length (its warm-up and
+     * timed seconds), then on until dev's compiler threads used less than {@link #JIT_QUIET_CORES} of a core over the
+     * last {@link #JIT_WINDOW}, or until {@code --closed-loop-jit-seconds}. Its calls must all succeed, and count for
+     * the provider check.
+     */
     private long warmUp(BenchContext ctx, String id, int hosts, HostFactory factory, NodeJvm dev) throws Exception {
-        Measured m = measure(ctx, id, hosts, factory, dev);
-        ctx.invariant("JIT warm-up " + id + ": every call SUCCEEDED", m.failed == 0,
-                m.failed == 0 ? m.proposed + " calls" : m.failed + " of " + m.proposed + " calls did not: "
-                        + m.firstFailure);
-        return m.proposed;
+        BenchOptions o = ctx.options();
+        long least = warmupSeconds(o) + o.closedLoopSeconds();
+        long most = Math.max(least, o.closedLoopJitSeconds());
+        long window = JIT_WINDOW.toSeconds();
+        Callers callers = new Callers(id, hosts, factory);
+        long seconds = 0;
+        double jitCores = Double.NaN;
+        try (Progress.Task task = ctx.progress().start("round " + id + " (" + hosts
+                + " waiting hosts warm dev's JIT, seconds at most)", most)) {
+            callers.start();
+            long ticks = dev.compilerTicks();
+            while (seconds < most) {
+                sleep(Duration.ofSeconds(1), task);
+                seconds++;
+                if (ticks < 0 && seconds >= least) {
+                    break; // no /proc to read the compilers from: one row's length, as a row's own warm-up
+                }
+                if (ticks >= 0 && seconds % window == 0) {
+                    long now = dev.compilerTicks();
+                    // a compiler thread that ended took its ticks along: not a quiet window
+                    jitCores = now < ticks ? Double.NaN
+                            : (now - ticks) / (double) CpuAccount.CLOCK_TICKS_PER_SECOND / window;
+                    ticks = now;
+                    if (seconds >= least && jitCores < JIT_QUIET_CORES) {
+                        break;
+                    }
+                }
+            }
+            callers.stop();
+        }
+        ctx.out().printf(Locale.ROOT, "%-4s %d waiting hosts warmed dev's JIT for %d s (untimed); its compilers used "
+                + "%s of a core over the last %d s%n", id, hosts, seconds,
+                Double.isNaN(jitCores) ? "an unknown share" : String.format(Locale.ROOT, "%.3f", jitCores), window);
+        ctx.invariant("JIT warm-up " + id + ": every call SUCCEEDED", callers.failed.get() == 0,
+                callers.failed.get() == 0 ? callers.proposed.get() + " calls" : callers.failed.get() + " of "
+                        + callers.proposed.get() + " calls did not: " + callers.firstFailure.get());
+        return callers.proposed.get();
     }
 
     private static int warmupSeconds(BenchOptions o) {
@@ -234,66 +275,90 @@ public final class ClosedLoopPart implements BenchPart {
             throws Exception {
         long[] kafka = new long[KAFKA_COUNTERS.size()];
         BenchOptions o = ctx.options();
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicBoolean timing = new AtomicBoolean();
-        AtomicLong proposed = new AtomicLong();
-        AtomicLong failed = new AtomicLong();
-        AtomicReference<String> firstFailure = new AtomicReference<>();
-        ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
-        String run = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < hosts; t++) {
-            int caller = t;
-            Host host = factory.create();
-            Thread thread = new Thread(() -> {
-                try (host) {
-                    long n = 0;
-                    while (!stop.get()) {
-                        String callId = "cl-" + id + "-" + run + "-" + caller + "-" + n++;
-                        boolean timed = timing.get();
-                        proposed.incrementAndGet();
-                        long start = System.nanoTime();
-                        String status;
-                        try {
-                            status = host.call(callId, Long.toHexString(ThreadLocalRandom.current().nextLong()));
-                        } catch (Exception e) {
-                            status = e.getClass().getSimpleName();
-                        }
-                        long elapsed = System.nanoTime() - start;
-                        if (!"SUCCEEDED".equals(status)) {
-                            failed.incrementAndGet();
-                            firstFailure.compareAndSet(null, callId + ": " + status);
-                        } else if (timed && timing.get()) {
-                            latencies.add(elapsed); // sent and answered inside the timed window
-                        }
-                    }
-                }
-            }, CpuAccount.LOAD_CLIENT_ID + "-" + id + "-" + t);
-            thread.setDaemon(true);
-            threads.add(thread);
-        }
         CpuAccount.Window window;
+        Callers callers = new Callers(id, hosts, factory);
         try (Progress.Task task = ctx.progress().start("row " + id + " (" + hosts + " waiting hosts, seconds)",
                 warmupSeconds(o) + o.closedLoopSeconds())) {
-            threads.forEach(Thread::start);
+            callers.start();
             sleep(Duration.ofSeconds(warmupSeconds(o)), task);
             CpuAccount.Probe probe = CpuAccount.start(Map.of("dev", dev.cpuByGroup()));
             long[] before = kafkaCounters(dev);
-            timing.set(true);
+            callers.timing.set(true);
             sleep(Duration.ofSeconds(o.closedLoopSeconds()), task);
-            timing.set(false);
-            window = probe.stop(latencies.size());
+            callers.timing.set(false);
+            window = probe.stop(callers.latencies.size());
             long[] after = kafkaCounters(dev);
             for (int i = 0; i < kafka.length; i++) {
                 kafka[i] = after[i] - before[i];
             }
+            callers.stop();
+        }
+        long[] sorted = callers.latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+        return new Measured(id, callers.proposed.get(), callers.failed.get(), callers.firstFailure.get(), sorted,
+                window, kafka);
+    }
+
+    /**
+     * {@code hosts} callers in a closed loop, each on a thread of its own sending its next call only once the
+     * previous one's answer is back; the latency of a call sent and answered while {@link #timing} is set is kept.
+     */
+    private static final class Callers {
+        final AtomicBoolean timing = new AtomicBoolean();
+        final AtomicLong proposed = new AtomicLong();
+        final AtomicLong failed = new AtomicLong();
+        final AtomicReference<String> firstFailure = new AtomicReference<>();
+        final ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final List<Thread> threads = new ArrayList<>();
+
+        Callers(String id, int hosts, HostFactory factory) throws Exception {
+            String run = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+            for (int t = 0; t < hosts; t++) {
+                int caller = t;
+                Host host = factory.create();
+                Thread thread = new Thread(() -> {
+                    try (host) {
+                        long n = 0;
+                        while (!stop.get()) {
+                            call(host, "cl-" + id + "-" + run + "-" + caller + "-" + n++);
+                        }
+                    }
+                }, CpuAccount.LOAD_CLIENT_ID + "-" + id + "-" + t);
+                thread.setDaemon(true);
+                threads.add(thread);
+            }
+        }
+
+        private void call(Host host, String callId) {
+            boolean timed = timing.get();
+            proposed.incrementAndGet();
+            long start = System.nanoTime();
+            String status;
+            try {
+                status = host.call(callId, Long.toHexString(ThreadLocalRandom.current().nextLong()));
+            } catch (Exception e) {
+                status = e.getClass().getSimpleName();
+            }
+            long elapsed = System.nanoTime() - start;
+            if (!"SUCCEEDED".equals(status)) {
+                failed.incrementAndGet();
+                firstFailure.compareAndSet(null, callId + ": " + status);
+            } else if (timed && timing.get()) {
+                latencies.add(elapsed); // sent and answered inside the timed window
+            }
+        }
+
+        void start() {
+            threads.forEach(Thread::start);
+        }
+
+        /** Lets every caller finish the call it is in, and waits for that. */
+        void stop() throws InterruptedException {
             stop.set(true);
             for (Thread thread : threads) {
                 thread.join(CALL_TIMEOUT.toMillis() * 2);
             }
         }
-        long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
-        return new Measured(id, proposed.get(), failed.get(), firstFailure.get(), sorted, window, kafka);
     }
 
     /** Sleeps {@code d} in whole seconds, advancing {@code task} by one each. */

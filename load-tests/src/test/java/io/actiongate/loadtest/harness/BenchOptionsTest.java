@@ -95,6 +95,14 @@ class BenchOptionsTest {
     }
 
     @Test
+    void shouldWarmDevsJitForAtMostThreeMinutesPerTransportByDefault() {
+        assertThat(BenchOptions.parse(List.of()).closedLoopJitSeconds()).isEqualTo(180);
+        assertThat(BenchOptions.parse(List.of("--closed-loop-jit-seconds", "0")).closedLoopJitSeconds()).isZero();
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--closed-loop-jit-seconds", "-5")))
+                .hasMessageContaining("--closed-loop-jit-seconds must be 0 or more");
+    }
+
+    @Test
     void shouldBurstSixtyFiveThousandDecisionsByDefaultWhateverTheBrokerActions() {
         assertThat(BenchOptions.parse(List.of()).decisions()).isEqualTo(65_000);
         assertThat(BenchOptions.parse(List.of("--broker-actions", "30")).decisions()).isEqualTo(65_000);

@@ -3,7 +3,10 @@ package io.actiongate.loadtest.harness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,6 +29,23 @@ class CpuAccountTest {
                 + "12345 100000 200 18446744073709551615";
         assertEquals(22, CpuAccount.processTicks(stat));
         assertEquals(4200, CpuAccount.parentPid(stat));
+    }
+
+    @Test
+    void shouldCountOnlyTheJitCompilerThreadsOfAProcess() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
+        long pid = ProcessHandle.current().pid();
+        long before = CpuAccount.compilerTicks(pid);
+        // a method hot enough for C1 and C2 keeps the compilers busy for a moment
+        long sum = 0;
+        for (int round = 0; round < 200 && CpuAccount.compilerTicks(pid) == before; round++) {
+            for (int i = 0; i < 200_000; i++) {
+                sum += Integer.toString(i + round).hashCode();
+            }
+        }
+        assertTrue(before >= 0 && CpuAccount.compilerTicks(pid) > before, "compiler ticks " + before + " " + sum);
+        assertTrue(CpuAccount.compilerTicks(pid) < CpuAccount.processTreeTicks(pid), "only the compilers' share");
+        assertEquals(-1, CpuAccount.compilerTicks(Long.MAX_VALUE), "no such process");
     }
 
     @Test

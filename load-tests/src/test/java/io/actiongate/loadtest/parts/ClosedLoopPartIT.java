@@ -34,7 +34,7 @@ class ClosedLoopPartIT {
     @Test
     void shouldAnswerEveryWaitingHostOnceOverKafkaAndHttpAndMeasureIdle() throws Exception {
         BenchOptions options = BenchOptions.parse(List.of("--closed-loop", "1,3", "--closed-loop-seconds", "2",
-                "--no-progress", "--state-dir", stateDir.toString()));
+                "--closed-loop-jit-seconds", "12", "--no-progress", "--state-dir", stateDir.toString()));
         try (BenchContext ctx = new BenchContext(options, stateDir,
                 new PrintStream(bytes, true, StandardCharsets.UTF_8), Progress.off())) {
             ctx.enter("closed-loop");
@@ -61,6 +61,10 @@ class ClosedLoopPartIT {
                     "row k1: every call SUCCEEDED", "row h3: every call SUCCEEDED", "one provider request per call",
                     "JIT warm-up kjit: every call SUCCEEDED", "JIT warm-up hjit: every call SUCCEEDED");
             assertThat(output).contains("idle dev uses ", "broker requests and answers per action: ");
+            // each JIT round runs a row's length (3 s) at least and 12 s at most, and says how busy the compilers were
+            assertThat(output).containsPattern("kjit +3 waiting hosts warmed dev's JIT for ([3-9]|1[0-2]) s \\(untimed\\); "
+                    + "its compilers used (\\d\\.\\d{3}|an unknown share) of a core")
+                    .containsPattern("hjit +3 waiting hosts warmed dev's JIT for ([3-9]|1[0-2]) s");
         }
     }
 }
