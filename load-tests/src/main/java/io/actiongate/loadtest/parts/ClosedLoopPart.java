@@ -44,11 +44,12 @@ import io.actiongate.loadtest.report.BenchRow;
  * previous one's answer is back, first over Kafka (the Java client: proposal, then its {@code SUCCEEDED} receipt read
  * {@code read_committed}), then over HTTP (one keep-alive connection per caller: {@code POST /v1/proposals} asking
  * to wait for the terminal state, and the long poll {@code GET /v1/actions/...?wait=30s} if the answer is not yet
- * terminal). Each row runs half its timed length untimed first (warm-up), then counts the calls answered within the
- * timed window: throughput, p50/p99 and the machine's CPU per action (from {@code /proc/stat}: everything on the
- * machine, the host included), dev's share by thread group. Row {@code idle}: dev's CPU, in cores, with nothing to
- * do, after the load rows. Invariants: every call ended {@code SUCCEEDED}, and the provider saw exactly one request
- * per action.
+ * terminal). Before the first row of each transport, one untimed round of the most hosts warms dev's JIT until its
+ * compilers are quiet ({@code --closed-loop-jit-seconds} at most). Each row runs half its timed length untimed first
+ * (warm-up), then counts the calls answered within the timed window: throughput, p50/p99 and the machine's CPU per
+ * action (from {@code /proc/stat}: everything on the machine, the host included), dev's share by thread group. Row
+ * {@code idle}: dev's CPU, in cores, with nothing to do, after the load rows. Invariants: every call ended
+ * {@code SUCCEEDED}, and the provider saw exactly one request per action.
  */
 public final class ClosedLoopPart implements BenchPart {
 

@@ -62,8 +62,8 @@ class ClosedLoopPartIT {
                     "JIT warm-up kjit: every call SUCCEEDED", "JIT warm-up hjit: every call SUCCEEDED");
             assertThat(output).contains("idle dev uses ", "broker requests and answers per action: ");
             // each JIT round runs a row's length (3 s) at least and 12 s at most, and says how busy the compilers were
-            assertThat(output).containsPattern("kjit +3 waiting hosts warmed dev's JIT for ([3-9]|1[0-2]) s \\(untimed\\); "
-                    + "its compilers used (\\d\\.\\d{3}|an unknown share) of a core")
+            assertThat(output).containsPattern("kjit +3 waiting hosts warmed dev's JIT for ([3-9]|1[0-2]) s "
+                    + "\\(untimed\\); its compilers used (\\d\\.\\d{3}|an unknown share) of a core")
                     .containsPattern("hjit +3 waiting hosts warmed dev's JIT for ([3-9]|1[0-2]) s");
         }
     }
