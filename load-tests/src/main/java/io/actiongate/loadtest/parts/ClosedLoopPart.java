@@ -176,7 +176,9 @@ public final class ClosedLoopPart implements BenchPart {
     private long warmUp(BenchContext ctx, String id, int hosts, HostFactory factory, NodeJvm dev) throws Exception {
         BenchOptions o = ctx.options();
         long least = warmupSeconds(o) + o.closedLoopSeconds();
-        long most = Math.max(least, o.closedLoopJitSeconds());
+        long ticks = dev.compilerTicks();
+        // no /proc to read the compilers from: one row's length, as a row's own warm-up
+        long most = ticks < 0 ? least : Math.max(least, o.closedLoopJitSeconds());
         long window = JIT_WINDOW.toSeconds();
         Callers callers = new Callers(id, hosts, factory);
         long seconds = 0;
@@ -184,17 +186,13 @@ public final class ClosedLoopPart implements BenchPart {
         try (Progress.Task task = ctx.progress().start("round " + id + " (" + hosts
                 + " waiting hosts warm dev's JIT, seconds at most)", most)) {
             callers.start();
-            long ticks = dev.compilerTicks();
             while (seconds < most) {
                 sleep(Duration.ofSeconds(1), task);
                 seconds++;
-                if (ticks < 0 && seconds >= least) {
-                    break; // no /proc to read the compilers from: one row's length, as a row's own warm-up
-                }
-                if (ticks >= 0 && seconds % window == 0) {
+                if (seconds % window == 0) {
                     long now = dev.compilerTicks();
-                    // a compiler thread that ended took its ticks along: not a quiet window
-                    jitCores = now < ticks ? Double.NaN
+                    // unreadable, or a compiler thread that ended took its ticks along: not a quiet window
+                    jitCores = now < 0 || now < ticks ? Double.NaN
                             : (now - ticks) / (double) CpuAccount.CLOCK_TICKS_PER_SECOND / window;
                     ticks = now;
                     if (seconds >= least && jitCores < JIT_QUIET_CORES) {
