@@ -62,12 +62,13 @@ public final class GateConfig extends CommonConfig {
 
     public static final String COMMIT_WHEN_DRAINED_CONFIG = "gate.commit.when.drained";
     public static final String COMMIT_WHEN_DRAINED_DOC = "Whether a stream thread commits its transaction as soon as "
-            + "it has processed every record its consumer returned (group commit), instead of only every "
-            + "gate.streams.commit.interval.ms. What the gate writes (reservations, receipts, records on its internal "
-            + "hops) is readable only once committed, so every tool host, executor and hop waits for a commit: with "
-            + "this on, for one commit rather than an interval. Under load the records that arrive during a commit "
-            + "are committed together by the next one, so transactions grow with the load. The commit interval "
-            + "still commits a thread that never drains (a backlog). false: only the interval commits.";
+            + "it has processed every record its consumer returned and one more poll, which does not wait, brings "
+            + "nothing new (group commit), instead of only every gate.streams.commit.interval.ms. What the gate "
+            + "writes (reservations, receipts, records on its internal hops) is readable only once committed, so "
+            + "every tool host, executor and hop waits for a commit: with this on, for one commit rather than an "
+            + "interval. Under load the records that arrive during a commit are committed together by the next one, "
+            + "so transactions grow with the load. The commit interval still commits a thread that never drains (a "
+            + "backlog). false: only the interval commits.";
 
     public static final String LEAVE_GROUP_ON_CLOSE_CONFIG = "gate.close.leave.group";
     public static final String LEAVE_GROUP_ON_CLOSE_DOC = "Whether a gate that stops gracefully (SIGTERM, a rolling "

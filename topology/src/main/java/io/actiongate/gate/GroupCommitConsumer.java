@@ -27,8 +27,9 @@ import org.apache.kafka.common.metrics.KafkaMetric;
 import io.actiongate.gate.internal.GroupCommits;
 
 /**
- * A stream thread's main consumer that tells {@link GroupCommits} what each poll returned, and otherwise does exactly
- * what the consumer it wraps does. Made by {@link GateClientSupplier}.
+ * A stream thread's main consumer that tells {@link GroupCommits} what each poll returned and lets it shorten a poll
+ * that a drained transaction waits for ({@link GroupCommits#pollTimeout}), and otherwise does exactly what the
+ * consumer it wraps does. Made by {@link GateClientSupplier}.
  */
 final class GroupCommitConsumer implements Consumer<byte[], byte[]> {
 
@@ -42,7 +43,7 @@ final class GroupCommitConsumer implements Consumer<byte[], byte[]> {
 
     @Override
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-        ConsumerRecords<byte[], byte[]> records = delegate.poll(timeout);
+        ConsumerRecords<byte[], byte[]> records = delegate.poll(commits.pollTimeout(timeout));
         commits.polled(records, delegate::assignment);
         return records;
     }

@@ -1,5 +1,6 @@
 package io.actiongate.gate.internal;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -26,9 +27,17 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * <p>How it knows the input is drained: the gate's consumer ({@link GateClientSupplier}) reports, for every poll on
  * a stream thread, the last offset it returned per partition ({@link #polled}); the first processor of every input
  * and of every hop reports each record once the whole topology is done with it ({@link #processed}). When no
- * partition has a polled record left unprocessed, the record just finished was the last one: the processor asks Kafka
- * Streams for a commit ({@link ProcessorContext#commit()}), and the thread commits right after it. Partitions the
- * thread no longer owns are forgotten at the next poll. The rule decides only <em>when</em> a transaction commits,
+ * partition has a polled record left unprocessed, the record just finished was the last one polled. Partitions the
+ * thread no longer owns are forgotten at the next poll.
+ *
+ * <p>Then it looks once more before it commits: the thread's next poll does not block ({@link #pollTimeout}) and only
+ * collects what its consumer already has. A poll brings what arrived up to the moment the broker answered the fetch
+ * before it; what arrived after that (most of what arrives while a transaction commits) is fetched only by the fetch
+ * that poll sends, and its answer is read only by the next poll, after the next commit, so it would wait for two
+ * commits instead of one. When that look brings nothing, the processor's request for a commit
+ * ({@link ProcessorContext#commit()}) is made then, and the thread commits right after that poll; when it brings
+ * records, they join the transaction, which commits as soon as they are drained (one look per transaction, so a
+ * steady stream cannot keep a transaction open). The rule decides only <em>when</em> a transaction commits,
  * never what it holds: records, changelog writes and offsets still commit together or not at all, so a wrong guess
  * costs a commit, never a record. Without the gate's consumer (a {@code TopologyTestDriver}) nothing is tracked and
  * every record asks.
@@ -55,6 +64,12 @@ public final class GroupCommits {
         final Map<TopicPartition, Long> unprocessed = new HashMap<>();
         /** When {@link #unprocessed} last went from empty to not empty. */
         long since;
+        /** A poll was reported on this thread: its consumer is the gate's, and it will poll again. */
+        boolean polling;
+        /** Drained: the commit request waits for one more poll, made when that poll brings nothing. */
+        Runnable deferred;
+        /** That poll brought records: they joined this transaction, whose next drain commits at once. */
+        boolean lookedAgain;
     }
 
     private GroupCommits(boolean enabled) {
@@ -79,6 +94,15 @@ public final class GroupCommits {
             return;
         }
         State state = states.get();
+        state.polling = true;
+        Runnable deferred = state.deferred;
+        if (deferred != null) {
+            state.deferred = null;
+            state.lookedAgain = !records.isEmpty();
+            if (records.isEmpty()) {
+                request(deferred);
+            }
+        }
         if (!state.unprocessed.isEmpty()) {
             Set<TopicPartition> owned = assignment.get();
             for (Iterator<TopicPartition> it = state.unprocessed.keySet().iterator(); it.hasNext(); ) {
@@ -126,6 +150,27 @@ public final class GroupCommits {
                 state.unprocessed.clear();
             }
         }
+        if (state.polling && !state.lookedAgain) {
+            state.deferred = context::commit;
+            return;
+        }
+        state.lookedAgain = false;
         context.commit();
+    }
+
+    /**
+     * How long this thread's next poll may block: not at all while a drained transaction waits for it to look once
+     * more, otherwise {@code requested}.
+     */
+    public Duration pollTimeout(Duration requested) {
+        return enabled && states.get().deferred != null ? Duration.ZERO : requested;
+    }
+
+    private static void request(Runnable commit) {
+        try {
+            commit.run();
+        } catch (UnsupportedOperationException e) {
+            // the task became a standby during that poll (a rebalance): it has nothing to commit
+        }
     }
 }
