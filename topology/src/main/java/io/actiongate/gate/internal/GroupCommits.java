@@ -127,7 +127,8 @@ public final class GroupCommits {
 
     /**
      * The topology is done with the input record {@code context} holds: when it was the last one polled, ask for a
-     * commit now.
+     * commit, at once when this transaction has looked once more already (or nothing reports polls), otherwise when
+     * the thread's next poll brings nothing.
      */
     public void processed(ProcessorContext<?, ?> context) {
         if (!enabled) {
