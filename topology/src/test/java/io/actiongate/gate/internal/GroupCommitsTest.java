@@ -67,7 +67,8 @@ class GroupCommitsTest {
 
         assertThat(processed(commits, PROPOSALS_0, 7)).as("more of this partition to come").isFalse();
         assertThat(processed(commits, OUTCOMES_0, 3)).as("a proposal still waits").isFalse();
-        assertThat(processed(commits, PROPOSALS_0, 8)).as("the last polled record: drained, but not asked yet").isFalse();
+        assertThat(processed(commits, PROPOSALS_0, 8)).as("the last polled record: drained, but not asked yet")
+                .isFalse();
         assertThat(lookAgain(commits, ConsumerRecords.empty(), Set.of(PROPOSALS_0, OUTCOMES_0)))
                 .as("the look brings nothing: ask now").isTrue();
         assertThat(commits.pollTimeout(Duration.ofMillis(100))).as("the poll after the commit may block again")
