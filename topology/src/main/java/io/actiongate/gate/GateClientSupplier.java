@@ -7,6 +7,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaClientSupplier;
@@ -15,7 +16,8 @@ import io.actiongate.gate.internal.GroupCommits;
 
 /**
  * The Kafka clients of the gate's Kafka Streams: Kafka's own, except that each stream thread's main consumer reports
- * its polls to {@link GroupCommits} (see there: the thread commits as soon as its input is drained).
+ * its polls to {@link GroupCommits} (see there: the thread commits as soon as its input is drained), and that its
+ * transactional producer leaves out a commit that would change nothing ({@link UnchangedCommitsProducer}).
  */
 final class GateClientSupplier implements KafkaClientSupplier {
 
@@ -32,7 +34,10 @@ final class GateClientSupplier implements KafkaClientSupplier {
 
     @Override
     public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-        return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+        Producer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
+                new ByteArraySerializer());
+        return config.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG) == null ? producer
+                : new UnchangedCommitsProducer(producer);
     }
 
     @Override

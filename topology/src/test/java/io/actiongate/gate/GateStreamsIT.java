@@ -166,6 +166,34 @@ class GateStreamsIT {
     }
 
     @Test
+    void shouldCommitNoTransactionWhileNothingHappensButCommitWhatComesNext() throws InterruptedException {
+        // a tick every 100 ms: Kafka Streams commits after each punctuation, written or not
+        settings.put(GateConfig.PUNCTUATE_INTERVAL_CONFIG, "100ms");
+        settings.put(GateConfig.CANCEL_SWEEP_INTERVAL_CONFIG, "100ms");
+        config = GateConfig.fromStrings(settings);
+        GateStreams gate = start();
+        propose("c-1");
+        awaitReceipt("c-1", ReceiptStatus.WAITING_APPROVAL); // offsets to commit from now on: the proposal's
+        Thread.sleep(500); // the commit that made the receipt readable has returned
+
+        double before = producerCommitNanos(gate);
+        Thread.sleep(3_000); // 30 ticks of each punctuator
+        assertThat(producerCommitNanos(gate)).as("time spent committing while idle").isEqualTo(before);
+
+        propose("c-2");
+        awaitReceipt("c-2", ReceiptStatus.WAITING_APPROVAL, Duration.ofSeconds(30));
+        assertThat(producerCommitNanos(gate)).isGreaterThan(before);
+    }
+
+    /** The total time the gate's producers spent in {@code commitTransaction}: it grows with every commit sent. */
+    private static double producerCommitNanos(GateStreams gate) {
+        return gate.streams().metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("txn-commit-time-ns-total")
+                        && e.getKey().group().equals("producer-metrics"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+    }
+
+    @Test
     void shouldKeepAWaitingActionAcrossARestartWithTheSameStateDirectoryAndApplicationIdAndResumeAtOnce() {
         // Kafka's default session timeout: the stopped gate's partitions come back before it expires only because
         // the gate left its group when it closed (gate.close.leave.group)
