@@ -33,6 +33,11 @@ final class ReceiptWatcher implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReceiptWatcher.class);
     private static final Duration POLL = Duration.ofMillis(200);
+    /**
+     * A poll while paused: it can only end by a waiter's wakeup or by its time, so it waits long, instead of waking
+     * an idle client five times a second for nothing.
+     */
+    static final Duration PAUSED_POLL = Duration.ofSeconds(5);
 
     /**
      * A handle's wait: which frozen action it offered (its action digest; org, input digest and tool for a refusal
@@ -171,7 +176,7 @@ final class ReceiptWatcher implements AutoCloseable {
                 pauseWhileNobodyWaits();
                 ConsumerRecords<String, byte[]> polled;
                 try {
-                    polled = consumer.poll(POLL);
+                    polled = consumer.poll(paused ? PAUSED_POLL : POLL);
                 } catch (WakeupException e) {
                     if (!running) {
                         throw e;

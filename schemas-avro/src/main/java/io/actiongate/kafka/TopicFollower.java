@@ -38,6 +38,13 @@ public final class TopicFollower implements AutoCloseable {
     private final Consumer<ConsumerRecord<String, byte[]>> apply;
     private final Runnable onCaughtUp;
     private final Duration poll;
+    /**
+     * How long one poll waits once caught up: a poll returns as soon as a record arrives, and nothing else is left
+     * to do between records, so a longer poll only wakes an idle follower less often. Before it is caught up the
+     * follower polls for {@code poll}, since reaching the end offsets it saw may take a fetch that brings no record
+     * (a transaction marker at the end of a partition), which ends a poll only at its time.
+     */
+    static final Duration CAUGHT_UP_POLL = Duration.ofSeconds(5);
     private final Thread thread;
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private final Object appliedLock = new Object();
@@ -152,7 +159,7 @@ public final class TopicFollower implements AutoCloseable {
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> target = new HashMap<>(consumer.endOffsets(partitions));
             while (running) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(poll)) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(caughtUp() ? max(poll, CAUGHT_UP_POLL) : poll)) {
                     apply.accept(r);
                 }
                 synchronized (appliedLock) {
@@ -180,6 +187,10 @@ public final class TopicFollower implements AutoCloseable {
             }
             consumer.close(KafkaClients.ConsumerSpec.FOLLOWER_CLOSE);
         }
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     @Override

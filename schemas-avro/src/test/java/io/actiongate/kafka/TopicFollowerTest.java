@@ -94,4 +94,32 @@ class TopicFollowerTest {
         assertThat(follower.caughtUp()).isFalse();
         follower.close();
     }
+
+    @Test
+    void shouldPollLongOnlyOnceCaughtUp() throws Exception {
+        List<Duration> polls = new CopyOnWriteArrayList<>();
+        MockConsumer<String, byte[]> timed = new MockConsumer<>(AutoOffsetResetStrategy.EARLIEST.name()) {
+            @Override
+            public synchronized org.apache.kafka.clients.consumer.ConsumerRecords<String, byte[]> poll(
+                    Duration timeout) {
+                polls.add(timeout);
+                return super.poll(Duration.ZERO);
+            }
+        };
+        timed.updateBeginningOffsets(Map.of(P0, 0L));
+        timed.updateEndOffsets(Map.of(P0, 1L));
+        timed.schedulePollTask(() -> { }); // a first poll that brings nothing: not caught up yet
+        timed.schedulePollTask(() -> timed.addRecord(record(P0, 0, "a")));
+        try (TopicFollower follower = TopicFollower.ofPartitions(timed, List.of(P0), r -> seen.add(r.key()),
+                () -> { }, Duration.ofMillis(10), "follower-polls").start()) {
+            assertThat(follower.awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (polls.size() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+        }
+
+        assertThat(polls.subList(0, 2)).containsOnly(Duration.ofMillis(10));
+        assertThat(polls.subList(2, polls.size())).isNotEmpty().containsOnly(TopicFollower.CAUGHT_UP_POLL);
+    }
 }
