@@ -216,11 +216,25 @@ public final class CpuAccount {
      * {@code /proc} cannot be read (not Linux).
      */
     public static long compilerTicks(long pid) {
+        return threadTicks(pid, comm -> comm.contains("CompilerThre"));
+    }
+
+    /**
+     * CPU ticks of process {@code pid}'s threads that finish what a load left behind: its JIT compilers
+     * ({@link #compilerTicks}) and an embedded broker's log cleaners (Kafka's {@code kafka-log-cleaner-thread-N},
+     * {@code kafka-log-clean} in {@code comm}), which compact the topics the load wrote; -1 when {@code /proc} cannot
+     * be read.
+     */
+    public static long afterLoadTicks(long pid) {
+        return threadTicks(pid, comm -> comm.contains("CompilerThre") || comm.startsWith("kafka-log-clean"));
+    }
+
+    private static long threadTicks(long pid, java.util.function.Predicate<String> comm) {
         long sum = 0;
         try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 try {
-                    if (Files.readString(task.resolve("comm"), StandardCharsets.US_ASCII).contains("CompilerThre")) {
+                    if (comm.test(Files.readString(task.resolve("comm"), StandardCharsets.US_ASCII).strip())) {
                         sum += processTicks(Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII));
                     }
                 } catch (IOException | RuntimeException e) {

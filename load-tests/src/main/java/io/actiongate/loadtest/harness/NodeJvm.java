@@ -181,6 +181,11 @@ public final class NodeJvm implements AutoCloseable {
         return CpuAccount.compilerTicks(process.pid());
     }
 
+    /** CPU ticks of this node's JIT compilers and log cleaners so far ({@link CpuAccount#afterLoadTicks}). */
+    public long afterLoadTicks() {
+        return CpuAccount.afterLoadTicks(process.pid());
+    }
+
     /** VmRSS of {@code pid} from /proc/PID/status, in bytes; 0 when not readable (not Linux). */
     public static long rssBytes(long pid) {
         try {

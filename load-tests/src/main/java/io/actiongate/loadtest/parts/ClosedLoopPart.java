@@ -48,8 +48,8 @@ import io.actiongate.loadtest.report.BenchRow;
  * compilers are quiet ({@code --closed-loop-jit-seconds} at most). Each row runs half its timed length untimed first
  * (warm-up), then counts the calls answered within the timed window: throughput, p50/p99 and the machine's CPU per
  * action (from {@code /proc/stat}: everything on the machine, the host included), dev's share by thread group. Row
- * {@code idle}: dev's CPU, in cores, with nothing to do, after the load rows. Invariants: every call ended
- * {@code SUCCEEDED}, and the provider saw exactly one request per action.
+ * {@code idle}: dev's CPU, in cores, with nothing to do, after the load rows, once its compilers and log cleaners are quiet.
+ * Invariants: every call ended {@code SUCCEEDED}, and the provider saw exactly one request per action.
  */
 public final class ClosedLoopPart implements BenchPart {
 
@@ -64,7 +64,15 @@ public final class ClosedLoopPart implements BenchPart {
     public static final List<String> DEV_JAVA_OPTS = List.of("-XX:+UseSerialGC");
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration IDLE_SETTLE = Duration.ofSeconds(5);
-    private static final Duration IDLE_WINDOW = Duration.ofSeconds(10);
+    /**
+     * After the load rows dev still finishes what they left, for tens of seconds: its compilers work through what the
+     * rows queued and its broker's log cleaners compact the topics they wrote. The idle row waits, {@link
+     * #IDLE_SETTLE} at a time and at most this long, until those threads used less than {@link #IDLE_QUIET_CORES} of
+     * a core over one such step, so that it measures what dev does with nothing to do and not the end of the load.
+     */
+    private static final Duration IDLE_SETTLE_MAX = Duration.ofSeconds(90);
+    private static final double IDLE_QUIET_CORES = 0.005;
+    private static final Duration IDLE_WINDOW = Duration.ofSeconds(20);
     /** The JIT warm-up ends once dev's compilers used less than this share of a core over {@link #JIT_WINDOW}. */
     private static final double JIT_QUIET_CORES = 0.05;
     private static final Duration JIT_WINDOW = Duration.ofSeconds(10);
@@ -369,7 +377,25 @@ public final class ClosedLoopPart implements BenchPart {
     }
 
     private BenchRow idle(BenchContext ctx, NodeJvm dev) throws InterruptedException {
-        Thread.sleep(IDLE_SETTLE.toMillis());
+        long step = IDLE_SETTLE.toSeconds();
+        long settled = 0;
+        long ticks = dev.afterLoadTicks();
+        while (settled < IDLE_SETTLE_MAX.toSeconds()) {
+            Thread.sleep(IDLE_SETTLE.toMillis());
+            settled += step;
+            long now = dev.afterLoadTicks();
+            // threads not readable here (no /proc): one step
+            if (ticks < 0 || now < 0) {
+                break;
+            }
+            // a thread that ended took its ticks along: not a quiet step
+            boolean quiet = now >= ticks
+                    && (now - ticks) / (double) CpuAccount.CLOCK_TICKS_PER_SECOND / step < IDLE_QUIET_CORES;
+            ticks = now;
+            if (quiet) {
+                break;
+            }
+        }
         CpuAccount.Probe probe = CpuAccount.start(Map.of("dev", dev.cpuByGroup()));
         Thread.sleep(IDLE_WINDOW.toMillis());
         CpuAccount.Window window = probe.stop(1);
@@ -377,13 +403,14 @@ public final class ClosedLoopPart implements BenchPart {
         Double machine = window.machineUs();
         Map<String, String> notes = new LinkedHashMap<>();
         notes.put("timed_s", String.format(Locale.ROOT, "%.1f", window.seconds()));
+        notes.put("settled_s", Long.toString(settled));
         notes.put("cores.dev", String.format(Locale.ROOT, "%.3f", devCores));
         notes.put("cores.machine", machine == null ? "n/a"
                 : String.format(Locale.ROOT, "%.3f", machine / 1e6 / window.seconds()));
         window.processGroupsUs().forEach((g, us) -> notes.put("cores.dev." + g.key(),
                 String.format(Locale.ROOT, "%.3f", us / 1e6 / window.seconds())));
-        ctx.out().printf(Locale.ROOT, "idle dev uses %.3f of a core (machine %s); by thread group: %s%n", devCores,
-                notes.get("cores.machine"), notes.entrySet().stream()
+        ctx.out().printf(Locale.ROOT, "idle dev uses %.3f of a core (machine %s) after %d s to settle; by thread "
+                + "group: %s%n", devCores, notes.get("cores.machine"), settled, notes.entrySet().stream()
                         .filter(e -> e.getKey().startsWith("cores.dev.") && Double.parseDouble(e.getValue()) >= 0.001)
                         .map(e -> e.getKey().substring("cores.dev.".length()) + " " + e.getValue()).toList());
         return new BenchRow("closed-loop", "idle", "actiongate dev with nothing to do (cores)", 0, 0, 0, null, null,
