@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Where the CPU of a timed window goes, per action: the machine's busy CPU from {@code /proc/stat} (every process
@@ -229,7 +230,7 @@ public final class CpuAccount {
         return threadTicks(pid, comm -> comm.contains("CompilerThre") || comm.startsWith("kafka-log-clean"));
     }
 
-    private static long threadTicks(long pid, java.util.function.Predicate<String> comm) {
+    private static long threadTicks(long pid, Predicate<String> comm) {
         long sum = 0;
         try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {

@@ -48,8 +48,8 @@ import io.actiongate.loadtest.report.BenchRow;
  * compilers are quiet ({@code --closed-loop-jit-seconds} at most). Each row runs half its timed length untimed first
  * (warm-up), then counts the calls answered within the timed window: throughput, p50/p99 and the machine's CPU per
  * action (from {@code /proc/stat}: everything on the machine, the host included), dev's share by thread group. Row
- * {@code idle}: dev's CPU, in cores, with nothing to do, after the load rows, once its compilers and log cleaners are quiet.
- * Invariants: every call ended {@code SUCCEEDED}, and the provider saw exactly one request per action.
+ * {@code idle}: dev's CPU, in cores, with nothing to do, after the load rows, once its compilers and log cleaners
+ * are quiet. Invariants: every call ended {@code SUCCEEDED}, and the provider saw exactly one request per action.
  */
 public final class ClosedLoopPart implements BenchPart {
 
