@@ -529,6 +529,14 @@ class AttachmentPipelineIT {
                         records.add(r.value());
                         Object value = specs.get(r.topic()).valueSerde().deserializer().deserialize(r.topic(),
                                 r.value());
+                        if (value instanceof Decision decision) {
+                            // its signature is random bytes, which Avro's text shows as characters and escapes
+                            // that can read as anything: a letter, a colon and an escape's backslash read as a
+                            // Windows drive path. The scan is about what the system writes; the raw bytes are
+                            // still searched below
+                            value = Decision.newBuilder(decision).setSignature(java.nio.ByteBuffer.allocate(0))
+                                    .build();
+                        }
                         decoded.add(r.topic() + ": " + value);
                     }
                 }
