@@ -48,6 +48,7 @@ import io.actiongate.client.GateFixture;
 import io.actiongate.key.ActionKey;
 import io.actiongate.runtime.Shutdown;
 import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.RawHttp;
 import io.actiongate.testing.KeyRecords;
 import io.actiongate.testing.TestNames;
 import io.actiongate.topics.Topics;
@@ -245,6 +246,35 @@ class McpGatewayOAuthIT {
             assertThat(metadata.path("authorization_servers").get(0).asText()).isEqualTo(issuer.issuer());
             assertThat(metadata.path("scopes_supported").get(0).asText()).isEqualTo(TestIssuer.SCOPE);
             assertThat(metadata.path("bearer_methods_supported").get(0).asText()).isEqualTo("header");
+        }
+    }
+
+    @Test
+    void shouldTellAKeptAliveClientWhenTheChallengeEndsItsConnection() throws Exception {
+        // an MCP client's first POST has no token; its next request (the resource metadata) goes on the same pooled
+        // connection. When the 401 leaves before the body has arrived, the server cannot keep that connection and
+        // must say so, or the client's next request dies on a socket the server closed.
+        String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}";
+        String metadata = "GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+        String[] mcpHeaders = {"Content-Type: application/json", "Accept: application/json, text/event-stream"};
+        try (RawHttp client = new RawHttp("127.0.0.1", gateway.port())) {
+            client.send(RawHttp.head("POST", "/mcp", initialize.length(), mcpHeaders));
+            RawHttp.Answer challenge = client.read();
+            boolean reused = client.send(initialize + metadata);
+            RawHttp.Answer next = reused ? client.read() : null;
+            assertThat(challenge.status()).isEqualTo(401);
+            assertThat(challenge.headers().get("www-authenticate")).contains("resource_metadata=");
+            assertThat(challenge.saysClose() || next != null)
+                    .as("a connection the 401 did not say it closes carries the next request").isTrue();
+        }
+        try (RawHttp client = new RawHttp("127.0.0.1", gateway.port())) {
+            // the body whole with the head: the connection stays and serves the metadata
+            client.send(RawHttp.head("POST", "/mcp", initialize.length(), mcpHeaders) + initialize);
+            assertThat(client.read().status()).isEqualTo(401);
+            client.send(metadata);
+            RawHttp.Answer doc = client.read();
+            assertThat(doc).as("the metadata on the same connection").isNotNull();
+            assertThat(JSON.readTree(doc.body()).path("resource").asText()).isEqualTo(resource);
         }
     }
 

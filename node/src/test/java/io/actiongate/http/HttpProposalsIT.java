@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.actiongate.avro.ActionProposal;
 import io.actiongate.avro.DecisionType;
 import io.actiongate.testing.KafkaBrokerExtension;
+import io.actiongate.testing.RawHttp;
 import io.actiongate.key.ActionKey;
 import io.actiongate.sandbox.SandboxWebhookProvider;
 import io.actiongate.topics.Topics;
@@ -352,6 +353,42 @@ class HttpProposalsIT {
         // the node's own operator token reads actions but is no tool host: it has no identity to propose with
         assertThat(post(NODE_TOKEN, valid).status).isEqualTo(401);
         assertThat(get(null, "/v1/actions/" + TASK + "/c-anon").status).isEqualTo(401);
+    }
+
+    @Test
+    void shouldLetAKeptAliveHostGoOnAfterRefusalsThatNeverReadTheBody() throws Exception {
+        // refusals answered before the body is read (401 without a valid token, 405, a bad query), the bodies whole
+        // or arriving after the answer, then a valid proposal: what a host on urllib3, undici or KafkaJS's neighbours
+        // does on one pooled connection. A server that closes must say so, or the next POST is lost on a dead socket.
+        String valid = body("c-keepalive", "ops@example.com").toString();
+        String json = "Content-Type: application/json";
+        try (RawHttp host = new RawHttp("127.0.0.1", port)) {
+            host.send(RawHttp.head("POST", "/v1/proposals", valid.length(), json, "Authorization: Bearer wrong")
+                    + valid);
+            assertThat(host.read().status()).isEqualTo(401);
+            host.send(RawHttp.head("PUT", "/v1/proposals", valid.length(), json) + valid);
+            assertThat(host.read().status()).isEqualTo(405);
+            host.send(RawHttp.head("POST", "/v1/proposals?wait=forever", valid.length(), json,
+                    "Authorization: Bearer " + HOST_TOKEN) + valid);
+            assertThat(host.read().status()).isEqualTo(400);
+            host.send(RawHttp.head("POST", "/v1/proposals", valid.length(), json, "Authorization: Bearer " + HOST_TOKEN)
+                    + valid);
+            RawHttp.Answer proposed = host.read();
+            assertThat(proposed).as("the fourth answer on one connection").isNotNull();
+            assertThat(proposed.status()).isEqualTo(200);
+            assertThat(JSON.readTree(proposed.body()).path("status").asText()).isEqualTo("WAITING_APPROVAL");
+        }
+        try (RawHttp host = new RawHttp("127.0.0.1", port)) {
+            // the head alone, refused; the body follows the answer
+            host.send(RawHttp.head("POST", "/v1/proposals", valid.length(), json));
+            RawHttp.Answer refused = host.read();
+            boolean reused = host.send(valid + RawHttp.head("POST", "/v1/proposals", valid.length(), json,
+                    "Authorization: Bearer " + HOST_TOKEN) + valid);
+            RawHttp.Answer next = reused ? host.read() : null;
+            assertThat(refused.status()).isEqualTo(401);
+            assertThat(refused.saysClose() || next != null)
+                    .as("a connection the 401 did not say it closes carries the next proposal").isTrue();
+        }
     }
 
     @Test

@@ -263,7 +263,29 @@ public final class HttpSurface implements AutoCloseable {
             ConnectionMetaData meta = request.getConnectionMetaData();
             headerDeadline.requestStarted(meta.getConnection());
             Request.addCompletionListener(request, failure -> headerDeadline.requestEnded(meta.getConnection()));
-            return super.handle(request, response, callback);
+            return super.handle(request, new SaysCloseOverUnreadBody(request, response), callback);
+        }
+    }
+
+    /**
+     * A response that, when it commits before the request's body was read to its end (a refusal that never looks at
+     * the body: 401, 405, 404), says {@code Connection: close} if what is left of the body has not arrived. Jetty
+     * closes such a connection after the answer, since it cannot find where the next request begins; a kept-alive
+     * client that was not told would send its next request on a connection the server closes, and a POST is not
+     * retried. What has arrived is discarded here, so a whole small body keeps the connection alive.
+     */
+    private static final class SaysCloseOverUnreadBody extends Response.Wrapper {
+        SaysCloseOverUnreadBody(Request request, Response wrapped) {
+            super(request, wrapped);
+        }
+
+        @Override
+        public void write(boolean last, ByteBuffer content, Callback callback) {
+            if (!isCommitted() && !getHeaders().contains(HttpHeader.CONNECTION, "close")
+                    && !getRequest().consumeAvailable()) {
+                getHeaders().put(HttpHeader.CONNECTION, "close");
+            }
+            super.write(last, content, callback);
         }
     }
 

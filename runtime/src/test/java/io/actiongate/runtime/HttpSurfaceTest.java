@@ -26,6 +26,8 @@ import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.actiongate.testing.RawHttp;
+
 /** The one HTTP server of every role, attacked as a slow or greedy client would. */
 class HttpSurfaceTest {
 
@@ -194,6 +196,42 @@ class HttpSurfaceTest {
         }
         for (var f : waiting) {
             assertThat(f.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void shouldSayCloseWhenItAnswersBeforeTheRestOfTheBodyArrivedAndCloseNothingItDidNotAnnounce() throws Exception {
+        // the application answers without reading the body, as a refusal does (401, 405, 404)
+        server = surface(HttpLimits.DEFAULTS).build().start();
+        String body = "{\"input\":\"" + "x".repeat(200) + "\"}";
+        try (RawHttp client = new RawHttp("127.0.0.1", server.port())) {
+            // the head first, the body after the answer: as a client's second packet can arrive
+            client.send(RawHttp.head("POST", "/page", body.length(), "Content-Type: application/json"));
+            RawHttp.Answer answer = client.read();
+            boolean reused = client.send(body + "GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            RawHttp.Answer next = reused ? client.read() : null;
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.saysClose() || next != null)
+                    .as("a connection the answer did not say it closes carries the next request").isTrue();
+            assertThat(answer.saysClose()).as("the rest of the body had not arrived: " + answer.headers()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldKeepTheConnectionOfAnswersWhoseUnreadBodiesHadArrivedWhole() throws Exception {
+        server = surface(HttpLimits.DEFAULTS).build().start();
+        String body = "{\"input\":\"" + "x".repeat(200) + "\"}";
+        try (RawHttp client = new RawHttp("127.0.0.1", server.port())) {
+            for (int i = 0; i < 3; i++) {
+                client.send(RawHttp.head("POST", "/page", body.length(), "Content-Type: application/json") + body);
+                RawHttp.Answer answer = client.read();
+                assertThat(answer).as("answer %d on one connection", i).isNotNull();
+                assertThat(answer.status()).isEqualTo(200);
+                assertThat(answer.saysClose()).as("answer %d", i).isFalse();
+            }
+            client.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            assertThat(client.read()).extracting(RawHttp.Answer::body).isEqualTo("page");
         }
     }
 
