@@ -230,6 +230,15 @@ public final class CpuAccount {
         return threadTicks(pid, comm -> comm.contains("CompilerThre") || comm.startsWith("kafka-log-clean"));
     }
 
+    /**
+     * The cores that threads counted by {@link #compilerTicks} or {@link #afterLoadTicks} used between two readings
+     * {@code seconds} apart; NaN when either reading failed (-1) or the count went down (a thread that ended took its
+     * ticks along), so that no comparison with a threshold holds.
+     */
+    public static double coresBetween(long before, long after, long seconds) {
+        return before < 0 || after < before ? Double.NaN : (after - before) / (double) CLOCK_TICKS_PER_SECOND / seconds;
+    }
+
     private static long threadTicks(long pid, Predicate<String> comm) {
         long sum = 0;
         try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {

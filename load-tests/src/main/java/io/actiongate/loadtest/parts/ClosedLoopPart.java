@@ -200,8 +200,7 @@ public final class ClosedLoopPart implements BenchPart {
                 if (seconds % window == 0) {
                     long now = dev.compilerTicks();
                     // unreadable, or a compiler thread that ended took its ticks along: not a quiet window
-                    jitCores = now < 0 || now < ticks ? Double.NaN
-                            : (now - ticks) / (double) CpuAccount.CLOCK_TICKS_PER_SECOND / window;
+                    jitCores = CpuAccount.coresBetween(ticks, now, window);
                     ticks = now;
                     if (seconds >= least && jitCores < JIT_QUIET_CORES) {
                         break;
@@ -389,8 +388,7 @@ public final class ClosedLoopPart implements BenchPart {
                 break;
             }
             // a thread that ended took its ticks along: not a quiet step
-            boolean quiet = now >= ticks
-                    && (now - ticks) / (double) CpuAccount.CLOCK_TICKS_PER_SECOND / step < IDLE_QUIET_CORES;
+            boolean quiet = CpuAccount.coresBetween(ticks, now, step) < IDLE_QUIET_CORES;
             ticks = now;
             if (quiet) {
                 break;

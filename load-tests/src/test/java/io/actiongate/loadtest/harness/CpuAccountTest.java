@@ -24,6 +24,15 @@ class CpuAccountTest {
     }
 
     @Test
+    void shouldTellCoresBetweenTwoReadingsAndNothingComparableWhenAReadingFailedOrWentDown() {
+        assertEquals(0.05, CpuAccount.coresBetween(1_000, 1_050, 10), 1e-9);
+        assertEquals(0.0, CpuAccount.coresBetween(1_000, 1_000, 5), 1e-9);
+        assertTrue(Double.isNaN(CpuAccount.coresBetween(-1, 1_050, 10)), "no reading before");
+        assertTrue(Double.isNaN(CpuAccount.coresBetween(1_000, -1, 10)), "no reading after");
+        assertTrue(Double.isNaN(CpuAccount.coresBetween(1_000, 900, 10)), "a thread ended with its ticks");
+    }
+
+    @Test
     void shouldReadUserAndSystemTicksOfAProcessWhoseNameHasSpacesAndParentheses() {
         String stat = "4242 (postgres: bench (x) idle) S 4200 4242 4242 0 -1 4194560 300 0 0 0 17 5 0 0 20 0 1 0 "
                 + "12345 100000 200 18446744073709551615";
