@@ -53,42 +53,32 @@ public final class RawHttp implements AutoCloseable {
 
     /** The next answer on this connection, or null when the server closed it before one began. */
     public Answer read() throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int matched = 0;
-        while (matched < 4) {
-            int b;
-            try {
-                b = in.read();
-            } catch (SocketException e) {
-                b = -1; // reset by the server
-            }
-            if (b < 0) {
-                if (head.size() == 0) {
-                    return null;
-                }
-                throw new IOException("the connection ended inside an answer's head: " + head);
-            }
-            head.write(b);
-            matched = b == (matched % 2 == 0 ? '\r' : '\n') ? matched + 1 : (b == '\r' ? 1 : 0);
+        String statusLine;
+        try {
+            statusLine = line();
+        } catch (SocketException e) {
+            return null; // reset by the server
         }
-        String[] lines = head.toString(StandardCharsets.ISO_8859_1).split("\r\n");
-        int status = Integer.parseInt(lines[0].split(" ", 3)[1]);
+        if (statusLine == null) {
+            return null;
+        }
+        int status = Integer.parseInt(statusLine.split(" ", 3)[1]);
         Map<String, String> headers = new LinkedHashMap<>();
-        for (int i = 1; i < lines.length; i++) {
-            int colon = lines[i].indexOf(':');
+        for (String header = required(line()); !header.isEmpty(); header = required(line())) {
+            int colon = header.indexOf(':');
             if (colon > 0) {
-                headers.put(lines[i].substring(0, colon).strip().toLowerCase(Locale.ROOT),
-                        lines[i].substring(colon + 1).strip());
+                headers.put(header.substring(0, colon).strip().toLowerCase(Locale.ROOT),
+                        header.substring(colon + 1).strip());
             }
         }
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
             int size;
-            while ((size = Integer.parseInt(line().split(";", 2)[0].strip(), 16)) > 0) {
+            while ((size = Integer.parseInt(required(line()).split(";", 2)[0].strip(), 16)) > 0) {
                 body.write(exactly(size));
-                line();
+                required(line());
             }
-            while (!line().isEmpty()) {
+            while (!required(line()).isEmpty()) {
                 // trailers
             }
         } else {
@@ -105,12 +95,23 @@ public final class RawHttp implements AutoCloseable {
         return bytes;
     }
 
+    private static String required(String line) throws IOException {
+        if (line == null) {
+            throw new IOException("the connection ended inside an answer");
+        }
+        return line;
+    }
+
+    /** One line without its CRLF, or null when the connection ended before it began. */
     private String line() throws IOException {
         ByteArrayOutputStream line = new ByteArrayOutputStream();
         int b;
         while ((b = in.read()) != '\n') {
             if (b < 0) {
-                throw new IOException("the connection ended inside an answer's body");
+                if (line.size() == 0) {
+                    return null;
+                }
+                throw new IOException("the connection ended inside a line: " + line);
             }
             if (b != '\r') {
                 line.write(b);
