@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -34,10 +36,12 @@ final class ReceiptWatcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReceiptWatcher.class);
     private static final Duration POLL = Duration.ofMillis(200);
     /**
-     * A poll while paused: it can only end by a waiter's wakeup or by its time, so it waits long, instead of waking
-     * an idle client five times a second for nothing.
+     * How long the poll thread waits for a waiter while paused before it lets the consumer do its housekeeping (a
+     * poll that returns at once: metadata, connections). It does not wait inside {@code poll}: a consumer with every
+     * partition paused has no request in flight, and Kafka's consumer then wakes every {@code retry.backoff.ms}
+     * (100 ms) inside a long poll, ten times a second for nothing.
      */
-    static final Duration PAUSED_POLL = Duration.ofSeconds(5);
+    static final Duration PAUSED_WAIT = Duration.ofSeconds(5);
 
     /**
      * A handle's wait: which frozen action it offered (its action digest; org, input digest and tool for a refusal
@@ -79,9 +83,17 @@ final class ReceiptWatcher implements AutoCloseable {
      * published while paused is skipped).
      */
     private volatile boolean paused;
+    /** A permit for each waiter or listener that arrived, or a close, while paused: the parked poll thread goes on. */
+    private final Semaphore arrivals = new Semaphore(0);
+    private final Duration pausedWait;
 
     ReceiptWatcher(Consumer<String, byte[]> consumer, String prefix, Duration startTimeout) {
+        this(consumer, prefix, startTimeout, PAUSED_WAIT);
+    }
+
+    ReceiptWatcher(Consumer<String, byte[]> consumer, String prefix, Duration startTimeout, Duration pausedWait) {
         this.consumer = consumer;
+        this.pausedWait = pausedWait;
         this.receiptsTopic = Topics.RECEIPTS.name(prefix);
         this.conflictsTopic = Topics.CONFLICTS.name(prefix);
         List<TopicPartition> partitions = new ArrayList<>();
@@ -150,7 +162,7 @@ final class ReceiptWatcher implements AutoCloseable {
     /** A waiter arrived: a poll thread that paused because nobody waited resumes at once. */
     private void wakeIfPaused() {
         if (paused) {
-            consumer.wakeup();
+            arrivals.release();
         }
     }
 
@@ -174,15 +186,14 @@ final class ReceiptWatcher implements AutoCloseable {
         try {
             while (running) {
                 pauseWhileNobodyWaits();
-                ConsumerRecords<String, byte[]> polled;
-                try {
-                    polled = consumer.poll(paused ? PAUSED_POLL : POLL);
-                } catch (WakeupException e) {
-                    if (!running) {
-                        throw e;
+                if (paused) {
+                    if (!arrivals.tryAcquire(pausedWait.toMillis(), TimeUnit.MILLISECONDS)) {
+                        consumer.poll(Duration.ZERO); // nobody came: the consumer's housekeeping, nothing fetched
                     }
-                    continue; // a waiter arrived while paused
+                    arrivals.drainPermits();
+                    continue;
                 }
+                ConsumerRecords<String, byte[]> polled = consumer.poll(POLL);
                 for (ConsumerRecord<String, byte[]> r : polled) {
                     if (r.key() == null || r.value() == null
                             || !waiting.containsKey(r.key()) && !listeners.containsKey(r.key())) {
@@ -204,14 +215,21 @@ final class ReceiptWatcher implements AutoCloseable {
             }
         } catch (WakeupException e) {
             // closing
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopped(e);
         } catch (RuntimeException e) {
-            failure = e;
-            LOG.error("the receipts consumer stopped: {}", e.toString());
-            waiting.values().forEach(list -> list.forEach(w -> w.result.completeExceptionally(
-                    new IllegalStateException("the receipts consumer stopped", e))));
+            stopped(e);
         } finally {
             consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
         }
+    }
+
+    private void stopped(Exception e) {
+        failure = e;
+        LOG.error("the receipts consumer stopped: {}", e.toString());
+        waiting.values().forEach(list -> list.forEach(w -> w.result.completeExceptionally(
+                new IllegalStateException("the receipts consumer stopped", e))));
     }
 
     private void onReceipt(String key, Receipt avro) {
@@ -275,6 +293,7 @@ final class ReceiptWatcher implements AutoCloseable {
     public void close() {
         running = false;
         consumer.wakeup();
+        arrivals.release();
         try {
             thread.join(Duration.ofSeconds(10).toMillis());
         } catch (InterruptedException e) {
