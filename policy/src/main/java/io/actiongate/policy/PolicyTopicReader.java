@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import io.actiongate.avro.Integration;
 import io.actiongate.avro.PolicyRecord;
 import io.actiongate.kafka.KafkaClients;
+import io.actiongate.kafka.TopicFollower;
 import io.actiongate.serde.AvroSerde;
 import io.actiongate.serde.AvroSerdes;
 
@@ -38,6 +39,8 @@ import io.actiongate.serde.AvroSerdes;
 public final class PolicyTopicReader implements PolicyBodies, Runnable, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PolicyTopicReader.class);
+    /** A poll before the reader caught up: the end it saw may be a marker that no record follows (TopicFollower). */
+    private static final Duration CATCH_UP_POLL = Duration.ofMillis(200);
     private final Consumer<String, byte[]> consumer;
     private final String topic;
     private final String defaultOrg;
@@ -80,7 +83,7 @@ public final class PolicyTopicReader implements PolicyBodies, Runnable, AutoClos
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the policy topic was not read within " + catchUp);
             }
-            pollOnce(Duration.ofMillis(200));
+            pollOnce(CATCH_UP_POLL);
         }
         thread = new Thread(this::follow, threadName);
         thread.setDaemon(true);
@@ -99,7 +102,8 @@ public final class PolicyTopicReader implements PolicyBodies, Runnable, AutoClos
         looping.set(true);
         try {
             while (running) {
-                pollOnce(Duration.ofMillis(200));
+                // caught up, a poll ends with a record or its time: longer only wakes an idle reader less often
+                pollOnce(ready ? TopicFollower.CAUGHT_UP_POLL : CATCH_UP_POLL);
             }
         } catch (WakeupException e) {
             // closing

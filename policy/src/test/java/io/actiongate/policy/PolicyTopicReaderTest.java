@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.internals.AutoOffsetResetStrategy;
 import org.apache.kafka.common.Node;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import io.actiongate.avro.ApprovalMode;
 import io.actiongate.avro.LifecycleStatus;
 import io.actiongate.avro.ToolDescriptor;
+import io.actiongate.kafka.TopicFollower;
 
 class PolicyTopicReaderTest {
 
@@ -139,6 +142,36 @@ class PolicyTopicReaderTest {
             }
             assertThat(reader.epoch("acme")).hasValue(2);
         }
+    }
+
+    @Test
+    void shouldFollowWithLongPollsOnceCaughtUp() throws Exception {
+        List<Duration> polls = new CopyOnWriteArrayList<>();
+        MockConsumer<String, byte[]> timed = new MockConsumer<>(AutoOffsetResetStrategy.EARLIEST.name()) {
+            @Override
+            public synchronized ConsumerRecords<String, byte[]> poll(Duration timeout) {
+                polls.add(timeout);
+                return super.poll(Duration.ZERO);
+            }
+        };
+        timed.updatePartitions(TOPIC, List.of(new PartitionInfo(TOPIC, 0, Node.noNode(), new Node[0], new Node[0])));
+        timed.updateBeginningOffsets(Map.of(P0, 0L));
+        timed.updateEndOffsets(Map.of(P0, 1L));
+        timed.schedulePollTask(() -> { }); // a first poll that brings nothing: not caught up yet
+        timed.schedulePollTask(() -> timed.addRecord(new ConsumerRecord<>(TOPIC, 0, 0, PolicyKey.epochKey("acme"),
+                PolicyRecords.epoch("acme", 1))));
+        try (PolicyTopicReader reader = new PolicyTopicReader(timed, TOPIC, null).start(Duration.ofSeconds(5),
+                "policy-polls")) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (polls.size() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertThat(reader.epoch("acme")).hasValue(1);
+        }
+
+        // caught up, a poll ends with a record or its time: a short one would only wake an idle reader more often
+        assertThat(polls.subList(0, 2)).containsOnly(Duration.ofMillis(200));
+        assertThat(polls.subList(2, polls.size())).isNotEmpty().containsOnly(TopicFollower.CAUGHT_UP_POLL);
     }
 
     @Test

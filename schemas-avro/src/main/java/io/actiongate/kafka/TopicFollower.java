@@ -44,7 +44,7 @@ public final class TopicFollower implements AutoCloseable {
      * follower polls for {@code poll}, since reaching the end offsets it saw may take a fetch that brings no record
      * (a transaction marker at the end of a partition), which ends a poll only at its time.
      */
-    static final Duration CAUGHT_UP_POLL = Duration.ofSeconds(5);
+    public static final Duration CAUGHT_UP_POLL = Duration.ofSeconds(5);
     private final Thread thread;
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private final Object appliedLock = new Object();
