@@ -13,11 +13,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaClientSupplier;
 
 import io.actiongate.gate.internal.GroupCommits;
+import io.actiongate.kafka.KafkaClients;
 
 /**
  * The Kafka clients of the gate's Kafka Streams: Kafka's own, except that each stream thread's main consumer reports
  * its polls to {@link GroupCommits} (see there: the thread commits as soon as its input is drained), and that its
- * transactional producer leaves out a commit that would change nothing ({@link UnchangedCommitsProducer}).
+ * transactional producer leaves out a commit that would change nothing ({@link UnchangedCommitsProducer}), and that
+ * the global consumer closes without waiting for its held fetch ({@link #getGlobalConsumer}).
  */
 final class GateClientSupplier implements KafkaClientSupplier {
 
@@ -52,8 +54,20 @@ final class GateClientSupplier implements KafkaClientSupplier {
         return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
+    /**
+     * The policy's global consumer, a follower ({@link GateStreams#STREAMS_DEFAULTS}): the broker holds its fetch up to
+     * {@link KafkaClients.ConsumerSpec#FOLLOWER_FETCH_MAX_WAIT_MS} when nothing is new. Kafka Streams closes it with
+     * Kafka's default timeout, and a closing consumer waits for its fetch session's last request, which the broker
+     * answers only after the held fetch: the gate's close would wait for that fetch. It has no group and commits
+     * nothing, so it closes as every follower does ({@link KafkaClients.ConsumerSpec#FOLLOWER_CLOSE}).
+     */
     @Override
     public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
-        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer()) {
+            @Override
+            public void close() {
+                close(KafkaClients.ConsumerSpec.FOLLOWER_CLOSE);
+            }
+        };
     }
 }

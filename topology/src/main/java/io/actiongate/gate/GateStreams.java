@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -21,6 +22,7 @@ import io.actiongate.gate.internal.ActionState;
 import io.actiongate.gate.internal.CredentialCheck;
 import io.actiongate.gate.internal.GroupCommits;
 import io.actiongate.gate.internal.StateRecords;
+import io.actiongate.kafka.KafkaClients;
 import io.actiongate.kafka.KafkaFailures;
 import io.actiongate.serde.UnknownFormatException;
 
@@ -153,13 +155,32 @@ public final class GateStreams implements AutoCloseable {
      *       time it asks whether the task may process. The gate uses neither stream time nor any order between
      *       its input topics (records of different topics come from different producers in no defined order; within
      *       a partition the order is kept either way), so it takes the fast path.</li>
+     *   <li>{@code global.consumer.fetch.max.wait.ms} 5000 (Kafka: 500): the policy's global consumer only reads on
+     *       once it has restored the global store, never pausing, seeking or being reassigned, so it is a
+     *       {@link KafkaClients.ConsumerSpec#follower() follower}: its fetch is answered as soon as a policy record
+     *       arrives, and an idle gate no longer sends it twice a second for nothing.</li>
      * </ul>
-     * {@code poll.ms} stays Kafka's 100: a poll returns as soon as records arrive, and the commit no longer waits for
-     * the thread to wake up, so a shorter poll would only wake an idle gate more often.
+     * {@code poll.ms} is set by {@link #properties} from the timers' punctuation, see {@link #pollMs}.
      */
     public static final Map<String, String> STREAMS_DEFAULTS = Map.of(
             StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "50",
-            StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
+            StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1",
+            StreamsConfig.GLOBAL_CONSUMER_PREFIX + ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+            Integer.toString(KafkaClients.ConsumerSpec.FOLLOWER_FETCH_MAX_WAIT_MS));
+
+    /** The longest {@code poll.ms} the gate sets (Kafka: 100). */
+    static final long IDLE_POLL_MS = 500;
+
+    /**
+     * The gate's {@code poll.ms}: how long an idle stream thread (and the global one) blocks in a poll. A poll returns
+     * as soon as records arrive, and no commit waits for the thread to wake (group commit looks without blocking),
+     * so what waits for it are the timers' wall-clock punctuations alone: half a {@code gate.punctuate.interval}
+     * lets one fire at most that much late, at most {@value #IDLE_POLL_MS} ms (at the default interval of a second,
+     * an idle gate's two threads wake four times a second instead of twenty).
+     */
+    static long pollMs(GateConfig config) {
+        return Math.min(IDLE_POLL_MS, config.punctuateInterval().toMillis() / 2);
+    }
 
     /**
      * Kafka Streams settings for recovery, apart from {@link #STREAMS_DEFAULTS}; {@code
@@ -190,6 +211,7 @@ public final class GateStreams implements AutoCloseable {
     public static Properties properties(GateConfig config) {
         Properties p = new Properties();
         p.putAll(STREAMS_DEFAULTS);
+        p.put(StreamsConfig.POLL_MS_CONFIG, Long.toString(pollMs(config)));
         p.putAll(RECOVERY_DEFAULTS);
         p.putAll(config.kafkaClientProperties());
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());

@@ -104,11 +104,12 @@ class GateConfigTest {
     @Test
     void shouldCommitBacklogsEvery50msAndNeverIdleUnlessOverridden() {
         Properties defaults = GateStreams.properties(GateConfig.fromStrings(Map.of()));
-        assertThat(defaults.get(StreamsConfig.POLL_MS_CONFIG)).as("Kafka's: commits do not wait for it").isNull();
+        // commits do not wait for it; the timers' punctuation, every second, may fire half a second late
+        assertThat(defaults.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("500");
         assertThat(defaults.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("50");
         assertThat(defaults.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("-1");
-        // Kafka's 500 ms: a fetch held longer delays the global thread's shutdown (a closing consumer waits for it)
-        assertThat(defaults.get("global.consumer.fetch.max.wait.ms")).isNull();
+        // a follower: answered as soon as a policy record arrives (its close does not wait: GateClientSupplierIT)
+        assertThat(defaults.get("global.consumer.fetch.max.wait.ms")).isEqualTo("5000");
         // Kafka's own defaults, which the gate replaces, so a change of Kafka's would be noticed here
         StreamsConfig kafka = new StreamsConfig(Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "a",
                 StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1",
@@ -123,6 +124,16 @@ class GateConfigTest {
         assertThat(overridden.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("100");
         assertThat(overridden.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("1000");
         assertThat(overridden.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("0");
+    }
+
+    @Test
+    void shouldPollForHalfThePunctuationIntervalAtMostHalfASecond() {
+        assertThat(GateStreams.properties(GateConfig.fromStrings(Map.of("gate.punctuate.interval", "200ms")))
+                .get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("100");
+        assertThat(GateStreams.properties(GateConfig.fromStrings(Map.of("gate.punctuate.interval", "10s")))
+                .get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("500");
+        assertThat(GateStreams.properties(GateConfig.fromStrings(Map.of("gate.punctuate.interval", "10ms")))
+                .get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("5");
     }
 
     @Test
