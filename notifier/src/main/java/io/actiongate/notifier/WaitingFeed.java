@@ -3,7 +3,6 @@ package io.actiongate.notifier;
 import java.time.Duration;
 import java.util.List;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -36,9 +35,11 @@ final class WaitingFeed implements AutoCloseable {
     private static final AvroSerde<ActionProposal> PROPOSALS = AvroSerdes.serde(ActionProposal.class);
     private static final AvroSerde<Receipt> RECEIPTS = AvroSerdes.serde(Receipt.class);
 
-    /** The feed's fetches: answered once this much is new, or after {@link #FETCH_MAX_WAIT_MS}. */
-    static final int FETCH_MIN_BYTES = 256 * 1024;
-    static final int FETCH_MAX_WAIT_MS = 1_000;
+    /**
+     * A notice may go a second after the action began waiting: under load the feed reads on a second after what it
+     * last read ({@link TopicFollower#paced}) instead of once per gate commit, and idle it waits in one held fetch.
+     */
+    static final Duration SPACING = Duration.ofSeconds(1);
 
     private final WaitingBook book;
     private final String proposals;
@@ -47,15 +48,11 @@ final class WaitingFeed implements AutoCloseable {
     WaitingFeed(KafkaClients clients, String topicPrefix, WaitingBook book) {
         this.book = book;
         this.proposals = Topics.PROPOSALS.name(topicPrefix);
-        this.follower = new TopicFollower(clients.consumer("actiongate-notifier-feed")
-                // a notice may go a second after the action began waiting: under load the feed fetches at most once
-                // a second instead of once per gate commit
-                .defaultTo(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES)
-                .defaultTo(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FETCH_MAX_WAIT_MS)
+        this.follower = new TopicFollower(clients.consumer("actiongate-notifier-feed").follower()
                 .create(new StringDeserializer(), new ByteArrayDeserializer()),
                 List.of(Topics.RECEIPTS.name(topicPrefix), proposals), this::apply,
                 () -> LOG.info("notifier feed caught up: {} actions known, {} waiting", book.size(),
-                        book.waiting().size()), Duration.ofMillis(200), "notifier-feed");
+                        book.waiting().size()), Duration.ofMillis(200), "notifier-feed").paced(SPACING);
     }
 
     WaitingFeed start() {

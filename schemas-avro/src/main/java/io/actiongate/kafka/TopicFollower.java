@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -52,6 +53,10 @@ public final class TopicFollower implements AutoCloseable {
     private final Map<TopicPartition, Long> applied = new HashMap<>();
     private volatile boolean running = true;
     private volatile Throwable failure;
+    /** {@link #paced}: the wait after a poll that brought records, once caught up; zero: none. */
+    private Duration spacing = Duration.ZERO;
+    /** Ends a {@link #paced} wait when the follower closes. */
+    private final CountDownLatch closing = new CountDownLatch(1);
 
     /**
      * @param onCaughtUp run once on the follower's thread when it has caught up (a log line, say)
@@ -85,6 +90,22 @@ public final class TopicFollower implements AutoCloseable {
         this.poll = poll;
         this.thread = new Thread(this::run, threadName);
         this.thread.setDaemon(true);
+    }
+
+    /**
+     * Once caught up, after a poll that brought records, waits {@code spacing} before it reads on, then reads what came
+     * meanwhile: first, with polls that do not wait, what its consumer holds already (among it the answer to the fetch
+     * sent when the last poll returned, which the broker answered with the first records that came after), then, with
+     * the next poll, the answer to the fetch the last of those sent, which the broker gives at once with the rest. So
+     * a follower of busy topics fetches two or three times per {@code spacing}, however much is written, and applies a
+     * record about {@code spacing} after it was written at most, while an idle one waits in one held fetch (a {@link
+     * KafkaClients.ConsumerSpec#follower() follower}'s) and applies the next record as soon as it arrives. For a feed
+     * that need not see every record at once (a view for people), instead of a fetch minimum with a short maximum
+     * wait, which fetches at every expiry of that wait while nothing happens. Call before {@link #start}.
+     */
+    public TopicFollower paced(Duration spacing) {
+        this.spacing = spacing;
+        return this;
     }
 
     public TopicFollower start() {
@@ -159,22 +180,21 @@ public final class TopicFollower implements AutoCloseable {
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> target = new HashMap<>(consumer.endOffsets(partitions));
             while (running) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(caughtUp() ? max(poll, CAUGHT_UP_POLL) : poll)) {
-                    apply.accept(r);
-                }
-                synchronized (appliedLock) {
-                    partitions.forEach(p -> applied.put(p, consumer.position(p)));
-                    appliedLock.notifyAll();
-                }
-                if (caughtUp.getCount() > 0) {
-                    target.entrySet().removeIf(t -> consumer.position(t.getKey()) >= t.getValue());
-                    if (target.isEmpty()) {
-                        onCaughtUp.run(); // before the latch: whoever waited for it finds its effect
-                        caughtUp.countDown();
+                boolean paced = caughtUp() && spacing.compareTo(Duration.ZERO) > 0;
+                int polled = pollOnce(caughtUp() ? max(poll, CAUGHT_UP_POLL) : poll, partitions, target);
+                if (paced && polled > 0 && !closing.await(spacing.toMillis(), TimeUnit.MILLISECONDS)) {
+                    // what came meanwhile and is in already; the next poll waits for the fetch the last of these sent
+                    while (running && pollOnce(Duration.ZERO, partitions, target) > 0) {
+                        // applied
                     }
                 }
             }
         } catch (WakeupException e) {
+            if (running) {
+                failure = e;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             if (running) {
                 failure = e;
             }
@@ -189,6 +209,26 @@ public final class TopicFollower implements AutoCloseable {
         }
     }
 
+    /** One poll: applies what it brought, moves {@link #applied} on and notes being caught up; its record count. */
+    private int pollOnce(Duration timeout, List<TopicPartition> partitions, Map<TopicPartition, Long> target) {
+        ConsumerRecords<String, byte[]> records = consumer.poll(timeout);
+        for (ConsumerRecord<String, byte[]> r : records) {
+            apply.accept(r);
+        }
+        synchronized (appliedLock) {
+            partitions.forEach(p -> applied.put(p, consumer.position(p)));
+            appliedLock.notifyAll();
+        }
+        if (caughtUp.getCount() > 0) {
+            target.entrySet().removeIf(t -> consumer.position(t.getKey()) >= t.getValue());
+            if (target.isEmpty()) {
+                onCaughtUp.run(); // before the latch: whoever waited for it finds its effect
+                caughtUp.countDown();
+            }
+        }
+        return records.count();
+    }
+
     private static Duration max(Duration a, Duration b) {
         return a.compareTo(b) >= 0 ? a : b;
     }
@@ -196,6 +236,7 @@ public final class TopicFollower implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        closing.countDown();
         consumer.wakeup();
         if (thread.isAlive()) {
             try {

@@ -122,4 +122,73 @@ class TopicFollowerTest {
         assertThat(polls.subList(0, 2)).containsOnly(Duration.ofMillis(10));
         assertThat(polls.subList(2, polls.size())).isNotEmpty().containsOnly(TopicFollower.CAUGHT_UP_POLL);
     }
+
+    /** A poll's timeout and when it began. */
+    private record Poll(Duration timeout, long nanos) {
+    }
+
+    private MockConsumer<String, byte[]> timed(List<Poll> polls) {
+        MockConsumer<String, byte[]> timed = new MockConsumer<>(AutoOffsetResetStrategy.EARLIEST.name()) {
+            @Override
+            public synchronized org.apache.kafka.clients.consumer.ConsumerRecords<String, byte[]> poll(
+                    Duration timeout) {
+                polls.add(new Poll(timeout, System.nanoTime()));
+                return super.poll(Duration.ZERO);
+            }
+        };
+        timed.updateBeginningOffsets(Map.of(P0, 0L));
+        timed.updateEndOffsets(Map.of(P0, 0L));
+        return timed;
+    }
+
+    @Test
+    void shouldWaitItsSpacingAfterAPollThatBroughtRecordsThenReadWhatCameWithoutWaiting() throws Exception {
+        List<Poll> polls = new CopyOnWriteArrayList<>();
+        MockConsumer<String, byte[]> timed = timed(polls);
+        timed.schedulePollTask(() -> { }); // caught up (nothing written)
+        timed.schedulePollTask(() -> timed.addRecord(record(P0, 0, "first")));
+        // what came during the wait: two answers already in, then nothing more
+        timed.schedulePollTask(() -> timed.addRecord(record(P0, 1, "second")));
+        timed.schedulePollTask(() -> timed.addRecord(record(P0, 2, "third")));
+        Duration spacing = Duration.ofMillis(300);
+        try (TopicFollower follower = TopicFollower.ofPartitions(timed, List.of(P0), r -> seen.add(r.key()),
+                () -> { }, Duration.ofMillis(10), "follower-paced").paced(spacing).start()) {
+            assertThat(follower.awaitApplied(P0, 2, Duration.ofSeconds(10))).isTrue();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (polls.size() < 7 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+        }
+
+        assertThat(seen).containsExactly("first", "second", "third");
+        assertThat(polls.subList(0, 6)).extracting(Poll::timeout).containsExactly(Duration.ofMillis(10),
+                TopicFollower.CAUGHT_UP_POLL, Duration.ZERO, Duration.ZERO, Duration.ZERO,
+                TopicFollower.CAUGHT_UP_POLL);
+        // the wait came after the poll that brought the first record, and only there
+        assertThat(Duration.ofNanos(polls.get(2).nanos() - polls.get(1).nanos())).isGreaterThanOrEqualTo(spacing);
+        assertThat(Duration.ofNanos(polls.get(5).nanos() - polls.get(2).nanos())).isLessThan(spacing);
+    }
+
+    @Test
+    void shouldNotWaitItsSpacingBeforeItCaughtUpNorWhenClosing() throws Exception {
+        List<Poll> polls = new CopyOnWriteArrayList<>();
+        MockConsumer<String, byte[]> timed = timed(polls);
+        timed.updateEndOffsets(Map.of(P0, 3L));
+        timed.schedulePollTask(() -> timed.addRecord(record(P0, 0, "a")));
+        timed.schedulePollTask(() -> timed.addRecord(record(P0, 1, "b")));
+        timed.schedulePollTask(() -> timed.addRecord(record(P0, 2, "c"))); // caught up with it
+        timed.schedulePollTask(() -> timed.addRecord(record(P0, 3, "d"))); // then a long wait begins
+        TopicFollower follower = TopicFollower.ofPartitions(timed, List.of(P0), r -> seen.add(r.key()), () -> { },
+                Duration.ofMillis(10), "follower-paced").paced(Duration.ofMinutes(10)).start();
+        assertThat(follower.awaitApplied(P0, 3, Duration.ofSeconds(10))).isTrue();
+        assertThat(polls).extracting(Poll::timeout).containsExactly(Duration.ofMillis(10), Duration.ofMillis(10),
+                Duration.ofMillis(10), TopicFollower.CAUGHT_UP_POLL);
+
+        long closing = System.nanoTime();
+        follower.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - closing)).isLessThan(Duration.ofSeconds(5));
+        assertThat(follower.isRunning()).isFalse();
+        assertThat(follower.failure()).isNull();
+        assertThat(timed.closed()).isTrue();
+    }
 }
