@@ -104,8 +104,7 @@ class GateConfigTest {
     @Test
     void shouldCommitBacklogsEvery50msAndNeverIdleUnlessOverridden() {
         Properties defaults = GateStreams.properties(GateConfig.fromStrings(Map.of()));
-        // commits do not wait for it; the timers' punctuation, every second, may fire half a second late
-        assertThat(defaults.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("500");
+        assertThat(defaults.get(StreamsConfig.POLL_MS_CONFIG)).as("Kafka's: commits do not wait for it").isNull();
         assertThat(defaults.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("50");
         assertThat(defaults.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("-1");
         // a follower: answered as soon as a policy record arrives (its close does not wait: GateClientSupplierIT)
@@ -124,16 +123,6 @@ class GateConfigTest {
         assertThat(overridden.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("100");
         assertThat(overridden.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo("1000");
         assertThat(overridden.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("0");
-    }
-
-    @Test
-    void shouldPollForHalfThePunctuationIntervalAtMostHalfASecond() {
-        assertThat(GateStreams.properties(GateConfig.fromStrings(Map.of("gate.punctuate.interval", "200ms")))
-                .get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("100");
-        assertThat(GateStreams.properties(GateConfig.fromStrings(Map.of("gate.punctuate.interval", "10s")))
-                .get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("500");
-        assertThat(GateStreams.properties(GateConfig.fromStrings(Map.of("gate.punctuate.interval", "10ms")))
-                .get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("5");
     }
 
     @Test
