@@ -161,8 +161,8 @@ public final class GateStreams implements AutoCloseable {
      *       arrives, and an idle gate no longer sends it twice a second for nothing.</li>
      * </ul>
      * {@code poll.ms} stays Kafka's 100: a poll returns as soon as records arrive, and the commit no longer waits for
-     * the thread to wake up. A longer one (500, for an idle gate that wakes less) read 20 to 40 % fewer actions a
-     * second with 16 HTTP hosts waiting, for a reason not found yet (docs/benchmark.md).
+     * the thread to wake up. A longer one (500, for an idle gate that wakes less) read fewer actions a second with 16
+     * HTTP hosts waiting in every pair measured, for a reason not found yet (docs/benchmark.md).
      */
     public static final Map<String, String> STREAMS_DEFAULTS = Map.of(
             StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "50",
