@@ -81,13 +81,7 @@ final class AttachmentStorage implements AutoCloseable {
         thread("actiongate-executor-policy", schemas);
 
         AttachmentCleaner cleaner = own(new AttachmentCleaner(
-                clients.consumer(executor.executorId() + "-attachment-cleaner")
-                        .group(executor.groupId() + "-attachment-cleaner")
-                        // nobody waits for a cleanup: one fetch per second (or per MiB) rather than one per commit
-                        // of the gate, which every reader of receipts pays for under load
-                        .defaultTo(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1 << 20)
-                        .defaultTo(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 1_000)
-                        .create(new StringDeserializer(), new ByteArrayDeserializer()),
+                cleanerConsumer(clients, executor).create(new StringDeserializer(), new ByteArrayDeserializer()),
                 Topics.RECEIPTS.valueSerde().deserializer(), Topics.RECEIPTS.name(prefix), store,
                 new CleanupMetrics(registry), Duration.ofMillis(500), Duration.ofSeconds(5)));
         thread("actiongate-attachment-cleaner", cleaner);
@@ -95,6 +89,22 @@ final class AttachmentStorage implements AutoCloseable {
                 config.endpoint().map(Object::toString).orElse("the AWS regional endpoint"),
                 executor.groupId() + "-attachment-cleaner");
         return new AttachmentDispatchGuard(new AttachmentVerifier(store, config.keyPrefix()), config, schemas);
+    }
+
+    /**
+     * The cleaner's consumer of receipts. Nobody waits for a cleanup, so its fetch waits at the broker until a MiB of
+     * receipts has come or {@link KafkaClients.ConsumerSpec#FOLLOWER_FETCH_MAX_WAIT_MS} has passed: one fetch per
+     * MiB under load rather than one per commit of the gate (which every reader of receipts pays for), and one every
+     * 5 s at idle rather than every second. It is no follower (it seeks after a failed deletion, and its group moves
+     * partitions between executors), so a seek or a new partition may wait for the fetch in flight: a cleanup up to
+     * 5 s later, on top of the 5 s retry after a failed deletion. Its thread closes it; nothing waits for that close.
+     */
+    static KafkaClients.ConsumerSpec cleanerConsumer(KafkaClients clients, ExecutorConfig executor) {
+        return clients.consumer(executor.executorId() + "-attachment-cleaner")
+                .group(executor.groupId() + "-attachment-cleaner")
+                .defaultTo(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1 << 20)
+                .defaultTo(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                        KafkaClients.ConsumerSpec.FOLLOWER_FETCH_MAX_WAIT_MS);
     }
 
     private static void thread(String name, Runnable body) {
