@@ -95,6 +95,11 @@ public final class Fixtures {
                 .build();
     }
 
+    /** The receipt of an action a person approved: it carries the approving decision's id from then on. */
+    public static Receipt decided(ActionProposal p, ReceiptStatus status, Instant at) {
+        return Receipt.newBuilder(receipt(p, status, at)).setDecisionId("d-" + p.getToolCallId()).build();
+    }
+
     /** The identity conflict the gate publishes when {@code offered} arrives under the key it holds {@code held} on. */
     public static io.actiongate.avro.IdentityConflict conflict(ActionProposal held, ActionProposal offered,
                                                                Instant at) {

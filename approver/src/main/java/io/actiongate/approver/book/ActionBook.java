@@ -16,6 +16,7 @@ import io.actiongate.avro.IdentityConflict;
 import io.actiongate.avro.Receipt;
 import io.actiongate.avro.ReceiptStatus;
 import io.actiongate.avro.Reconciliation;
+import io.actiongate.avro.ResolvedBy;
 import io.actiongate.digest.Digests;
 import io.actiongate.digest.FrozenAction;
 
@@ -36,7 +37,10 @@ import io.actiongate.digest.FrozenAction;
  * shown and nothing can be decided.
  *
  * <p>Memory: once an action is settled (a terminal receipt) its proposal bodies are dropped; the small receipt stays
- * so that a late review says what happened.
+ * so that a late review says what happened. An action that settled without ever waiting for a person
+ * ({@link #settledUnattended}: an auto-approved read, a refusal at admission) has no review to come back to, so of it
+ * only the key and a fingerprint of its input digest stay, enough to know its own proposal when it is read again:
+ * about a tenth of what a settled entry holds (docs/approving.md).
  */
 public final class ActionBook {
 
@@ -108,6 +112,8 @@ public final class ActionBook {
     }
 
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    /** Actions settled without waiting for a person: key to {@link #fingerprint} of the settled input digest. */
+    private final ConcurrentHashMap<String, Long> unattended = new ConcurrentHashMap<>();
 
     private static Optional<Candidate> frozen(List<Candidate> candidates, Receipt r) {
         return candidates.stream().filter(c -> c.actionDigest() != null
@@ -115,6 +121,13 @@ public final class ActionBook {
     }
 
     public void proposal(String key, ActionProposal p) {
+        Long settled = unattended.get(key);
+        if (settled != null) {
+            if (settled == fingerprint(p.getInputDigest())) {
+                return; // the settled action's own proposal, redelivered or read after its receipt
+            }
+            unattended.remove(key); // a new action under the key (after the gate's dedupe window)
+        }
         Candidate offered = Candidate.of(p);
         entries.compute(key, (k, e) -> {
             Entry base = e == null ? empty(k) : e;
@@ -154,6 +167,12 @@ public final class ActionBook {
     }
 
     public void receipt(String key, Receipt r) {
+        if (settledUnattended(r)) {
+            unattended.put(key, fingerprint(r.getInputDigest()));
+            entries.remove(key);
+            return;
+        }
+        unattended.remove(key); // a receipt that is not this one's settlement is a new action under the key
         entries.compute(key, (k, e) -> {
             Entry base = e == null ? empty(k) : e;
             if (isSettled(r.getStatus())) {
@@ -170,6 +189,9 @@ public final class ActionBook {
     }
 
     public void outcome(String key, AttemptOutcome o) {
+        if (unattended.containsKey(key)) {
+            return;
+        }
         entries.compute(key, (k, e) -> {
             Entry base = e == null ? empty(k) : e;
             Map<Integer, AttemptOutcome> m = new TreeMap<>(base.outcomes());
@@ -180,6 +202,9 @@ public final class ActionBook {
     }
 
     public void reconciliation(String key, Reconciliation r) {
+        if (unattended.containsKey(key)) {
+            return;
+        }
         entries.compute(key, (k, e) -> {
             Entry base = e == null ? empty(k) : e;
             Map<Integer, Reconciliation> m = new TreeMap<>(base.reconciliations());
@@ -195,7 +220,7 @@ public final class ActionBook {
      */
     public void conflict(String key, IdentityConflict c) {
         String held = c.getExistingDigest();
-        if (held == null || held.isBlank()) {
+        if (held == null || held.isBlank() || unattended.containsKey(key)) {
             return;
         }
         entries.compute(key, (k, e) -> {
@@ -239,12 +264,44 @@ public final class ActionBook {
         return out;
     }
 
+    /** The actions known: those held whole and those settled without waiting for a person. */
     public int size() {
-        return entries.size();
+        return entries.size() + unattended.size();
     }
 
     private static Entry empty(String key) {
         return new Entry(key, List.of(), null, Map.of(), Map.of(), false, Set.of());
+    }
+
+    /**
+     * Settled without ever having waited for a person, judged from the receipt alone so that every instance judges
+     * alike whatever compaction kept: no human decision, no resolution (an action in {@code UNKNOWN} is on the
+     * owners' queue), and not {@code EXPIRED} or {@code CANCELLED}, which is how an action waiting for approval may
+     * end without one. Nobody was sent to review it, and a review of it would only say it is not waiting.
+     */
+    static boolean settledUnattended(Receipt r) {
+        ReceiptStatus s = r.getStatus();
+        return isSettled(s) && s != ReceiptStatus.EXPIRED && s != ReceiptStatus.CANCELLED && r.getDecisionId() == null
+                && (r.getResolvedBy() == null || r.getResolvedBy() == ResolvedBy.GATE);
+    }
+
+    /**
+     * 64 bits of an input digest: its first 16 hex digits ({@code sha256:} and 64 hex, as the contract writes it),
+     * or its string hash for any other form. A new action under a settled key is told from the old one's
+     * redelivered proposal by its input, so two inputs would have to share these bits to be mistaken.
+     */
+    static long fingerprint(String inputDigest) {
+        if (inputDigest == null) {
+            return 0;
+        }
+        if (inputDigest.length() == 71 && inputDigest.startsWith("sha256:")) {
+            try {
+                return Long.parseUnsignedLong(inputDigest, 7, 23, 16);
+            } catch (NumberFormatException e) {
+                // not hex: the hash below
+            }
+        }
+        return inputDigest.hashCode();
     }
 
     static boolean isSettled(ReceiptStatus s) {

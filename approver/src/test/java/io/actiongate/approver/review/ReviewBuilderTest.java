@@ -124,7 +124,7 @@ class ReviewBuilderTest {
         assertThat(review(book, ALICE).decidable()).isTrue();
 
         // once the action is settled the conflicts are forgotten (and late ones not kept)
-        book.receipt("T-1/c-1", Fixtures.receipt(frozen, ReceiptStatus.SUCCEEDED, NOW));
+        book.receipt("T-1/c-1", Fixtures.decided(frozen, ReceiptStatus.SUCCEEDED, NOW));
         book.conflict("T-1/c-1", Fixtures.conflict(frozen, other, NOW));
         assertThat(book.get("T-1/c-1").orElseThrow().conflictedDigests()).isEmpty();
     }
@@ -285,7 +285,7 @@ class ReviewBuilderTest {
     void shouldReviewANewActionUnderAKeyWhoseEarlierActionSettled() {
         ActionProposal first = Fixtures.email("T-1", "c-1");
         ActionBook book = bookWith(first);
-        book.receipt("T-1/c-1", Fixtures.receipt(first, ReceiptStatus.SUCCEEDED, NOW));
+        book.receipt("T-1/c-1", Fixtures.decided(first, ReceiptStatus.SUCCEEDED, NOW));
         book.proposal("T-1/c-1", first); // redelivered: not kept
         assertThat(book.get("T-1/c-1").get().proposal()).isNull();
 
