@@ -124,17 +124,33 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final String requiredAuthorization;
-    private final Map<String, Effect> effects = new ConcurrentHashMap<>();
-    private final Map<String, AtomicInteger> requestsByKey = new ConcurrentHashMap<>();
-    private final Map<String, List<java.time.Instant>> requestTimes = new ConcurrentHashMap<>();
-    private final Map<String, List<String>> traceparents = new ConcurrentHashMap<>();
-    private final Map<String, AtomicInteger> effectsByKey = new ConcurrentHashMap<>();
-    private final Map<String, AtomicInteger> appliedRequestsByKey = new ConcurrentHashMap<>();
-    private final Map<String, List<List<MultipartForm.Part>>> attachmentsByKey = new ConcurrentHashMap<>();
+    /**
+     * Everything seen under one idempotency key, in one entry per key: {@code actiongate dev} runs this provider for
+     * as long as it runs, so what it keeps per key is what its heap grows by per action.
+     */
+    private static final class KeyLog {
+        private Effect effect;
+        private int requests;
+        private int effects;
+        private int appliedRequests;
+        private int lookups;
+        private List<java.time.Instant> requestTimes = List.of();
+        private List<String> traceparents = List.of();
+        private List<List<MultipartForm.Part>> attachments = List.of();
+
+        private static <T> List<T> add(List<T> list, T item) {
+            List<T> grown = new ArrayList<>(list.size() + 1);
+            grown.addAll(list);
+            grown.add(item);
+            return grown;
+        }
+    }
+
+    private final Map<String, KeyLog> keys = new ConcurrentHashMap<>();
+    private final AtomicInteger effectCount = new AtomicInteger();
     private final Deque<ProgrammedFault> faults = new ConcurrentLinkedDeque<>();
     private final AtomicLong totalRequests = new AtomicLong();
     private final AtomicLong lookups = new AtomicLong();
-    private final Map<String, AtomicInteger> lookupsByKey = new ConcurrentHashMap<>();
     private volatile CountDownLatch held = new CountDownLatch(1);
     private volatile Duration latency = Duration.ZERO;
 
@@ -207,24 +223,22 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     /** POST requests received for {@code idempotencyKey}, whatever their fate. */
     public int requests(String idempotencyKey) {
-        AtomicInteger count = requestsByKey.get(idempotencyKey);
-        return count == null ? 0 : count.get();
+        return read(idempotencyKey, 0, log -> log.requests);
     }
 
     /** When each POST for {@code idempotencyKey} arrived, in order. */
     public List<java.time.Instant> requestTimes(String idempotencyKey) {
-        return List.copyOf(requestTimes.getOrDefault(idempotencyKey, List.of()));
+        return read(idempotencyKey, List.of(), log -> List.copyOf(log.requestTimes));
     }
 
     /** Effects applied for {@code idempotencyKey}: 0 or 1, by the idempotency contract. */
     /** The W3C {@code traceparent} header of each request under {@code idempotencyKey} that carried one. */
     public List<String> traceparents(String idempotencyKey) {
-        return List.copyOf(traceparents.getOrDefault(idempotencyKey, List.of()));
+        return read(idempotencyKey, List.of(), log -> List.copyOf(log.traceparents));
     }
 
     public int effects(String idempotencyKey) {
-        AtomicInteger count = effectsByKey.get(idempotencyKey);
-        return count == null ? 0 : count.get();
+        return read(idempotencyKey, 0, log -> log.effects);
     }
 
     /**
@@ -233,13 +247,20 @@ public final class SandboxWebhookProvider implements AutoCloseable {
      * without an idempotency store would have applied.
      */
     public int appliedRequests(String idempotencyKey) {
-        AtomicInteger count = appliedRequestsByKey.get(idempotencyKey);
-        return count == null ? 0 : count.get();
+        return read(idempotencyKey, 0, log -> log.appliedRequests);
     }
 
     public Map<String, Integer> requestsByKey() {
         Map<String, Integer> copy = new java.util.TreeMap<>();
-        requestsByKey.forEach((key, count) -> copy.put(key, count.get()));
+        keys.forEach((key, log) -> {
+            int requests;
+            synchronized (log) {
+                requests = log.requests;
+            }
+            if (requests > 0) {
+                copy.put(key, requests);
+            }
+        });
         return copy;
     }
 
@@ -249,11 +270,11 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     /** The attachment parts of each multipart request under {@code idempotencyKey}, in arrival order. */
     public List<List<MultipartForm.Part>> attachments(String idempotencyKey) {
-        return List.copyOf(attachmentsByKey.getOrDefault(idempotencyKey, List.of()));
+        return read(idempotencyKey, List.of(), log -> List.copyOf(log.attachments));
     }
 
     public int effectCount() {
-        return effects.size();
+        return effectCount.get();
     }
 
     public long lookups() {
@@ -262,12 +283,25 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     /** {@code GET /idempotency/{key}} lookups received for {@code idempotencyKey}, whatever their answer. */
     public int lookups(String idempotencyKey) {
-        AtomicInteger count = lookupsByKey.get(idempotencyKey);
-        return count == null ? 0 : count.get();
+        return read(idempotencyKey, 0, log -> log.lookups);
     }
 
     public Effect effect(String idempotencyKey) {
-        return effects.get(idempotencyKey);
+        return read(idempotencyKey, null, log -> log.effect);
+    }
+
+    private <T> T read(String idempotencyKey, T none, java.util.function.Function<KeyLog, T> what) {
+        KeyLog log = keys.get(idempotencyKey);
+        if (log == null) {
+            return none;
+        }
+        synchronized (log) {
+            return what.apply(log);
+        }
+    }
+
+    private KeyLog log(String idempotencyKey) {
+        return keys.computeIfAbsent(idempotencyKey, k -> new KeyLog());
     }
 
     /** Records an effect as if a request had applied it, without counting a request (for reconciliation tests). */
@@ -277,17 +311,11 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     /** Forgets effects, counts and faults. */
     public void reset() {
-        effects.clear();
-        requestsByKey.clear();
-        requestTimes.clear();
-        traceparents.clear();
-        effectsByKey.clear();
-        appliedRequestsByKey.clear();
-        attachmentsByKey.clear();
+        keys.clear();
+        effectCount.set(0);
         faults.clear();
         totalRequests.set(0);
         lookups.set(0);
-        lookupsByKey.clear();
         releaseHeld();
     }
 
@@ -316,7 +344,10 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     private void lookup(HttpExchange exchange, String key) throws IOException {
         lookups.incrementAndGet();
-        lookupsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+        KeyLog log = log(key);
+        synchronized (log) {
+            log.lookups++;
+        }
         drain(exchange.getRequestBody());
         if (!authorized(exchange)) {
             respond(exchange, 401, Map.of("error", "unauthorized"), null);
@@ -327,7 +358,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
             respond(exchange, 500, Map.of("error", "internal error"), null);
             return;
         }
-        Effect effect = effects.get(key);
+        Effect effect = effect(key);
         if (effect == null) {
             respond(exchange, 404, Map.of("status", "unknown"), null);
         } else {
@@ -349,22 +380,27 @@ public final class SandboxWebhookProvider implements AutoCloseable {
             return;
         }
         Optional<String> boundary = MultipartForm.boundary(exchange.getRequestHeaders().getFirst("Content-Type"));
+        List<MultipartForm.Part> parts = null;
         if (boundary.isPresent()) {
             try {
-                attachmentsByKey.computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
-                        .add(MultipartForm.parse(body, boundary.get()).stream()
-                                .filter(part -> part.name().equals("attachment")).toList());
+                parts = MultipartForm.parse(body, boundary.get()).stream()
+                        .filter(part -> part.name().equals("attachment")).toList();
             } catch (IllegalArgumentException e) {
                 respond(exchange, 400, Map.of("error", "malformed multipart body"), null);
                 return;
             }
         }
-        requestsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
-        requestTimes.computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
-                .add(java.time.Instant.now());
         String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
-        if (traceparent != null) {
-            traceparents.computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(traceparent);
+        KeyLog log = log(key);
+        synchronized (log) {
+            if (parts != null) {
+                log.attachments = KeyLog.add(log.attachments, parts);
+            }
+            log.requests++;
+            log.requestTimes = KeyLog.add(log.requestTimes, java.time.Instant.now());
+            if (traceparent != null) {
+                log.traceparents = KeyLog.add(log.traceparents, traceparent);
+            }
         }
         if (!authorized(exchange)) {
             respond(exchange, 401, Map.of("error", "unauthorized"), null);
@@ -408,15 +444,23 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     /** A POST that reached the apply step: counted even when the key's effect already exists. */
     private Effect applyRequest(String operation, String key, int bodyBytes) {
-        appliedRequestsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+        KeyLog log = log(key);
+        synchronized (log) {
+            log.appliedRequests++;
+        }
         return apply(operation, key, bodyBytes);
     }
 
     private Effect apply(String operation, String key, int bodyBytes) {
-        return effects.computeIfAbsent(key, k -> {
-            effectsByKey.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
-            return new Effect("sbx-" + UUID.randomUUID(), operation, k, bodyBytes);
-        });
+        KeyLog log = log(key);
+        synchronized (log) {
+            if (log.effect == null) {
+                log.effect = new Effect("sbx-" + UUID.randomUUID(), operation, key, bodyBytes);
+                log.effects++;
+                effectCount.incrementAndGet();
+            }
+            return log.effect;
+        }
     }
 
     private Fault takeFault(String key, boolean lookup) {
