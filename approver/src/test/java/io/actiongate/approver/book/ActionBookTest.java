@@ -92,15 +92,22 @@ class ActionBookTest {
         }
     }
 
+    /** After the gate's dedupe window another input under the same ids is a new action, which may wait. */
+    private static ActionProposal nextUnderTheKey() {
+        return Fixtures.email("T-1", "c-1", "demo",
+                Fixtures.emailInput(Fixtures.TO, "Next week's summary", Fixtures.BODY), Fixtures.SUMMARY);
+    }
+
+    private static ActionBook settledUnattended() {
+        ActionBook book = new ActionBook();
+        autoApproved(book, Fixtures.email("T-1", "c-1"));
+        return book;
+    }
+
     @Test
     void shouldKeepANewActionUnderTheKeyOfOneThatSettledUnattended() {
-        ActionProposal first = Fixtures.email("T-1", "c-1");
-        ActionBook book = new ActionBook();
-        autoApproved(book, first);
-
-        // after the gate's dedupe window another input under the same ids is a new action, which may wait
-        ActionProposal next = Fixtures.email("T-1", "c-1", "demo",
-                Fixtures.emailInput(Fixtures.TO, "Next week's summary", Fixtures.BODY), Fixtures.SUMMARY);
+        ActionBook book = settledUnattended();
+        ActionProposal next = nextUnderTheKey();
         book.proposal(KEY, next);
         book.receipt(KEY, Fixtures.waiting(next, NOW));
 
@@ -114,12 +121,8 @@ class ActionBookTest {
 
     @Test
     void shouldKeepANewActionWhoseReceiptIsReadBeforeItsProposal() {
-        ActionProposal first = Fixtures.email("T-1", "c-1");
-        ActionBook book = new ActionBook();
-        autoApproved(book, first);
-
-        ActionProposal next = Fixtures.email("T-1", "c-1", "demo",
-                Fixtures.emailInput(Fixtures.TO, "Next week's summary", Fixtures.BODY), Fixtures.SUMMARY);
+        ActionBook book = settledUnattended();
+        ActionProposal next = nextUnderTheKey();
         book.receipt(KEY, Fixtures.waiting(next, NOW));
         book.proposal(KEY, next);
 
