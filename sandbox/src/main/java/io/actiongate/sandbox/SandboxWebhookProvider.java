@@ -231,12 +231,12 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         return read(idempotencyKey, List.of(), log -> List.copyOf(log.requestTimes));
     }
 
-    /** Effects applied for {@code idempotencyKey}: 0 or 1, by the idempotency contract. */
     /** The W3C {@code traceparent} header of each request under {@code idempotencyKey} that carried one. */
     public List<String> traceparents(String idempotencyKey) {
         return read(idempotencyKey, List.of(), log -> List.copyOf(log.traceparents));
     }
 
+    /** Effects applied for {@code idempotencyKey}: 0 or 1, by the idempotency contract. */
     public int effects(String idempotencyKey) {
         return read(idempotencyKey, 0, log -> log.effects);
     }
