@@ -171,7 +171,6 @@ final class ProposalsHandler implements CallHandler {
     }
 
     private static void tooLarge(HttpCall exchange, int max) throws IOException {
-        exchange.setHeader("Connection", "close");
         refuse(exchange, new ProposalBodyException(ProposalRefusal.BODY_TOO_LARGE, null,
                 "the body must be at most " + max + " bytes"));
     }

@@ -392,6 +392,30 @@ class HttpProposalsIT {
     }
 
     @Test
+    void shouldAnswerABodyOverTheLimitAndTheNextProposalOnTheSameConnection() throws Exception {
+        // refused from its declared length before it is read, while the host is still sending it: the host reads
+        // the refusal (no reset swallows it), the rest of the body is discarded, the connection stays open
+        String valid = body("c-after-large", "ops@example.com").toString();
+        String large = body("c-large", "ops@example.com").toString().replace("disk is full", "x".repeat(40_000));
+        String json = "Content-Type: application/json";
+        String bearer = "Authorization: Bearer " + HOST_TOKEN;
+        try (RawHttp host = new RawHttp("127.0.0.1", port)) {
+            host.send(RawHttp.head("POST", "/v1/proposals", large.length(), json, bearer) + large.substring(0, 2_000));
+            RawHttp.Answer refused = host.read();
+            assertThat(refused.status()).isEqualTo(400);
+            assertThat(JSON.readTree(refused.body()).path("reason_code").asText()).isEqualTo("BODY_TOO_LARGE");
+            assertThat(refused.saysClose()).as(refused.headers().toString()).isFalse();
+            assertThat(host.send(large.substring(2_000))).as("the rest of the body").isTrue();
+            assertThat(host.send(RawHttp.head("POST", "/v1/proposals", valid.length(), json, bearer) + valid)).isTrue();
+            RawHttp.Answer next = host.read();
+            assertThat(next).as("the next proposal on the connection").isNotNull();
+            assertThat(next.status()).isEqualTo(200);
+        }
+        assertThat(readToEnd(KAFKA.bootstrapServers(), Topics.PROPOSALS.name(PREFIX), Topics.PROPOSALS))
+                .extracting(ActionProposal::getToolCallId).contains("c-after-large").doesNotContain("c-large");
+    }
+
+    @Test
     void shouldShowAToolHostOnlyTheActionsOfItsOwnOrg() {
         Answer mine = propose(HOST_TOKEN, body("c-tenant", "ops@example.com"));
         assertThat(mine.json.path("status").asText()).isEqualTo("WAITING_APPROVAL");

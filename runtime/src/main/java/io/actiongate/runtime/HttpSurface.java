@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import javax.net.ssl.SSLContext;
@@ -14,6 +15,7 @@ import javax.net.ssl.SSLContext;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.server.ConnectionMetaData;
@@ -33,6 +35,7 @@ import org.eclipse.jetty.server.handler.QoSHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * The HTTP server of every role (node API, approval service, MCP gateway): embedded Jetty 12 with the limits of
@@ -51,6 +54,12 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * verified one.
  */
 public final class HttpSurface implements AutoCloseable {
+
+    /**
+     * The most of a body an answer did not read that is read and discarded after the answer, so the connection
+     * neither carries a reset that loses the answer nor ends (1 MiB).
+     */
+    public static final long UNREAD_BODY_DRAINED_BYTES = 1 << 20;
 
     /** What a probe answers: a status, a content type and a short body. */
     public record ProbeAnswer(int status, String contentType, String body) {
@@ -252,7 +261,10 @@ public final class HttpSurface implements AutoCloseable {
         }
     }
 
-    /** Marks a connection busy while a request is handled, so the header deadline does not apply to it. */
+    /**
+     * Marks a connection busy while a request is handled, so the header deadline does not apply to it, and lets no
+     * answer end its connection over a body it did not read (see {@link DrainsUnreadBody}).
+     */
     private final class Tracked extends Handler.Wrapper {
         Tracked(Handler routes) {
             super(routes);
@@ -263,16 +275,52 @@ public final class HttpSurface implements AutoCloseable {
             ConnectionMetaData meta = request.getConnectionMetaData();
             headerDeadline.requestStarted(meta.getConnection());
             Request.addCompletionListener(request, failure -> headerDeadline.requestEnded(meta.getConnection()));
-            return super.handle(request, new SaysCloseOverUnreadBody(request, response), callback);
+            WatchesBody watched = new WatchesBody(request);
+            SaysCloseOverUnreadBody answer = new SaysCloseOverUnreadBody(watched, response);
+            return super.handle(watched, answer,
+                    new DrainsUnreadBody(request, watched, answer, callback, limits.bodyTimeoutMs()));
+        }
+    }
+
+    /** A request that knows whether its handler began to read its body. */
+    private static final class WatchesBody extends Request.Wrapper {
+        private volatile boolean touched;
+
+        WatchesBody(Request wrapped) {
+            super(wrapped);
+        }
+
+        @Override
+        public Content.Chunk read() {
+            touched = true;
+            return super.read();
+        }
+
+        @Override
+        public void demand(Runnable demandCallback) {
+            touched = true;
+            super.demand(demandCallback);
         }
     }
 
     /**
+     * Whether what is left of {@code request}'s body, after an answer that did not read it, is read and discarded
+     * before the exchange ends: a declared length of at most {@link #UNREAD_BODY_DRAINED_BYTES}, and no
+     * {@code Expect: 100-continue} (such a client may never send the body it was not asked for).
+     */
+    private static boolean drained(Request request) {
+        long length = request.getLength();
+        return length >= 0 && length <= UNREAD_BODY_DRAINED_BYTES
+                && !request.getHeaders().contains(HttpHeader.EXPECT, "100-continue");
+    }
+
+    /**
      * A response that, when it commits before the request's body was read to its end (a refusal that never looks at
-     * the body: 401, 405, 404), says {@code Connection: close} if what is left of the body has not arrived. Jetty
-     * closes such a connection after the answer, since it cannot find where the next request begins; a kept-alive
-     * client that was not told would send its next request on a connection the server closes, and a POST is not
-     * retried. What has arrived is discarded here, so a whole small body keeps the connection alive.
+     * the body: 401, 405, 404, a declared length over a limit), says {@code Connection: close} if what is left of
+     * the body has not arrived and will not be drained after the answer ({@link #drained}): Jetty closes such a
+     * connection, since it cannot find where the next request begins; a kept-alive client that was not told would
+     * send its next request on a connection the server closes, and a POST is not retried. What has arrived is
+     * discarded here.
      */
     private static final class SaysCloseOverUnreadBody extends Response.Wrapper {
         SaysCloseOverUnreadBody(Request request, Response wrapped) {
@@ -281,11 +329,116 @@ public final class HttpSurface implements AutoCloseable {
 
         @Override
         public void write(boolean last, ByteBuffer content, Callback callback) {
+            // drained(...) first: Jetty's consumeAvailable() that finds the body incomplete ends the connection
             if (!isCommitted() && !getHeaders().contains(HttpHeader.CONNECTION, "close")
-                    && !getRequest().consumeAvailable()) {
+                    && !drained(getRequest()) && !getRequest().consumeAvailable()) {
                 getHeaders().put(HttpHeader.CONNECTION, "close");
             }
             super.write(last, content, callback);
+        }
+    }
+
+    /**
+     * The exchange's callback, which after an answer that left part of the body unread (and did not say the
+     * connection closes) first reads that part and discards it: up to {@link #UNREAD_BODY_DRAINED_BYTES} and for at
+     * most the body deadline, then the exchange ends. A client sends its whole body even when the answer comes first;
+     * had the server closed with those bytes still arriving, its kernel would answer them with a reset, and a reset
+     * discards the answer the client had not yet read (it sees a broken pipe, not the refusal). Drained, the
+     * connection carries the next request; under an answer that says close, the client has its answer before the
+     * connection ends. A body cut short, or late past the deadline, still ends the connection (Jetty's rule). A body
+     * the handler began to read under an answer that says close (one that timed out while it was being read) is not
+     * drained: the handler's read may still be pending.
+     */
+    private static final class DrainsUnreadBody implements Callback {
+        private final Request request;
+        private final WatchesBody watched;
+        private final Response response;
+        private final Callback done;
+        private final long deadlineMs;
+        private boolean ended;
+        private long discarded;
+        private Scheduler.Task deadline;
+
+        DrainsUnreadBody(Request request, WatchesBody watched, Response response, Callback done, long deadlineMs) {
+            this.request = request;
+            this.watched = watched;
+            this.response = response;
+            this.done = done;
+            this.deadlineMs = deadlineMs;
+        }
+
+        @Override
+        public void succeeded() {
+            if (drained(request)
+                    && !(watched.touched && response.getHeaders().contains(HttpHeader.CONNECTION, "close"))) {
+                drain();
+            } else {
+                done.succeeded();
+            }
+        }
+
+        /** Reads what has arrived; only here, under this lock and before the end, is the body read. */
+        private void drain() {
+            synchronized (this) {
+                if (ended) {
+                    return;
+                }
+                try {
+                    while (true) {
+                        Content.Chunk chunk = request.read();
+                        if (chunk == null) {
+                            if (deadline == null) {
+                                deadline = request.getComponents().getScheduler().schedule(this::endNow, deadlineMs,
+                                        TimeUnit.MILLISECONDS);
+                            }
+                            request.demand(this::drain);
+                            return;
+                        }
+                        discarded += chunk.remaining();
+                        chunk.release();
+                        if (chunk.isLast() || Content.Chunk.isFailure(chunk)
+                                || discarded > UNREAD_BODY_DRAINED_BYTES) {
+                            break;
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    // a read the handler left pending ("demand pending"): Jetty ends the exchange its own way
+                }
+                ended = true;
+            }
+            end();
+        }
+
+        private void endNow() {
+            synchronized (this) {
+                if (ended) {
+                    return;
+                }
+                ended = true;
+            }
+            end();
+        }
+
+        /** Outside the lock: Jetty reads what is left itself (and ends the connection if it cannot). */
+        private void end() {
+            Scheduler.Task d;
+            synchronized (this) {
+                d = deadline;
+            }
+            if (d != null) {
+                d.cancel();
+            }
+            done.succeeded();
+        }
+
+        @Override
+        public void failed(Throwable x) {
+            done.failed(x);
+        }
+
+        @Override
+        public InvocationType getInvocationType() {
+            return done.getInvocationType();
         }
     }
 

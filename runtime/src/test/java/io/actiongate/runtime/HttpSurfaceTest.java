@@ -200,22 +200,82 @@ class HttpSurfaceTest {
     }
 
     @Test
-    void shouldSayCloseWhenItAnswersBeforeTheRestOfTheBodyArrivedAndCloseNothingItDidNotAnnounce() throws Exception {
-        // the application answers without reading the body, as a refusal does (401, 405, 404)
+    void shouldDiscardTheRestOfAnUnreadBodyArrivingAfterTheAnswerAndCarryTheNextRequest() throws Exception {
+        // the application answers without reading the body, as a refusal does (401, 405, 404, a declared length
+        // over a limit); the client sends its whole body anyway, most of it after the answer. Closed with those
+        // bytes arriving, the server's kernel would answer them with a reset and the client would lose the answer
         server = surface(HttpLimits.DEFAULTS).build().start();
-        String body = "{\"input\":\"" + "x".repeat(200) + "\"}";
+        String body = "{\"input\":\"" + "x".repeat(256 * 1024) + "\"}";
         try (RawHttp client = new RawHttp("127.0.0.1", server.port())) {
-            // the head first, the body after the answer: as a client's second packet can arrive
-            client.send(RawHttp.head("POST", "/page", body.length(), "Content-Type: application/json"));
+            client.send(RawHttp.head("POST", "/page", body.length(), "Content-Type: application/json")
+                    + body.substring(0, 1000));
             RawHttp.Answer answer = client.read();
-            boolean reused = client.send(body + "GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-            RawHttp.Answer next = reused ? client.read() : null;
-
             assertThat(answer.status()).isEqualTo(200);
-            assertThat(answer.saysClose() || next != null)
-                    .as("a connection the answer did not say it closes carries the next request").isTrue();
-            assertThat(answer.saysClose()).as("the rest of the body had not arrived: " + answer.headers()).isTrue();
+            assertThat(answer.saysClose()).as("a body of 256 KiB is drained: " + answer.headers()).isFalse();
+            for (int at = 1000; at < body.length(); at += 16 * 1024) {
+                assertThat(client.send(body.substring(at, Math.min(body.length(), at + 16 * 1024))))
+                        .as("the rest of the body, from byte %d", at).isTrue();
+            }
+            assertThat(client.send("GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")).isTrue();
+            assertThat(client.read()).as("the next request on the connection").isNotNull()
+                    .extracting(RawHttp.Answer::body).isEqualTo("page");
         }
+    }
+
+    @Test
+    void shouldAnswerEveryEarlyRefusalOfAJavaClientWhoseBodyIsStillArriving() throws Exception {
+        // what the JDK client does with a body its server refuses unread: head and body written back to back, the
+        // answer read meanwhile. Without the drain about one in thirty of these ended in "broken pipe" and no answer,
+        // whether the refusal said the connection closes or not
+        server = HttpSurface.builder("test").bind("127.0.0.1", 0).limits(HttpLimits.DEFAULTS)
+                .app(new Handler.Abstract() {
+                    @Override
+                    public boolean handle(Request request, Response response, Callback callback) {
+                        response.setStatus(400);
+                        if (request.getHeaders().contains("X-Close")) {
+                            response.getHeaders().put("Connection", "close");
+                        }
+                        response.write(true, ByteBuffer.wrap("refused".getBytes(StandardCharsets.UTF_8)), callback);
+                        return true;
+                    }
+                }).build().start();
+        URI uri = URI.create("http://127.0.0.1:" + server.port() + "/p");
+        List<String> lost = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
+                    .POST(HttpRequest.BodyPublishers.ofString("x".repeat(i % 2 == 0 ? 40_000 : 200_000)));
+            if (i % 4 >= 2) {
+                request.header("X-Close", "1");
+            }
+            try {
+                assertThat(http.send(request.build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+                        .isEqualTo(400);
+            } catch (java.io.IOException e) {
+                lost.add(i + ": " + e);
+            }
+        }
+        assertThat(lost).as("requests whose refusal was lost").isEmpty();
+    }
+
+    @Test
+    void shouldSayCloseOverAnUnreadBodyTooLargeToDrainAndEndAConnectionWhoseBodyNeverComes() throws Exception {
+        server = surface(new HttpLimits(16, 128, 512, 10_000, 300, 30_000)).build().start();
+        try (RawHttp client = new RawHttp("127.0.0.1", server.port())) {
+            // declared beyond what is drained: the answer says the connection ends
+            client.send(RawHttp.head("POST", "/page", (int) (HttpSurface.UNREAD_BODY_DRAINED_BYTES + 1)));
+            RawHttp.Answer answer = client.read();
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.saysClose()).as(answer.headers().toString()).isTrue();
+        }
+        try (RawHttp client = new RawHttp("127.0.0.1", server.port())) {
+            // a small body that never comes: answered, and the connection ends after the body deadline
+            client.send(RawHttp.head("POST", "/page", 100));
+            assertThat(client.read().status()).isEqualTo(200);
+            long start = System.nanoTime();
+            assertThat(client.read()).as("nothing more on a connection whose body never came").isNull();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        }
+        assertThat(get("/page", Duration.ofSeconds(5)).body()).isEqualTo("page");
     }
 
     @Test

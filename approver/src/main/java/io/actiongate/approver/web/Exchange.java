@@ -40,8 +40,8 @@ public final class Exchange {
     private final Request request;
     private final Response response;
     private final Callback callback;
-    /** Whether the request body was read to its end (the form). */
-    private boolean bodyRead;
+    /** Whether a read of the form began and did not end (408, 413): the connection cannot carry another request. */
+    private boolean bodyCutShort;
     private final long bodyTimeoutMs;
     private Fields query;
     private Fields form;
@@ -107,8 +107,9 @@ public final class Exchange {
                 CompletableFuture<Fields> read = new CompletableFuture<>();
                 FormFields.onFields(request, StandardCharsets.UTF_8, MAX_FORM_FIELDS, MAX_FORM_BYTES,
                         Promise.Invocable.toPromise(read));
+                bodyCutShort = true;
                 form = read.get(bodyTimeoutMs, TimeUnit.MILLISECONDS);
-                bodyRead = true;
+                bodyCutShort = false;
             } catch (TimeoutException e) {
                 throw new BodyException(408, "the form did not arrive in time");
             } catch (ExecutionException e) {
@@ -189,9 +190,10 @@ public final class Exchange {
         securityHeaders();
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
-        if (!bodyRead && (request.getLength() > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING))) {
-            // answered without reading the body (a refusal before the form): the server may have to drop the
-            // connection after this answer, so it says so and no client sends its next request on it (RFC 9112 9.6)
+        if (bodyCutShort) {
+            // the form's read failed or is still pending: the connection ends after this answer, so it says so and
+            // no client sends its next request on it (RFC 9112 9.6). A body never read (a refusal before the form)
+            // is the HTTP server's: drained after the answer, or the answer says close (HttpSurface)
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
         }
         boolean head = method().equals("HEAD");
