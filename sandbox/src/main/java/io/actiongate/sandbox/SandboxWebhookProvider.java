@@ -131,7 +131,6 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     private static final class KeyLog {
         private Effect effect;
         private int requests;
-        private int effects;
         private int appliedRequests;
         private int lookups;
         private List<java.time.Instant> requestTimes = List.of();
@@ -238,7 +237,7 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     /** Effects applied for {@code idempotencyKey}: 0 or 1, by the idempotency contract. */
     public int effects(String idempotencyKey) {
-        return read(idempotencyKey, 0, log -> log.effects);
+        return read(idempotencyKey, 0, log -> log.effect == null ? 0 : 1);
     }
 
     /**
@@ -306,7 +305,10 @@ public final class SandboxWebhookProvider implements AutoCloseable {
 
     /** Records an effect as if a request had applied it, without counting a request (for reconciliation tests). */
     public Effect applyDirectly(String operation, String idempotencyKey) {
-        return apply(operation, idempotencyKey, 0);
+        KeyLog log = log(idempotencyKey);
+        synchronized (log) {
+            return apply(log, operation, idempotencyKey, 0);
+        }
     }
 
     /** Forgets effects, counts and faults. */
@@ -408,29 +410,29 @@ public final class SandboxWebhookProvider implements AutoCloseable {
         }
         Fault fault = takeFault(key, false);
         if (fault == null) {
-            Effect effect = applyRequest(operation, key, bodyBytes);
+            Effect effect = applyRequest(log, operation, key, bodyBytes);
             respond(exchange, 200, applied(effect), null);
             return;
         }
         switch (fault.kind()) {
             case RATE_LIMIT -> respond(exchange, 429, Map.of("error", "rate limited"), fault.retryAfter());
             case DELAY_AFTER_APPLY -> {
-                Effect effect = applyRequest(operation, key, bodyBytes);
+                Effect effect = applyRequest(log, operation, key, bodyBytes);
                 sleep(fault.delay());
                 respond(exchange, 200, applied(effect), null);
             }
             case ERROR_AFTER_APPLY -> {
-                applyRequest(operation, key, bodyBytes);
+                applyRequest(log, operation, key, bodyBytes);
                 respond(exchange, 500, Map.of("error", "internal error"), null);
             }
             case DROP_BEFORE_APPLY -> throw new DroppedConnection();
             case DROP_AFTER_APPLY -> {
-                applyRequest(operation, key, bodyBytes);
+                applyRequest(log, operation, key, bodyBytes);
                 throw new DroppedConnection();
             }
             case HOLD_BEFORE_APPLY -> {
                 awaitRelease(fault.delay());
-                Effect effect = applyRequest(operation, key, bodyBytes);
+                Effect effect = applyRequest(log, operation, key, bodyBytes);
                 respond(exchange, 200, applied(effect), null);
             }
             default -> throw new IllegalStateException("unhandled fault " + fault.kind());
@@ -443,24 +445,20 @@ public final class SandboxWebhookProvider implements AutoCloseable {
     }
 
     /** A POST that reached the apply step: counted even when the key's effect already exists. */
-    private Effect applyRequest(String operation, String key, int bodyBytes) {
-        KeyLog log = log(key);
+    private Effect applyRequest(KeyLog log, String operation, String key, int bodyBytes) {
         synchronized (log) {
             log.appliedRequests++;
+            return apply(log, operation, key, bodyBytes);
         }
-        return apply(operation, key, bodyBytes);
     }
 
-    private Effect apply(String operation, String key, int bodyBytes) {
-        KeyLog log = log(key);
-        synchronized (log) {
-            if (log.effect == null) {
-                log.effect = new Effect("sbx-" + UUID.randomUUID(), operation, key, bodyBytes);
-                log.effects++;
-                effectCount.incrementAndGet();
-            }
-            return log.effect;
+    /** The key's effect, applied now if it has none; the caller holds {@code log}'s lock. */
+    private Effect apply(KeyLog log, String operation, String key, int bodyBytes) {
+        if (log.effect == null) {
+            log.effect = new Effect("sbx-" + UUID.randomUUID(), operation, key, bodyBytes);
+            effectCount.incrementAndGet();
         }
+        return log.effect;
     }
 
     private Fault takeFault(String key, boolean lookup) {
