@@ -278,7 +278,7 @@ public final class HttpSurface implements AutoCloseable {
             WatchesBody watched = new WatchesBody(request);
             SaysCloseOverUnreadBody answer = new SaysCloseOverUnreadBody(watched, response);
             return super.handle(watched, answer,
-                    new DrainsUnreadBody(request, watched, answer, callback, limits.bodyTimeoutMs()));
+                    new DrainsUnreadBody(watched, answer, callback, limits.bodyTimeoutMs()));
         }
     }
 
@@ -340,7 +340,8 @@ public final class HttpSurface implements AutoCloseable {
 
     /**
      * The exchange's callback, which after an answer that left part of the body unread (and did not say the
-     * connection closes) first reads that part and discards it: up to {@link #UNREAD_BODY_DRAINED_BYTES} and for at
+     * connection closes) first reads that part and discards it: a body declared at most
+     * {@link #UNREAD_BODY_DRAINED_BYTES} ({@link #drained}; Jetty delivers no more than the declared length), for at
      * most the body deadline, then the exchange ends. A client sends its whole body even when the answer comes first;
      * had the server closed with those bytes still arriving, its kernel would answer them with a reset, and a reset
      * discards the answer the client had not yet read (it sees a broken pipe, not the refusal). Drained, the
@@ -350,17 +351,17 @@ public final class HttpSurface implements AutoCloseable {
      * drained: the handler's read may still be pending.
      */
     private static final class DrainsUnreadBody implements Callback {
+        /** The request itself, not its watcher: what is read here is not the handler's reading. */
         private final Request request;
         private final WatchesBody watched;
         private final Response response;
         private final Callback done;
         private final long deadlineMs;
         private boolean ended;
-        private long discarded;
         private Scheduler.Task deadline;
 
-        DrainsUnreadBody(Request request, WatchesBody watched, Response response, Callback done, long deadlineMs) {
-            this.request = request;
+        DrainsUnreadBody(WatchesBody watched, Response response, Callback done, long deadlineMs) {
+            this.request = watched.getWrapped();
             this.watched = watched;
             this.response = response;
             this.done = done;
@@ -394,10 +395,8 @@ public final class HttpSurface implements AutoCloseable {
                             request.demand(this::drain);
                             return;
                         }
-                        discarded += chunk.remaining();
                         chunk.release();
-                        if (chunk.isLast() || Content.Chunk.isFailure(chunk)
-                                || discarded > UNREAD_BODY_DRAINED_BYTES) {
+                        if (chunk.isLast() || Content.Chunk.isFailure(chunk)) {
                             break;
                         }
                     }
