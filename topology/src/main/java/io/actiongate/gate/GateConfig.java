@@ -58,7 +58,8 @@ public final class GateConfig extends CommonConfig {
 
     public static final String PUNCTUATE_INTERVAL_CONFIG = "gate.punctuate.interval";
     public static final String PUNCTUATE_INTERVAL_DOC = "Wall-clock interval of the timer punctuator (approval "
-            + "deadlines, retries, lease expiry, dedupe purge).";
+            + "deadlines, retries, lease expiry, dedupe purge). An idle stream thread polls for half the shorter of "
+            + "this and gate.cancel.sweep.interval (at most 5s), so a tick comes at most that late.";
 
     public static final String COMMIT_WHEN_DRAINED_CONFIG = "gate.commit.when.drained";
     public static final String COMMIT_WHEN_DRAINED_DOC = "Whether a stream thread commits its transaction as soon as "

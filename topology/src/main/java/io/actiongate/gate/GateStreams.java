@@ -44,7 +44,7 @@ public final class GateStreams implements AutoCloseable {
     private GateStreams(Topology topology, Properties properties, GateConfig config, GroupCommits commits) {
         this.topology = topology;
         this.config = config;
-        this.streams = new KafkaStreams(topology, properties, new GateClientSupplier(commits));
+        this.streams = new KafkaStreams(topology, properties, new GateClientSupplier(commits, idlePoll(config)));
         this.streams.setUncaughtExceptionHandler(this::handle);
     }
 
@@ -69,6 +69,23 @@ public final class GateStreams implements AutoCloseable {
      */
     public Optional<String> fatalFailure() {
         return Optional.ofNullable(fatal);
+    }
+
+    /** The longest a stream thread's poll waits while nothing happens, whatever the timers' intervals. */
+    static final Duration MAX_IDLE_POLL = Duration.ofSeconds(5);
+
+    /**
+     * How long a stream thread's poll waits while nothing happens ({@link GroupCommitConsumer}): half the shorter of
+     * the timers' intervals ({@value GateConfig#PUNCTUATE_INTERVAL_CONFIG}, {@value
+     * GateConfig#CANCEL_SWEEP_INTERVAL_CONFIG}), so that a tick comes at most that late, and at most
+     * {@link #MAX_IDLE_POLL}, which also bounds how much longer an idle gate takes to close: 500 ms with the
+     * defaults. A {@code poll.ms} at least as long leaves it unused.
+     */
+    static Duration idlePoll(GateConfig config) {
+        Duration timers = config.punctuateInterval().compareTo(config.cancelSweepInterval()) < 0
+                ? config.punctuateInterval() : config.cancelSweepInterval();
+        Duration half = timers.dividedBy(2);
+        return half.compareTo(MAX_IDLE_POLL) < 0 ? half : MAX_IDLE_POLL;
     }
 
     /** How long creating a gate waits to learn the partition count of its input topics. */
@@ -160,9 +177,10 @@ public final class GateStreams implements AutoCloseable {
      *       {@link KafkaClients.ConsumerSpec#follower() follower}: its fetch is answered as soon as a policy record
      *       arrives, and an idle gate no longer sends it twice a second for nothing.</li>
      * </ul>
-     * {@code poll.ms} stays Kafka's 100: a poll returns as soon as records arrive, and the commit no longer waits for
-     * the thread to wake up. A longer one (500, for an idle gate that wakes less) read fewer actions a second with 16
-     * HTTP hosts waiting in every pair measured, for a reason not found yet (docs/benchmark.md).
+     * {@code poll.ms} stays Kafka's 100 while the gate has work: a poll returns as soon as records arrive, and the
+     * commit no longer waits for the thread to wake up. A longer one for every poll (500) read fewer actions a second
+     * with 16 HTTP hosts waiting in every pair measured, for a reason not found (a shorter one, 20, read no more:
+     * docs/benchmark.md); an idle thread's polls wait {@link #idlePoll} instead.
      */
     public static final Map<String, String> STREAMS_DEFAULTS = Map.of(
             StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "50",

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -28,22 +29,49 @@ import io.actiongate.gate.internal.GroupCommits;
 
 /**
  * A stream thread's main consumer that tells {@link GroupCommits} what each poll returned and lets it shorten a poll
- * that a drained transaction waits for ({@link GroupCommits#pollTimeout}), and otherwise does exactly what the
- * consumer it wraps does. Made by {@link GateClientSupplier}.
+ * that a drained transaction waits for ({@link GroupCommits#pollTimeout}), that waits longer while nothing happens
+ * (below), and otherwise does exactly what the consumer it wraps does. Made by {@link GateClientSupplier}.
+ *
+ * <p>An idle poll ({@link IdlePolls}): once the consumer's polls have returned nothing for a second, none of its
+ * partitions is paused (no task restoring, no buffer full) and Kafka Streams asks for a blocking poll, the poll waits
+ * up to {@code idlePoll} instead of {@code poll.ms}. A poll returns as soon as records arrive (the broker answers the
+ * held fetch when they are appended or their transaction commits), so the first record after a quiet spell is not
+ * kept waiting; what waits longer is what the thread does only between polls: its wall-clock punctuators (the gate's
+ * timers, so {@code idlePoll} is at most half their interval), a task whose restoration ends during the poll, and a
+ * close. An idle gate's stream thread then wakes twice a second instead of ten times.
  */
 final class GroupCommitConsumer implements Consumer<byte[], byte[]> {
 
     private final Consumer<byte[], byte[]> delegate;
     private final GroupCommits commits;
+    private final IdlePolls idle;
 
-    GroupCommitConsumer(Consumer<byte[], byte[]> delegate, GroupCommits commits) {
-        this.delegate = delegate;
-        this.commits = commits;
+    /**
+     * @param idlePoll how long a poll waits while nothing happens; no longer than Kafka Streams asks
+     *                 ({@code poll.ms}) when that is not longer
+     */
+    GroupCommitConsumer(Consumer<byte[], byte[]> delegate, GroupCommits commits, Duration idlePoll) {
+        this(delegate, commits, idlePoll, System::nanoTime);
     }
 
+    GroupCommitConsumer(Consumer<byte[], byte[]> delegate, GroupCommits commits, Duration idlePoll,
+                        LongSupplier nanoTime) {
+        this.delegate = delegate;
+        this.commits = commits;
+        this.idle = new IdlePolls(idlePoll, nanoTime);
+    }
+
+    /**
+     * Polls for what {@link GroupCommits} allows, or for the idle poll while nothing comes and no partition is paused.
+     */
     @Override
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-        ConsumerRecords<byte[], byte[]> records = delegate.poll(commits.pollTimeout(timeout));
+        Duration wait = commits.pollTimeout(timeout);
+        if (wait.equals(timeout) && idle.idle(timeout) && delegate.paused().isEmpty()) {
+            wait = idle.idlePoll();
+        }
+        ConsumerRecords<byte[], byte[]> records = delegate.poll(wait);
+        idle.polled(records);
         commits.polled(records, delegate::assignment);
         return records;
     }

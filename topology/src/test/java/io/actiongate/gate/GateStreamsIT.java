@@ -185,6 +185,36 @@ class GateStreamsIT {
         assertThat(producerCommitNanos(gate)).isGreaterThan(before);
     }
 
+    @Test
+    void shouldPollLessWhileNothingHappensAndAnswerTheFirstProposalAfterThatAtOnce() throws InterruptedException {
+        // timers every 20 s: an idle stream thread's poll may wait 5 s (GateStreams.MAX_IDLE_POLL)
+        settings.put(GateConfig.PUNCTUATE_INTERVAL_CONFIG, "20s");
+        settings.put(GateConfig.CANCEL_SWEEP_INTERVAL_CONFIG, "20s");
+        config = GateConfig.fromStrings(settings);
+        GateStreams gate = start();
+        propose("c-1");
+        awaitReceipt("c-1", ReceiptStatus.WAITING_APPROVAL);
+        Thread.sleep(1_500); // nothing for more than a second: the thread is idle
+
+        double before = threadPolls(gate);
+        Thread.sleep(3_000); // 30 polls at poll.ms 100
+        assertThat(threadPolls(gate) - before).as("polls in 3 s while idle").isLessThanOrEqualTo(3);
+
+        // the poll under way waits up to 5 s, but returns as soon as the proposal arrives
+        long start = System.nanoTime();
+        propose("c-2");
+        awaitReceipt("c-2", ReceiptStatus.WAITING_APPROVAL, Duration.ofSeconds(30));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(2_500));
+    }
+
+    /** How many times the gate's stream threads polled their consumer. */
+    private static double threadPolls(GateStreams gate) {
+        return gate.streams().metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("poll-total")
+                        && e.getKey().group().equals("stream-thread-metrics"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+    }
+
     /** The total time the gate's producers spent in {@code commitTransaction}: it grows with every commit sent. */
     private static double producerCommitNanos(GateStreams gate) {
         return gate.streams().metrics().entrySet().stream()
