@@ -168,10 +168,7 @@ class GateStreamsIT {
     @Test
     void shouldCommitNoTransactionWhileNothingHappensButCommitWhatComesNext() throws InterruptedException {
         // a tick every 100 ms: Kafka Streams commits after each punctuation, written or not
-        settings.put(GateConfig.PUNCTUATE_INTERVAL_CONFIG, "100ms");
-        settings.put(GateConfig.CANCEL_SWEEP_INTERVAL_CONFIG, "100ms");
-        config = GateConfig.fromStrings(settings);
-        GateStreams gate = start();
+        GateStreams gate = startWithTimersEvery("100ms");
         propose("c-1");
         awaitReceipt("c-1", ReceiptStatus.WAITING_APPROVAL); // offsets to commit from now on: the proposal's
         Thread.sleep(500); // the commit that made the receipt readable has returned
@@ -188,10 +185,7 @@ class GateStreamsIT {
     @Test
     void shouldPollLessWhileNothingHappensAndAnswerTheFirstProposalAfterThatAtOnce() throws InterruptedException {
         // timers every 20 s: an idle stream thread's poll may wait 5 s (GateStreams.MAX_IDLE_POLL)
-        settings.put(GateConfig.PUNCTUATE_INTERVAL_CONFIG, "20s");
-        settings.put(GateConfig.CANCEL_SWEEP_INTERVAL_CONFIG, "20s");
-        config = GateConfig.fromStrings(settings);
-        GateStreams gate = start();
+        GateStreams gate = startWithTimersEvery("20s");
         propose("c-1");
         awaitReceipt("c-1", ReceiptStatus.WAITING_APPROVAL);
         Thread.sleep(1_500); // nothing for more than a second: the thread is idle
@@ -207,19 +201,27 @@ class GateStreamsIT {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(2_500));
     }
 
+    /** A gate whose timer punctuator and cancellation sweep both tick every {@code interval}. */
+    private GateStreams startWithTimersEvery(String interval) {
+        settings.put(GateConfig.PUNCTUATE_INTERVAL_CONFIG, interval);
+        settings.put(GateConfig.CANCEL_SWEEP_INTERVAL_CONFIG, interval);
+        config = GateConfig.fromStrings(settings);
+        return start();
+    }
+
     /** How many times the gate's stream threads polled their consumer. */
     private static double threadPolls(GateStreams gate) {
-        return gate.streams().metrics().entrySet().stream()
-                .filter(e -> e.getKey().name().equals("poll-total")
-                        && e.getKey().group().equals("stream-thread-metrics"))
-                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+        return metricSum(gate, "stream-thread-metrics", "poll-total");
     }
 
     /** The total time the gate's producers spent in {@code commitTransaction}: it grows with every commit sent. */
     private static double producerCommitNanos(GateStreams gate) {
+        return metricSum(gate, "producer-metrics", "txn-commit-time-ns-total");
+    }
+
+    private static double metricSum(GateStreams gate, String group, String name) {
         return gate.streams().metrics().entrySet().stream()
-                .filter(e -> e.getKey().name().equals("txn-commit-time-ns-total")
-                        && e.getKey().group().equals("producer-metrics"))
+                .filter(e -> e.getKey().name().equals(name) && e.getKey().group().equals(group))
                 .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
     }
 
