@@ -62,6 +62,12 @@ class GroupCommitConsumerTest {
         now.addAndGet(d.toNanos());
     }
 
+    /** How long the poll the consumer passed on for one asked to wait {@code asked} was allowed to wait. */
+    private Duration waitOf(Duration asked) {
+        consumer.poll(asked);
+        return delegate.last();
+    }
+
     private void arrive() {
         delegate.addRecord(new ConsumerRecord<>(PARTITION.topic(), PARTITION.partition(), offset++, new byte[0],
                 new byte[0]));
@@ -69,49 +75,40 @@ class GroupCommitConsumerTest {
 
     @Test
     void shouldWaitAsKafkaStreamsAsksUntilNothingCameForASecond() {
-        consumer.poll(POLL_MS);
-        assertThat(delegate.last()).isEqualTo(POLL_MS);
+        assertThat(waitOf(POLL_MS)).isEqualTo(POLL_MS);
         pass(Duration.ofMillis(999));
-        consumer.poll(POLL_MS);
-        assertThat(delegate.last()).isEqualTo(POLL_MS);
+        assertThat(waitOf(POLL_MS)).isEqualTo(POLL_MS);
     }
 
     @Test
     void shouldWaitTheIdlePollOnceNothingCameForASecondAndAsAskedAgainOnceRecordsCome() {
         pass(Duration.ofSeconds(1));
-        consumer.poll(POLL_MS);
-        assertThat(delegate.last()).isEqualTo(IDLE_POLL);
+        assertThat(waitOf(POLL_MS)).isEqualTo(IDLE_POLL);
 
         arrive();
         assertThat(consumer.poll(POLL_MS)).hasSize(1); // a record ends the idle poll: waits as asked again
-        consumer.poll(POLL_MS);
-        assertThat(delegate.last()).isEqualTo(POLL_MS);
+        assertThat(waitOf(POLL_MS)).isEqualTo(POLL_MS);
         pass(Duration.ofMillis(900));
-        consumer.poll(POLL_MS);
-        assertThat(delegate.last()).isEqualTo(POLL_MS);
+        assertThat(waitOf(POLL_MS)).isEqualTo(POLL_MS);
         pass(Duration.ofMillis(100));
-        consumer.poll(POLL_MS);
-        assertThat(delegate.last()).isEqualTo(IDLE_POLL);
+        assertThat(waitOf(POLL_MS)).isEqualTo(IDLE_POLL);
     }
 
     @Test
     void shouldNotWaitLongerWhileAPartitionIsPaused() {
         pass(Duration.ofSeconds(5));
         delegate.pause(List.of(PARTITION)); // a task restoring, or its buffer full
-        consumer.poll(POLL_MS);
-        assertThat(delegate.last()).isEqualTo(POLL_MS);
+        assertThat(waitOf(POLL_MS)).isEqualTo(POLL_MS);
         delegate.resume(List.of(PARTITION));
-        consumer.poll(POLL_MS);
-        assertThat(delegate.last()).isEqualTo(IDLE_POLL);
+        assertThat(waitOf(POLL_MS)).isEqualTo(IDLE_POLL);
     }
 
     @Test
     void shouldKeepAPollKafkaStreamsWantsBackAtOnceAndOneAlreadyLongerThanTheIdlePoll() {
         pass(Duration.ofSeconds(5));
-        consumer.poll(Duration.ZERO); // a rebalance or a shutdown in progress
-        assertThat(delegate.last()).isEqualTo(Duration.ZERO);
-        consumer.poll(Duration.ofSeconds(2)); // poll.ms set longer than the idle poll
-        assertThat(delegate.last()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(waitOf(Duration.ZERO)).isEqualTo(Duration.ZERO); // a rebalance or a shutdown in progress
+        // poll.ms set longer than the idle poll
+        assertThat(waitOf(Duration.ofSeconds(2))).isEqualTo(Duration.ofSeconds(2));
     }
 
     @Test
@@ -119,8 +116,7 @@ class GroupCommitConsumerTest {
         GroupCommits commits = GroupCommits.of(true);
         consumer = new GroupCommitConsumer(delegate, commits, IDLE_POLL, now::get);
         pass(Duration.ofSeconds(5));
-        consumer.poll(POLL_MS);
-        assertThat(delegate.last()).isEqualTo(IDLE_POLL);
+        assertThat(waitOf(POLL_MS)).isEqualTo(IDLE_POLL);
         arrive();
         assertThat(consumer.poll(POLL_MS)).hasSize(1);
         // the topology finished that record: the commit waits for one more look, which must not block
@@ -128,8 +124,7 @@ class GroupCommitConsumerTest {
         context.setRecordMetadata(PARTITION.topic(), PARTITION.partition(), 0);
         commits.processed(context);
         pass(Duration.ofSeconds(5));
-        consumer.poll(POLL_MS);
-        assertThat(delegate.last()).isEqualTo(Duration.ZERO);
+        assertThat(waitOf(POLL_MS)).isEqualTo(Duration.ZERO);
     }
 
     @Test
